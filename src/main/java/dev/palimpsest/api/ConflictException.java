@@ -1,0 +1,13 @@
+package dev.palimpsest.api;
+
+/**
+ * Thrown when a write could not land because the timeline kept moving under it (every
+ * compare-and-swap retry lost), or the target is in a state the write does not allow.
+ */
+public class ConflictException extends PalimpsestException {
+    private static final long serialVersionUID = 1L;
+
+    public ConflictException(String message) {
+        super(message);
+    }
+}

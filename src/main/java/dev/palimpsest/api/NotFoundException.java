@@ -1,0 +1,10 @@
+package dev.palimpsest.api;
+
+/** Thrown when a fact, commit or store does not exist where the caller looked for it. */
+public class NotFoundException extends PalimpsestException {
+    private static final long serialVersionUID = 1L;
+
+    public NotFoundException(String message) {
+        super(message);
+    }
+}

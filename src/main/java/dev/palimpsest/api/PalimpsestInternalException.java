@@ -1,0 +1,17 @@
+package dev.palimpsest.api;
+
+/**
+ * Unchecked wrapper for internal failures (I/O errors, a corrupt repository, a library fault) that
+ * a caller cannot correct by changing its input.
+ */
+public class PalimpsestInternalException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public PalimpsestInternalException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    public PalimpsestInternalException(String message) {
+        super(message);
+    }
+}

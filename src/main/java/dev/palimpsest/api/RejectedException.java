@@ -1,0 +1,36 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.model.Violation;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Thrown when a write is refused because its input is invalid or breaks a rule of the reference
+ * gate; lists every violation found, and guarantees nothing was written.
+ */
+public class RejectedException extends PalimpsestException {
+    private static final long serialVersionUID = 1L;
+    private final transient List<Violation> violations;
+
+    public RejectedException(List<Violation> violations) {
+        super(describe(violations));
+        this.violations = List.copyOf(violations);
+    }
+
+    public RejectedException(String rule, String subject, String message) {
+        this(List.of(new Violation(rule, subject, message)));
+    }
+
+    /** Every violation found, in the order they were checked; never empty. */
+    public List<Violation> violations() {
+        return violations;
+    }
+
+    private static String describe(List<Violation> vs) {
+        if (vs.size() == 1) {
+            return "rejected: " + vs.get(0);
+        }
+        return "rejected with " + vs.size() + " violations:\n"
+                + vs.stream().map(v -> "  - " + v).collect(Collectors.joining("\n"));
+    }
+}

@@ -1,0 +1,278 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.crypto.BcCommitSigner;
+import dev.palimpsest.internal.crypto.CommitSigner;
+import dev.palimpsest.internal.crypto.OpenPgpKeys;
+import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.Versions;
+import dev.palimpsest.internal.write.Operation;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.internal.yaml.RetractionRecord;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.HistoryEntry;
+import dev.palimpsest.model.LogEntry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.bouncycastle.openpgp.PGPSecretKeyRing;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * A Palimpsest store: a bare git repository whose {@code main} is a timeline of signed commits, one
+ * YAML file per fact. Writes go through {@link Transaction}s; reads name the commit they read at.
+ *
+ * <p>Thread-safe: any number of threads may read and write through one instance; writers of one
+ * repository are serialised, within the process and across processes. Arguments must not be null
+ * unless documented. Close the store to release the repository.
+ */
+public final class Store implements AutoCloseable {
+    private final GitRepo repo;
+    private final KeyHome home;
+    private final Writer writer;
+    private final Map<ActorName, CommitSigner> signers = new ConcurrentHashMap<>();
+
+    private Store(GitRepo repo, KeyHome home, StoreOptions options) {
+        this.repo = repo;
+        this.home = home;
+        this.writer = new Writer(repo, options);
+    }
+
+    /**
+     * Creates a store at {@code dir} (absent or an empty folder): a bare repository whose genesis
+     * commit holds the config and the first actor's public key, signed by that actor. The actor's
+     * secret key is taken from {@code home}, or generated there (owner-only) when absent.
+     *
+     * @param email the e-mail of a newly generated key's user id; null means {@code <actor>@palimpsest.local}
+     * @throws RejectedException when {@code dir} is not empty; nothing is written
+     */
+    public static Store init(Path dir, KeyHome home, ActorName actor, String email, StoreOptions options)
+            throws RejectedException, ConflictException {
+        if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
+            throw new RejectedException("store-exists", "store " + dir, "exists and is not an empty folder");
+        }
+        if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
+            throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
+        }
+        SecretKeyFiles keys = new SecretKeyFiles(home);
+        PGPSecretKeyRing ring = keys.load(actor);
+        if (ring == null) {
+            ring = keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email);
+        }
+        String publicKey = OpenPgpKeys.armor(OpenPgpKeys.publicRing(ring));
+        GitRepo repo;
+        try {
+            repo = GitRepo.create(dir, options.fsync());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot create repository at " + dir, e);
+        }
+        Store store = new Store(repo, home, options);
+        try {
+            store.writer.write(actor, new BcCommitSigner(ring), List.of(new Operation.Init(actor, publicKey)));
+            return store;
+        } catch (RejectedException | ConflictException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the store at {@code dir}.
+     *
+     * @throws NotFoundException when {@code dir} is not an initialised store
+     */
+    public static Store open(Path dir, KeyHome home, StoreOptions options) throws NotFoundException {
+        GitRepo repo;
+        try {
+            repo = GitRepo.open(dir, options.fsync());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot open repository at " + dir, e);
+        }
+        if (repo == null) {
+            throw new NotFoundException("no store at " + dir + " (not a bare git repository; run init first)");
+        }
+        ObjectId head = repo.head();
+        if (head == null) {
+            repo.close();
+            throw new NotFoundException("no store at " + dir + " (" + GitRepo.MAIN + " has no commit)");
+        }
+        try (Snapshot s = Snapshot.of(repo, head)) {
+            if (s.blobAt(StorePaths.CONFIG) == null) {
+                repo.close();
+                throw new NotFoundException("no store at " + dir + " (" + StorePaths.CONFIG + " is missing on main)");
+            }
+        }
+        return new Store(repo, home, options);
+    }
+
+    /**
+     * Starts a transaction signed by {@code actor}, whose secret key must be in the key home.
+     *
+     * @throws RejectedException when the key home has no key for the actor
+     */
+    public Transaction begin(ActorName actor) throws RejectedException {
+        CommitSigner signer = signers.get(actor);
+        if (signer == null) {
+            PGPSecretKeyRing ring = new SecretKeyFiles(home).load(actor);
+            if (ring == null) {
+                throw new RejectedException("no-secret-key", "actor " + actor,
+                        "has no secret key in " + new SecretKeyFiles(home).path(actor));
+            }
+            signer = new BcCommitSigner(ring);
+            signers.put(actor, signer);
+        }
+        return new Transaction(writer, actor, signer);
+    }
+
+    /** The tip of {@code main}. */
+    public CommitId head() {
+        return CommitId.of(repo.head().name());
+    }
+
+    /**
+     * Resolves a revision ({@code main}, a full or abbreviated commit id, {@code main~2}) to a commit.
+     *
+     * @throws NotFoundException when it names no commit of this store
+     */
+    public CommitId resolve(String revision) throws NotFoundException {
+        try {
+            ObjectId id = repo.repository().resolve(revision + "^{commit}");
+            if (id == null) {
+                throw new NotFoundException("no commit '" + revision + "' in this store");
+            }
+            return CommitId.of(id.name());
+        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | org.eclipse.jgit.errors.AmbiguousObjectException e) {
+            throw new NotFoundException("'" + revision + "' is not an unambiguous commit of this store");
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot resolve " + revision, e);
+        }
+    }
+
+    /** Reads a fact as of {@code at}: found, retracted (with its last valid version) or missing. */
+    public FactRead read(FactId id, CommitId at) throws NotFoundException {
+        try (Snapshot s = snapshot(at)) {
+            Versions v = new Versions(repo, s);
+            Versions.Located loc = v.locate(id);
+            if (loc != null) {
+                FactVersion version = v.existsAt(id).orElseThrow();
+                return new FactRead.Found(version, decode(s, loc.blob(), loc.path()));
+            }
+            RetractionRecord r = v.retraction(id);
+            if (r != null) {
+                ObjectId blob = ObjectId.fromString(r.version().blob().hex());
+                return new FactRead.Retracted(id, v.retractedAt(id), r.reason(), r.version(),
+                        decode(s, blob, r.version().id().value()));
+            }
+            return new FactRead.Missing(id, at);
+        }
+    }
+
+    /** True when the fact is present, un-retracted, at {@code at}. */
+    public boolean factLiveAtCommit(FactId id, CommitId at) throws NotFoundException {
+        try (Snapshot s = snapshot(at)) {
+            return new Versions(repo, s).live(id);
+        }
+    }
+
+    /** The last navigable version at or before {@code at}, stepping over retractions; empty if never written. */
+    public Optional<FactVersion> factExistsAt(FactId id, CommitId at) throws NotFoundException {
+        try (Snapshot s = snapshot(at)) {
+            return new Versions(repo, s).existsAt(id);
+        }
+    }
+
+    /** Every change to the fact's file reachable from {@code main}, newest first. */
+    public List<HistoryEntry> history(FactId id) {
+        List<HistoryEntry> out = new ArrayList<>();
+        List<String> paths = StorePaths.candidatePaths(id);
+        History.changes(repo, repo.head(), paths, c -> {
+            ObjectId blob = blobAt(c, paths);
+            String change;
+            if (blob == null) {
+                change = "retracted";
+            } else {
+                change = c.getParentCount() == 0 || blobAt(c.getParent(0), paths) == null ? "added" : "revised";
+            }
+            out.add(new HistoryEntry(id, CommitId.of(c.name()), change, blob == null ? null : BlobId.of(blob.name()),
+                    c.getAuthorIdent().getName(), c.getAuthorIdent().getWhenAsInstant()));
+        });
+        return out;
+    }
+
+    /** The timeline from {@code main}, newest first; {@code limit} 0 means all. */
+    public List<LogEntry> log(int limit) {
+        return History.log(repo, repo.head(), limit);
+    }
+
+    /** The armored public key of {@code actor} as committed at {@code at}, or empty. */
+    public Optional<String> publicKey(ActorName actor, CommitId at) throws NotFoundException {
+        try (Snapshot s = snapshot(at)) {
+            byte[] b = s.readPath(StorePaths.keyPath(actor));
+            return b == null ? Optional.empty() : Optional.of(new String(b, StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** The git directory of this store. */
+    public Path gitDir() {
+        return repo.gitDir();
+    }
+
+    @Override
+    public void close() {
+        repo.close();
+    }
+
+    private ObjectId blobAt(org.eclipse.jgit.revwalk.RevCommit c, List<String> paths) {
+        try (Snapshot s = Snapshot.of(repo, c)) {
+            for (String p : paths) {
+                ObjectId b = s.blobAt(p);
+                if (b != null) {
+                    return b;
+                }
+            }
+            return null;
+        }
+    }
+
+    private Snapshot snapshot(CommitId at) throws NotFoundException {
+        try {
+            return Snapshot.of(repo, ObjectId.fromString(at.hex()));
+        } catch (IllegalArgumentException e) {
+            throw new NotFoundException(e.getMessage());
+        }
+    }
+
+    private static Fact decode(Snapshot s, ObjectId blob, String what) {
+        try {
+            return FactCodec.decodeFact(s.read(blob), what);
+        } catch (FormatException e) {
+            throw new PalimpsestInternalException("corrupt fact file: " + e.getMessage());
+        }
+    }
+
+    private static boolean isEmptyDir(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

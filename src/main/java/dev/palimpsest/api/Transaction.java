@@ -1,0 +1,91 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.crypto.CommitSigner;
+import dev.palimpsest.internal.write.Operation;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefSpec;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Collects operations that land together as exactly one signed commit by one actor, or not at all.
+ *
+ * <p>Operations are checked by the reference gate only at {@link #commit()}, against the commit the
+ * write lands on; every violation is reported at once. A transaction commits at most once. Not
+ * thread-safe: use one per thread. Arguments must not be null unless documented.
+ */
+public final class Transaction {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Writer writer;
+    private final ActorName actor;
+    private final CommitSigner signer;
+    private final List<Operation> ops = new ArrayList<>();
+    private boolean committed;
+
+    Transaction(Writer writer, ActorName actor, CommitSigner signer) {
+        this.writer = writer;
+        this.actor = actor;
+        this.signer = signer;
+    }
+
+    /**
+     * Asserts a new fact and returns its id; {@code id} null mints one ({@code <kind>-<12 hex>}).
+     * {@code confidence} may be null; {@code refs} are pinned when the transaction commits.
+     */
+    public FactId assertFact(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
+        Objects.requireNonNull(kind, "kind");
+        FactId fid = id != null ? id : mint(kind);
+        ops.add(new Operation.Assert(fid, kind, body, confidence, refs));
+        return fid;
+    }
+
+    /** Asserts a new fact with a minted id. */
+    public FactId assertFact(Kind kind, String body, RefSpec... refs) {
+        return assertFact(null, kind, body, null, Arrays.asList(refs));
+    }
+
+    /** Writes a new version of a live fact with a new body (null keeps it) and additional refs. */
+    public Transaction revise(FactId id, String body, List<RefSpec> addRefs) {
+        ops.add(new Operation.Revise(id, body, null, addRefs));
+        return this;
+    }
+
+    /** Retracts a live fact: asserts it is false, removing its file and recording why. */
+    public Transaction retract(FactId id, String reason) {
+        ops.add(new Operation.Retract(id, reason));
+        return this;
+    }
+
+    /** The number of operations collected so far. */
+    public int size() {
+        return ops.size();
+    }
+
+    /**
+     * Lands every operation as one signed commit on {@code main}.
+     *
+     * @throws RejectedException the gate found violations (all are listed); nothing was written
+     * @throws ConflictException other writers kept moving {@code main} through every retry
+     */
+    public CommitResult commit() throws RejectedException, ConflictException {
+        if (committed) {
+            throw new IllegalStateException("transaction already committed");
+        }
+        committed = true;
+        return writer.write(actor, signer, List.copyOf(ops));
+    }
+
+    private static FactId mint(Kind kind) {
+        byte[] r = new byte[6];
+        RANDOM.nextBytes(r);
+        return FactId.of(kind.value() + "-" + HexFormat.of().formatHex(r));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.palimpsest.cli;
+
+import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "assert", description = "Write a new fact as one signed commit.")
+final class AssertCommand extends Context implements Callable<Integer> {
+    @Option(names = "--actor", required = true)
+    String actor;
+
+    @Option(names = "--body", required = true)
+    String body;
+
+    @Option(names = "--id", description = "The fact id (default: minted, <kind>-<12 hex>).")
+    String id;
+
+    @Option(names = "--kind", defaultValue = "claim", description = "claim (default), source, hypothesis, ...")
+    String kind;
+
+    @Option(names = "--confidence", description = "In [0, 1].")
+    Double confidence;
+
+    @Mixin
+    RefOptions refs;
+
+    @Override
+    public Integer call() throws Exception {
+        try (Store store = open()) {
+            Transaction tx = store.begin(ActorName.of(actor));
+            FactId fid = tx.assertFact(id == null ? null : FactId.of(id), Kind.of(kind), body, confidence,
+                    refs.specs(store));
+            CommitResult r = tx.commit();
+            WriteOutput.print(this, fid, r);
+        }
+        return Main.OK;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.palimpsest.cli;
+
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.HistoryEntry;
+import dev.palimpsest.model.LogEntry;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.Trailer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns model values into the ordered maps the CLI prints as JSON (fields documented in README). */
+final class Render {
+    private Render() {}
+
+    static Map<String, Object> fact(Fact f, FactVersion v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", f.id().value());
+        m.put("kind", f.kind().value());
+        m.put("body", f.body());
+        if (f.confidence() != null) {
+            m.put("confidence", f.confidence());
+        }
+        List<Map<String, Object>> refs = new ArrayList<>();
+        for (Ref r : f.refs()) {
+            Map<String, Object> rm = new LinkedHashMap<>();
+            rm.put("id", r.id().value());
+            rm.put("role", r.role());
+            rm.put("commit", r.commit() == null ? v.commit().hex() : r.commit().hex());
+            rm.put("blob", r.blob() == null ? null : r.blob().hex());
+            rm.put("same_transaction", r.sameTransaction());
+            if (r.quote() != null) {
+                rm.put("quote", r.quote());
+            }
+            refs.add(rm);
+        }
+        m.put("refs", refs);
+        m.put("commit", v.commit().hex());
+        m.put("blob", v.blob().hex());
+        return m;
+    }
+
+    static String factText(Fact f, FactVersion v) {
+        StringBuilder b = new StringBuilder();
+        b.append("id:     ").append(f.id()).append('\n');
+        b.append("kind:   ").append(f.kind()).append('\n');
+        b.append("commit: ").append(v.commit().hex()).append('\n');
+        b.append("blob:   ").append(v.blob().hex()).append('\n');
+        if (f.confidence() != null) {
+            b.append("confidence: ").append(f.confidence()).append('\n');
+        }
+        b.append("body:   ").append(f.body().replace("\n", "\n        ")).append('\n');
+        for (Ref r : f.refs()) {
+            b.append("ref:    ").append(r.role()).append(' ').append(r.id()).append(" @ ")
+                    .append(r.commit() == null ? "(same commit)" : r.commit().abbreviated());
+            if (r.quote() != null) {
+                b.append(" \"").append(r.quote()).append('"');
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    static Map<String, Object> history(HistoryEntry h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("commit", h.commit().hex());
+        m.put("change", h.change());
+        m.put("blob", h.blob() == null ? null : h.blob().hex());
+        m.put("actor", h.actor());
+        m.put("time", h.time().toString());
+        return m;
+    }
+
+    static Map<String, Object> log(LogEntry e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("commit", e.commit().hex());
+        m.put("parents", e.parents().stream().map(p -> p.hex()).toList());
+        m.put("actor", e.actor());
+        m.put("time", e.time().toString());
+        m.put("subject", e.subject());
+        List<Map<String, String>> ts = new ArrayList<>();
+        for (Trailer t : e.trailers()) {
+            ts.add(Map.of("key", t.key(), "value", t.value()));
+        }
+        m.put("trailers", ts);
+        return m;
+    }
+}

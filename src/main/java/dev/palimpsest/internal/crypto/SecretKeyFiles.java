@@ -1,0 +1,94 @@
+package dev.palimpsest.internal.crypto;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.ActorName;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Date;
+import org.bouncycastle.openpgp.PGPSecretKeyRing;
+
+/**
+ * Secret keys in the key home: {@code <home>/keys/<actor>.sec.asc}, armored, unprotected, created
+ * owner-only (directories 0700, files 0600) before any byte is written. Never logged.
+ */
+public final class SecretKeyFiles {
+    private final KeyHome home;
+
+    public SecretKeyFiles(KeyHome home) {
+        this.home = home;
+    }
+
+    public Path path(ActorName actor) {
+        return home.dir().resolve("keys").resolve(actor.value() + ".sec.asc");
+    }
+
+    public boolean exists(ActorName actor) {
+        return Files.isRegularFile(path(actor));
+    }
+
+    /** Loads the actor's key, or returns null when the key home has none. */
+    public PGPSecretKeyRing load(ActorName actor) {
+        Path p = path(actor);
+        if (!Files.isRegularFile(p)) {
+            return null;
+        }
+        try {
+            return OpenPgpKeys.parseSecret(Files.readString(p, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read secret key file " + p, e);
+        }
+    }
+
+    /** Generates and saves a key for the actor; fails if one exists already. */
+    public PGPSecretKeyRing create(ActorName actor, String email) {
+        PGPSecretKeyRing ring = OpenPgpKeys.generate(actor.value(), email, new Date());
+        Path target = path(actor);
+        try {
+            Path dir = ensurePrivateDir(ensurePrivateDir(home.dir()).resolve("keys"));
+            Path tmp = Files.createTempFile(dir, ".new-", ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try {
+                Files.writeString(tmp, OpenPgpKeys.armor(ring), StandardCharsets.US_ASCII);
+                try {
+                    Files.createLink(target, tmp);
+                } catch (FileAlreadyExistsException e) {
+                    throw new IllegalStateException("a secret key for actor '" + actor + "' already exists at " + target);
+                } catch (UnsupportedOperationException e) {
+                    moveNoReplace(tmp, target);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            return ring;
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write secret key file " + target, e);
+        }
+    }
+
+    private static void moveNoReplace(Path from, Path to) throws IOException {
+        if (Files.exists(to)) {
+            throw new IllegalStateException("a secret key already exists at " + to);
+        }
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
+        }
+    }
+
+    private static Path ensurePrivateDir(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        return dir;
+    }
+}

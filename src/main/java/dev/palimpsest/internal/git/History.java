@@ -1,0 +1,92 @@
+package dev.palimpsest.internal.git;
+
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.LogEntry;
+import dev.palimpsest.model.Trailer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.FooterLine;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevSort;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/** Walks the ancestry of a commit: path histories, ancestry tests and the log. Stateless. */
+public final class History {
+    private History() {}
+
+    /**
+     * The newest commit reachable from {@code start} (inclusive) that changed any of {@code paths},
+     * or null when none did. Merges that took a path unchanged from one parent are passed over.
+     */
+    public static ObjectId lastChange(GitRepo repo, ObjectId start, List<String> paths) {
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            walk.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF));
+            walk.markStart(walk.parseCommit(start));
+            RevCommit c = walk.next();
+            return c == null ? null : c.copy();
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
+        }
+    }
+
+    /** Every commit reachable from {@code start} that changed any of {@code paths}, newest first. */
+    public static void changes(GitRepo repo, ObjectId start, List<String> paths, Consumer<RevCommit> each) {
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            walk.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF));
+            walk.sort(RevSort.TOPO);
+            walk.markStart(walk.parseCommit(start));
+            for (RevCommit c : walk) {
+                each.accept(c);
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
+        }
+    }
+
+    /** True when {@code ancestor} is {@code descendant} or one of its ancestors. */
+    public static boolean isAncestorOrSelf(GitRepo repo, ObjectId ancestor, ObjectId descendant) {
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            return walk.isMergedInto(walk.parseCommit(ancestor), walk.parseCommit(descendant));
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot test ancestry of " + ancestor.name(), e);
+        }
+    }
+
+    /** The log from {@code start}, newest first, at most {@code limit} entries (0: all). */
+    public static List<LogEntry> log(GitRepo repo, ObjectId start, int limit) {
+        List<LogEntry> out = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            walk.sort(RevSort.TOPO);
+            walk.markStart(walk.parseCommit(start));
+            for (RevCommit c : walk) {
+                out.add(entry(c));
+                if (limit > 0 && out.size() >= limit) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
+        }
+        return out;
+    }
+
+    public static LogEntry entry(RevCommit c) {
+        List<CommitId> parents = new ArrayList<>();
+        for (RevCommit p : c.getParents()) {
+            parents.add(CommitId.of(p.name()));
+        }
+        List<Trailer> trailers = new ArrayList<>();
+        for (FooterLine f : c.getFooterLines()) {
+            trailers.add(new Trailer(f.getKey(), f.getValue()));
+        }
+        return new LogEntry(CommitId.of(c.name()), parents, c.getAuthorIdent().getName(),
+                c.getAuthorIdent().getWhenAsInstant(), c.getShortMessage(), trailers);
+    }
+}

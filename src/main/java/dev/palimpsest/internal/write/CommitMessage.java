@@ -1,0 +1,53 @@
+package dev.palimpsest.internal.write;
+
+import dev.palimpsest.model.ActorName;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds commit messages: a readable subject, a blank line, then trailers that agree with the tree
+ * change ({@code Palimpsest-Actor}, then for each operation a {@code Palimpsest-Op} followed by the
+ * {@code Palimpsest-Fact} or {@code Palimpsest-Key} it concerns). Not thread-safe.
+ */
+final class CommitMessage {
+    static final String ACTOR = "Palimpsest-Actor";
+    static final String OP = "Palimpsest-Op";
+    static final String FACT = "Palimpsest-Fact";
+    static final String KEY = "Palimpsest-Key";
+
+    private final List<String[]> ops = new ArrayList<>();
+    private String single;
+
+    void add(String verb, String trailerKey, String subjectValue, String detail) {
+        ops.add(new String[] {verb, trailerKey, subjectValue});
+        single = verb + " " + subjectValue + (detail == null ? "" : ": " + excerpt(detail));
+    }
+
+    String build(ActorName actor) {
+        StringBuilder b = new StringBuilder();
+        if (ops.size() == 1) {
+            b.append(single);
+        } else {
+            Map<String, Integer> counts = new TreeMap<>();
+            for (String[] op : ops) {
+                counts.merge(op[0], 1, Integer::sum);
+            }
+            b.append("transaction of ").append(ops.size()).append(" operations:");
+            counts.forEach((verb, n) -> b.append(' ').append(n).append(' ').append(verb).append(','));
+            b.setLength(b.length() - 1);
+        }
+        b.append("\n\n").append(ACTOR).append(": ").append(actor.value()).append('\n');
+        for (String[] op : ops) {
+            b.append(OP).append(": ").append(op[0]).append('\n');
+            b.append(op[1]).append(": ").append(op[2]).append('\n');
+        }
+        return b.toString();
+    }
+
+    static String excerpt(String text) {
+        String flat = text.strip().replaceAll("\\s+", " ");
+        return flat.length() <= 60 ? flat : flat.substring(0, 57) + "...";
+    }
+}

@@ -1,0 +1,61 @@
+package dev.palimpsest.internal.write;
+
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefSpec;
+import java.util.List;
+import java.util.Objects;
+
+/** One change inside a transaction. Immutable. */
+public sealed interface Operation {
+    /** The verb written in the {@code Palimpsest-Op} trailer. */
+    String verb();
+
+    /** Creates a store: its config and its first actor's public key. */
+    record Init(ActorName actor, String armoredPublicKey) implements Operation {
+        @Override
+        public String verb() {
+            return "init";
+        }
+    }
+
+    /** Writes a new fact with a fresh or re-added id. */
+    record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) implements Operation {
+        public Assert {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(kind, "kind");
+            refs = List.copyOf(refs == null ? List.of() : refs);
+        }
+
+        @Override
+        public String verb() {
+            return "assert";
+        }
+    }
+
+    /** Writes a new version of a live fact; null fields keep the previous value; refs are added. */
+    record Revise(FactId id, String body, Double confidence, List<RefSpec> addRefs) implements Operation {
+        public Revise {
+            Objects.requireNonNull(id, "id");
+            addRefs = List.copyOf(addRefs == null ? List.of() : addRefs);
+        }
+
+        @Override
+        public String verb() {
+            return "revise";
+        }
+    }
+
+    /** Asserts that a live fact is false: removes its file and records the retraction. */
+    record Retract(FactId id, String reason) implements Operation {
+        public Retract {
+            Objects.requireNonNull(id, "id");
+        }
+
+        @Override
+        public String verb() {
+            return "retract";
+        }
+    }
+}

@@ -1,0 +1,310 @@
+package dev.palimpsest.internal.write;
+
+import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.Versions;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.internal.yaml.RetractionRecord;
+import dev.palimpsest.internal.yaml.StoreConfig;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Violation;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+
+/**
+ * The one reference gate: every write path hands its operations here, against the commit the write
+ * lands on, and gets back a plan of file changes or a {@link RejectedException} listing every
+ * violation. New refs are pinned to the last navigable version of their target at the commit they
+ * were read at; refs a fact already carried are not re-checked. Not thread-safe (one per write).
+ */
+final class ReferenceGate {
+    static final int MIN_QUOTE = 12;
+
+    private final GitRepo repo;
+    private final Snapshot parent;
+    private final Versions versions;
+    private final List<Violation> violations = new ArrayList<>();
+    private final Map<String, byte[]> files = new LinkedHashMap<>();
+    private final Map<FactId, Fact> pending = new HashMap<>();
+    private final Set<FactId> touched = new HashSet<>();
+    private final List<FactId> written = new ArrayList<>();
+    private final List<FactId> retracted = new ArrayList<>();
+    private final CommitMessage message = new CommitMessage();
+
+    /** {@code parent} is null only for the genesis commit. */
+    ReferenceGate(GitRepo repo, Snapshot parent) {
+        this.repo = repo;
+        this.parent = parent;
+        this.versions = parent == null ? null : new Versions(repo, parent);
+    }
+
+    Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
+        if (ops.isEmpty()) {
+            throw new RejectedException("empty-transaction", "transaction", "a transaction needs at least one operation");
+        }
+        for (Operation op : ops) {
+            if (parent == null && !(op instanceof Operation.Init)) {
+                violation("no-store", "transaction", "the store has no commit yet; initialise it first");
+                continue;
+            }
+            if (op instanceof Operation.Init i) {
+                init(i);
+            } else if (op instanceof Operation.Assert a) {
+                assertFact(a);
+            } else if (op instanceof Operation.Revise r) {
+                revise(r);
+            } else if (op instanceof Operation.Retract r) {
+                retract(actor, r);
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw new RejectedException(violations);
+        }
+        return new Plan(files, written, retracted, message.build(actor));
+    }
+
+    private void init(Operation.Init i) {
+        if (parent != null) {
+            violation("already-initialised", "store", "the store is already initialised");
+            return;
+        }
+        files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
+        files.put(StorePaths.keyPath(i.actor()), i.armoredPublicKey().getBytes(StandardCharsets.US_ASCII));
+        message.add("init", CommitMessage.KEY, i.actor().value(), null);
+    }
+
+    private void assertFact(Operation.Assert a) {
+        FactId id = a.id();
+        String subject = "fact " + id;
+        if (!touched.add(id)) {
+            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            return;
+        }
+        if (versions.live(id)) {
+            violation("already-exists", subject, "already exists (live at " + parent.commit().name()
+                    + "); revise it or assert a new id");
+            return;
+        }
+        List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
+        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs));
+        if (full == null) {
+            return;
+        }
+        pending.put(id, full);
+        files.put(StorePaths.factPath(full.kind(), id), FactCodec.encode(full));
+        files.put(StorePaths.retractionPath(id), null);
+        written.add(id);
+        message.add("assert", CommitMessage.FACT, id.value(), full.body());
+    }
+
+    private void revise(Operation.Revise r) {
+        FactId id = r.id();
+        String subject = "fact " + id;
+        if (!touched.add(id)) {
+            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            return;
+        }
+        Versions.Located loc = versions.locate(id);
+        if (loc == null) {
+            notLive(id, "revise");
+            return;
+        }
+        Fact current = decode(loc);
+        if (current == null) {
+            return;
+        }
+        String body = r.body() == null ? current.body() : r.body();
+        Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
+        List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
+        List<Ref> refs = new ArrayList<>(current.refs());
+        refs.addAll(added);
+        Fact next = fact(id, () -> new Fact(id, current.kind(), body, confidence, refs));
+        if (next == null) {
+            return;
+        }
+        byte[] bytes = FactCodec.encode(next);
+        if (new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, bytes).equals(loc.blob())) {
+            violation("no-change", subject, "the revision changes nothing");
+            return;
+        }
+        files.put(loc.path(), bytes);
+        written.add(id);
+        message.add("revise", CommitMessage.FACT, id.value(), next.body());
+    }
+
+    private void retract(ActorName actor, Operation.Retract r) {
+        FactId id = r.id();
+        String subject = "fact " + id;
+        if (!touched.add(id)) {
+            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            return;
+        }
+        if (r.reason() == null || r.reason().isBlank()) {
+            violation("reason-required", subject, "a retraction needs a reason");
+            return;
+        }
+        Versions.Located loc = versions.locate(id);
+        if (loc == null) {
+            notLive(id, "retract");
+            return;
+        }
+        FactVersion version = versions.existsAt(id).orElseThrow();
+        files.put(loc.path(), null);
+        files.put(StorePaths.retractionPath(id), FactCodec.encode(new RetractionRecord(version, r.reason(), actor)));
+        retracted.add(id);
+        message.add("retract", CommitMessage.FACT, id.value(), r.reason());
+    }
+
+    private void notLive(FactId id, String verb) {
+        CommitId at = versions.retractedAt(id);
+        if (at != null) {
+            violation("not-live", "fact " + id, "cannot " + verb + ": already retracted at " + at.hex());
+        } else {
+            violation("not-found", "fact " + id, "cannot " + verb + ": does not exist at " + parent.commit().name());
+        }
+    }
+
+    private List<Ref> resolveRefs(FactId referrer, String body, List<RefSpec> specs, List<Ref> existing) {
+        List<Ref> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Ref e : existing) {
+            seen.add(e.id().value() + "\u0000" + e.role());
+        }
+        for (RefSpec s : specs) {
+            String subject = "ref " + referrer + " -> " + s.target();
+            if (!seen.add(s.target().value() + "\u0000" + s.role())) {
+                violation("duplicate-ref", subject, "the fact already cites " + s.target() + " as " + s.role());
+                continue;
+            }
+            if (s.target().equals(referrer)) {
+                violation("self-reference", subject, "a fact cannot reference itself");
+                continue;
+            }
+            Ref ref = resolve(subject, s);
+            if (ref != null) {
+                out.add(ref);
+            }
+        }
+        return out;
+    }
+
+    private Ref resolve(String subject, RefSpec s) {
+        Fact same = pending.get(s.target());
+        if (s.at() == null && same != null) {
+            return checkQuote(subject, s, same.body()) ? new Ref(s.target(), s.role(), null, null, s.quote()) : null;
+        }
+        ObjectId at = parent.commit();
+        if (s.at() != null) {
+            at = ObjectId.fromString(s.at().hex());
+            if (!isCommit(at)) {
+                violation("pin-unknown", subject, "commit " + s.at().hex() + " does not exist in this store");
+                return null;
+            }
+            if (!History.isAncestorOrSelf(repo, at, parent.commit())) {
+                violation("pin-not-ancestor", subject, "commit " + s.at().hex()
+                        + " is not an ancestor of the commit the write lands on (" + parent.commit().name() + ")");
+                return null;
+            }
+        }
+        Optional<FactVersion> version;
+        Snapshot snap = at.equals(parent.commit()) ? parent : Snapshot.of(repo, at);
+        try {
+            version = (snap == parent ? versions : new Versions(repo, snap)).existsAt(s.target());
+            if (version.isEmpty()) {
+                violation("ref-target-missing", subject, s.target() + " does not exist at " + at.name());
+                return null;
+            }
+            if (s.quote() != null) {
+                Fact target = decodeBlob(snap, version.get());
+                if (target == null || !checkQuote(subject, s, target.body())) {
+                    return null;
+                }
+            }
+        } finally {
+            if (snap != parent) {
+                snap.close();
+            }
+        }
+        return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote());
+    }
+
+    private boolean checkQuote(String subject, RefSpec s, String targetBody) {
+        if (s.quote() == null) {
+            return true;
+        }
+        String q = collapse(s.quote());
+        if (q.length() < MIN_QUOTE) {
+            violation("quote-too-short", subject, "quote '" + q + "' is shorter than " + MIN_QUOTE + " characters");
+            return false;
+        }
+        if (!collapse(targetBody).contains(q)) {
+            violation("quote-not-found", subject, "quote '" + q + "' is not in the pinned version of " + s.target());
+            return false;
+        }
+        return true;
+    }
+
+    private boolean isCommit(ObjectId id) {
+        try {
+            return repo.repository().getObjectDatabase().has(id)
+                    && parent.reader().open(id).getType() == Constants.OBJ_COMMIT;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    static String collapse(String s) {
+        return s.strip().replaceAll("\\s+", " ");
+    }
+
+    private Fact decodeBlob(Snapshot snap, FactVersion v) {
+        try {
+            return FactCodec.decodeFact(snap.read(ObjectId.fromString(v.blob().hex())), v.id().value());
+        } catch (FormatException e) {
+            violation("corrupt-target", "fact " + v.id(), e.getMessage());
+            return null;
+        }
+    }
+
+    private Fact decode(Versions.Located loc) {
+        try {
+            return FactCodec.decodeFact(parent.read(loc.blob()), loc.path());
+        } catch (FormatException e) {
+            violation("corrupt-file", loc.path(), e.getMessage());
+            return null;
+        }
+    }
+
+    private Fact fact(FactId id, java.util.function.Supplier<Fact> make) {
+        try {
+            return make.get();
+        } catch (IllegalArgumentException e) {
+            violation("invalid-fact", "fact " + id, e.getMessage());
+            return null;
+        }
+    }
+
+    private void violation(String rule, String subject, String msg) {
+        violations.add(new Violation(rule, subject, msg));
+    }
+}

@@ -1,0 +1,201 @@
+package dev.palimpsest.internal.write;
+
+import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.ConflictException;
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.internal.crypto.CommitSigner;
+import dev.palimpsest.internal.crypto.OpenPgpKeys;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.git.TreeEditor;
+import dev.palimpsest.internal.git.WriterLock;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.GpgSignature;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+/**
+ * The commit pipeline, the only code that writes to {@code refs/heads/main}: under the writer lock
+ * it reads the tip, runs the {@link ReferenceGate} against it, writes objects, signs the commit and
+ * moves the ref by compare-and-swap on the tip it read, retrying (gate included) a bounded number
+ * of times when another writer moved it. A commit is acknowledged only after the ref moved (and, with
+ * fsync, objects, ref file and its folder reached the disk). Thread-safe.
+ */
+public final class Writer {
+    private static final int PACK_THRESHOLD = 512;
+    private static final long STALE_REF_LOCK_MILLIS = 2_000;
+
+    private final GitRepo repo;
+    private final StoreOptions options;
+    private final WriterLock lock;
+    private final Map<ObjectId, String> keyFingerprints = new ConcurrentHashMap<>();
+
+    public Writer(GitRepo repo, StoreOptions options) {
+        this.repo = repo;
+        this.options = options;
+        this.lock = new WriterLock(repo.gitDir());
+    }
+
+    /** Lands {@code ops} as one commit signed by {@code actor}, or throws and writes nothing. */
+    public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops)
+            throws RejectedException, ConflictException {
+        try (WriterLock.Held held = lock.acquire()) {
+            for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
+                ObjectId tip = repo.head();
+                CommitResult landed = attempt(actor, signer, ops, tip);
+                if (landed != null) {
+                    return landed;
+                }
+                backoff(attempt);
+            }
+        }
+        throw new ConflictException("could not update " + GitRepo.MAIN + " after " + (options.maxRetries() + 1)
+                + " attempts: other writers kept moving it");
+    }
+
+    private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops, ObjectId tip)
+            throws RejectedException {
+        Snapshot parent = tip == null ? null : Snapshot.of(repo, tip);
+        try {
+            if (parent != null) {
+                checkSigner(parent, actor, signer);
+            }
+            Plan plan = new ReferenceGate(repo, parent).check(actor, ops);
+            ObjectId commit = writeObjects(plan, parent, actor, signer);
+            if (!moveRef(tip, commit)) {
+                return null;
+            }
+            return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
+        } finally {
+            if (parent != null) {
+                parent.close();
+            }
+        }
+    }
+
+    private void checkSigner(Snapshot parent, ActorName actor, CommitSigner signer) throws RejectedException {
+        String keyPath = StorePaths.keyPath(actor);
+        ObjectId blob = parent.blobAt(keyPath);
+        if (blob == null) {
+            throw new RejectedException("unknown-actor", "actor " + actor,
+                    "has no key in this store (" + keyPath + " is missing at " + parent.commit().name() + ")");
+        }
+        String fp = keyFingerprints.computeIfAbsent(blob, b -> OpenPgpKeys.fingerprint(OpenPgpKeys
+                .parsePublic(new String(parent.read(b), StandardCharsets.US_ASCII)).getPublicKey()));
+        if (!fp.equals(signer.fingerprint())) {
+            throw new RejectedException("key-mismatch", "actor " + actor, "the secret key in the key home ("
+                    + signer.fingerprint() + ") is not the key in " + keyPath + " (" + fp + ")");
+        }
+    }
+
+    private ObjectId writeObjects(Plan plan, Snapshot parent, ActorName actor, CommitSigner signer)
+            throws IOException {
+        boolean bulk = plan.files.size() >= PACK_THRESHOLD;
+        try (ObjectInserter ins = bulk
+                ? ((FileRepository) repo.repository()).getObjectDatabase().newPackInserter()
+                : repo.repository().newObjectInserter();
+                var reader = ins.newReader()) {
+            Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
+            for (Map.Entry<String, byte[]> f : plan.files.entrySet()) {
+                edits.put(f.getKey(), f.getValue() == null ? null : ins.insert(Constants.OBJ_BLOB, f.getValue()));
+            }
+            ObjectId tree = TreeEditor.apply(reader, ins, parent == null ? null : parent.tree(), edits);
+            Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            PersonIdent who = new PersonIdent(actor.value(), signer.email(), now, ZoneOffset.UTC);
+            CommitBuilder cb = new CommitBuilder();
+            cb.setTreeId(tree);
+            if (parent != null) {
+                cb.setParentId(parent.commit());
+            }
+            cb.setAuthor(who);
+            cb.setCommitter(who);
+            cb.setMessage(plan.message);
+            cb.setGpgSignature(new GpgSignature(signer.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
+            ObjectId commit = ins.insert(cb);
+            ins.flush();
+            return commit;
+        }
+    }
+
+    private boolean moveRef(ObjectId expected, ObjectId commit) throws IOException {
+        RefUpdate ru = repo.repository().updateRef(GitRepo.MAIN);
+        ru.setExpectedOldObjectId(expected == null ? ObjectId.zeroId() : expected);
+        ru.setNewObjectId(commit);
+        ru.disableRefLog();
+        RefUpdate.Result r;
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            r = ru.update(walk);
+        }
+        switch (r) {
+            case NEW, FAST_FORWARD, FORCED -> {
+                if (options.fsync()) {
+                    syncDirectory(repo.gitDir().resolve("refs/heads"));
+                }
+                return true;
+            }
+            case LOCK_FAILURE -> {
+                clearStaleRefLock();
+                return false;
+            }
+            case REJECTED, REJECTED_CURRENT_BRANCH, REJECTED_MISSING_OBJECT, REJECTED_OTHER_REASON, IO_FAILURE,
+                    NOT_ATTEMPTED, NO_CHANGE, RENAMED -> throw new PalimpsestInternalException(
+                            "cannot move " + GitRepo.MAIN + " to " + commit.name() + ": " + r);
+            default -> throw new PalimpsestInternalException("unexpected ref update result " + r);
+        }
+    }
+
+    /**
+     * Every palimpsest writer holds the writer lock while it holds {@code main.lock}, so a ref lock
+     * file seen under our writer lock was left by a writer that died mid-update (or by a foreign
+     * git process); once it is older than a grace period it is removed.
+     */
+    private void clearStaleRefLock() throws IOException {
+        Path refLock = repo.gitDir().resolve(GitRepo.MAIN + ".lock");
+        if (Files.exists(refLock)
+                && System.currentTimeMillis() - Files.getLastModifiedTime(refLock).toMillis() > STALE_REF_LOCK_MILLIS) {
+            Files.deleteIfExists(refLock);
+        }
+    }
+
+    private static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    private static void backoff(int attempt) {
+        long cap = Math.min(200, 1L << Math.min(attempt, 8));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, cap + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PalimpsestInternalException("interrupted while retrying a write", e);
+        }
+    }
+}

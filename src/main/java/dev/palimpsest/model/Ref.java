@@ -1,0 +1,28 @@
+package dev.palimpsest.model;
+
+import java.util.Objects;
+
+/**
+ * A reference stored in a fact's file: the target id, the role, and the pinned target version.
+ *
+ * <p>{@code commit} and {@code blob} name the version of the target the writer relied on; both are
+ * null exactly when the target was written in the same transaction as the referrer (the pin is then
+ * the commit that introduced the referrer's version). {@code quote} is optional. Immutable.
+ */
+public record Ref(FactId id, String role, CommitId commit, BlobId blob, String quote) {
+    public Ref {
+        Objects.requireNonNull(id, "ref id");
+        Ids.require("ref role", role, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");
+        if ((commit == null) != (blob == null)) {
+            throw new IllegalArgumentException("ref to " + id + ": commit and blob must be given together");
+        }
+        if (quote != null && quote.isBlank()) {
+            throw new IllegalArgumentException("ref to " + id + ": quote must not be blank");
+        }
+    }
+
+    /** True when the target was written in the same transaction as the referrer. */
+    public boolean sameTransaction() {
+        return commit == null;
+    }
+}
