@@ -1,12 +1,60 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.internal.bench.CommitBench;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-@Command(name = "bench", description = "Run benchmarks.")
-final class BenchCommand extends Context implements Callable<Integer> {
+@Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
+        subcommands = {BenchCommand.Commit.class})
+final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        return Main.OK;
+        throw new Main.UsageException("name a benchmark: bench commit");
     }
+
+    @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
+    static final class Commit extends Context implements Callable<Integer> {
+        @Option(names = "--sizes", split = ",", defaultValue = "1000,100000,1000000")
+        int[] sizes;
+
+        @Option(names = "--samples", defaultValue = "500")
+        int samples;
+
+        @Option(names = "--git-samples", defaultValue = "30", description = "0 skips the git CLI.")
+        int gitSamples;
+
+        @Option(names = "--batch", defaultValue = "100", description = "Facts per commit for batched ingest.")
+        int batch;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            out().println("bench commit: sizes " + Arrays.toString(sizes) + ", " + samples + " samples, fsync off");
+            List<CommitBench.Row> rows = new CommitBench(work, out()).run(sizes, samples, gitSamples, batch);
+            if (json()) {
+                printJson(rows);
+            } else {
+                out().println();
+                out().printf("%-10s %-12s %-12s %-12s %-14s %-16s%n", "facts", "ours p50", "ours p99",
+                        "git p50", "ratio to 1st", "ingest facts/s");
+                double first = rows.get(0).palimpsest().p50Millis();
+                for (CommitBench.Row r : rows) {
+                    out().printf("%-10d %-12.3f %-12.3f %-12s %-14.2f %-16.0f%n", r.facts(), r.palimpsest().p50Millis(),
+                            r.palimpsest().p99Millis(),
+                            r.gitCli() == null ? "-" : String.format("%.1f", r.gitCli().p50Millis()),
+                            r.palimpsest().p50Millis() / first, r.ingestFactsPerSecond());
+                }
+            }
+            return Main.OK;
+        }
+    }
+
 }

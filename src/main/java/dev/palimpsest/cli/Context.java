@@ -11,20 +11,26 @@ import dev.palimpsest.model.CommitId;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** What every subcommand shares: the global options, the store it opens, and output. */
 abstract class Context {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    @ParentCommand
-    Main main;
-
     @Spec
     CommandSpec spec;
 
+    /** The top-level command, which holds the inherited global options. */
+    Main main() {
+        picocli.CommandLine cl = spec.commandLine();
+        while (!(cl.getCommand() instanceof Main)) {
+            cl = cl.getParent();
+        }
+        return cl.getCommand();
+    }
+
     Path storePath() {
+        Main main = main();
         if (main.store != null) {
             return main.store;
         }
@@ -36,11 +42,11 @@ abstract class Context {
     }
 
     KeyHome home() {
-        return KeyHome.resolve(main.home);
+        return KeyHome.resolve(main().home);
     }
 
     boolean json() {
-        return main.json;
+        return main().json;
     }
 
     Store open() throws NotFoundException {
