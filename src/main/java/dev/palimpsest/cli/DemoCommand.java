@@ -1,12 +1,20 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.internal.demo.Demo;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
-@Command(name = "demo", description = "Build a demo store from the bundled example corpus.")
+@Command(name = "demo", description = "Build a demo store from the bundled example corpus and narrate it.")
 final class DemoCommand extends Context implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", defaultValue = "palimpsest-demo",
+            description = "Folder for the demo (default: ./palimpsest-demo); a previous demo there is replaced.")
+    Path dir;
+
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        new Demo(out()).run(dir);
         return Main.OK;
     }
 }

@@ -135,6 +135,12 @@ class ConcurrencyTest {
         List<String> main = GitCli.git(dir, "rev-list", "main").ok().stdoutLines();
         assertThat(main).hasSize(3 * count + 1).containsAll(acknowledged).endsWith(genesis.hex());
         assertThat(GitCli.git(dir, "rev-list", "--min-parents=2", "main").ok().stdoutLines()).isEmpty();
+        List<String> writers = GitCli.git(dir, "log", "--reverse", "--format=%s", "main").ok().stdoutLines().stream()
+                .skip(1).map(subject -> subject.substring(subject.lastIndexOf(' ') + 1)).toList();
+        assertThat(writers).containsOnly("parent", "child-a", "child-b");
+        long switches = java.util.stream.IntStream.range(1, writers.size())
+                .filter(i -> !writers.get(i).equals(writers.get(i - 1))).count();
+        System.out.println("ConcurrencyTest: the writer changed " + switches + " times along main");
         List<String> factFiles = GitCli.git(dir, "ls-tree", "-r", "--name-only", "main", "facts/").ok().stdoutLines();
         assertThat(factFiles).hasSize(3 * count);
 

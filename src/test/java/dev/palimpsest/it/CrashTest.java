@@ -71,7 +71,7 @@ class CrashTest {
                     (System.nanoTime() - started) / 1_000_000, lines.size() - 1,
                     Files.exists(refLock) ? ", killed holding refs/heads/main.lock" : "");
         }
-        System.out.printf("CrashTest: %d acknowledged commits, %d kills left a ref lock%n", acknowledged.size(),
+        System.out.printf("CrashTest: %d acknowledged commits, %d rounds ended with a ref lock present%n", acknowledged.size(),
                 roundsLeavingRefLock);
         assertThat(acknowledged).as("no child ever committed: the test exercised nothing").isNotEmpty();
 

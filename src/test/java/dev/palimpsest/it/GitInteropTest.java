@@ -118,11 +118,7 @@ class GitInteropTest {
 
     @Test
     void fsckStrictFindsNoProblem() {
-        GitCli.Result r = GitCli.git(storeDir, "fsck", "--strict", "--full", "--no-progress");
-        assertThat(r.exitCode()).as(r.describe()).isZero();
-        String all = r.stdout() + "\n" + r.stderr();
-        assertThat(all.lines().filter(l -> l.matches("(?i).*(error|warning|missing|corrupt|broken|bad|invalid).*")))
-                .as(r.describe()).isEmpty();
+        assertFsckClean(storeDir);
     }
 
     @Test
@@ -279,6 +275,50 @@ class GitInteropTest {
     /** A top-level {@code key: value} line, the value plain or double-quoted. */
     private static java.util.function.Predicate<String> yamlField(String key, String value) {
         return line -> line.equals(key + ": " + value) || line.equals(key + ": \"" + value + "\"");
+    }
+
+    @Test
+    void bulkTransactionAndGitGcLeaveTheStoreValidAndWritable() throws Exception {
+        Path dir = tmp.resolve("bulk.git");
+        List<FactId> ids = new ArrayList<>();
+        try (Store s = Store.init(dir, new KeyHome(homeDir), ALICE, null, StoreOptions.defaults())) {
+            Transaction t = s.begin(ALICE);
+            for (int i = 0; i < 600; i++) {
+                ids.add(t.assertFact(Kind.CLAIM, "bulk fact number " + i));
+            }
+            assertThat(t.commit().written()).hasSize(600);
+        }
+        assertFsckClean(dir);
+        assertThat(GitCli.git(dir, "ls-tree", "-r", "--name-only", "main", "facts/").ok().stdoutLines()).hasSize(600);
+
+        GitCli.git(dir, "gc", "--quiet", "--prune=now").ok();
+        try (Store s = Store.open(dir, new KeyHome(homeDir), StoreOptions.defaults())) {
+            Transaction t = s.begin(ALICE);
+            t.retract(ids.get(7), "written after git gc packed objects and refs");
+            t.revise(ids.get(8), "bulk fact number 8, revised after gc", List.of());
+            CommitResult r = t.commit();
+            assertThat(s.head()).isEqualTo(r.commit());
+            assertThat(s.read(ids.get(7), r.commit())).isInstanceOf(FactRead.Retracted.class);
+        }
+        assertFsckClean(dir);
+        Path gpgHome = newGnupgHome("gnupg-bulk");
+        Map<String, String> env = Map.of("GNUPGHOME", gpgHome.toString());
+        GitCli.run(env, GitCli.git(dir, "show", "main:keys/alice.asc").ok().stdoutBytes(), 60,
+                List.of("gpg", "--batch", "--import")).ok();
+        List<String> revs = GitCli.git(dir, "rev-list", "main").ok().stdoutLines();
+        assertThat(revs).hasSize(3);
+        for (String c : revs) {
+            GitCli.Result v = GitCli.git(dir, env, "verify-commit", c);
+            assertThat(v.exitCode()).as(v.describe()).isZero();
+        }
+    }
+
+    private static void assertFsckClean(Path dir) {
+        GitCli.Result r = GitCli.git(dir, "fsck", "--strict", "--full", "--no-progress");
+        assertThat(r.exitCode()).as(r.describe()).isZero();
+        String all = r.stdout() + "\n" + r.stderr();
+        assertThat(all.lines().filter(l -> l.matches("(?i).*(error|warning|missing|corrupt|broken|bad|invalid).*")))
+                .as(r.describe()).isEmpty();
     }
 
     private String pathOf(FactId id) {

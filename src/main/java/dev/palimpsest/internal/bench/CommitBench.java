@@ -66,7 +66,7 @@ public final class CommitBench {
                 log.flush();
             }
             double setup = (System.nanoTime() - t0) / 1e9;
-            for (int i = 0; i < 30; i++) {
+            for (int i = 0; i < 300; i++) {
                 oneFact(store, "warm-" + i);
             }
             long[] ours = new long[samples];

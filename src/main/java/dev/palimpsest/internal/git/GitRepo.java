@@ -20,8 +20,22 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 public final class GitRepo implements AutoCloseable {
     public static final String MAIN = "refs/heads/main";
 
+    private static final int POOL_SIZE = 32;
+
     private final Repository repository;
     private final Path gitDir;
+    private FilePool pool;
+    private final TreeCache trees = new TreeCache(64L << 20);
+
+    static {
+        // One process-wide pack cache, sized so a large store's hot trees stay in memory.
+        org.eclipse.jgit.storage.file.WindowCacheConfig wc = new org.eclipse.jgit.storage.file.WindowCacheConfig();
+        wc.setPackedGitLimit(512L << 20);
+        wc.setPackedGitWindowSize(64 << 10);
+        wc.setDeltaBaseCacheLimit(64 << 20);
+        wc.setPackedGitOpenFiles(512);
+        wc.install();
+    }
 
     private GitRepo(Repository repository, Path gitDir) {
         this.repository = repository;
@@ -70,8 +84,39 @@ public final class GitRepo implements AutoCloseable {
         return gitDir;
     }
 
-    /** The tip of main, or null when the store has no commit yet. */
+    /** A new object reader that serves trees from this repository's tree cache. */
+    public org.eclipse.jgit.lib.ObjectReader newReader() {
+        return trees.wrap(repository.newObjectReader());
+    }
+
+    /** The cache of inflated trees shared by this repository's readers and writer. */
+    public TreeCache trees() {
+        return trees;
+    }
+
+    /** The pool of pre-created files for the write path, started on first use. */
+    public synchronized FilePool pool() {
+        if (pool == null) {
+            pool = new FilePool(gitDir, POOL_SIZE);
+        }
+        return pool;
+    }
+
+    /**
+     * The tip of main, or null when the store has no commit yet. The loose ref file is read
+     * directly (no cache can hide another process's update); a packed ref is read through JGit.
+     */
     public ObjectId head() {
+        try {
+            String loose = Files.readString(gitDir.resolve(MAIN), java.nio.charset.StandardCharsets.US_ASCII).trim();
+            if (ObjectId.isId(loose)) {
+                return ObjectId.fromString(loose);
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // not loose: packed, or absent
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read " + MAIN + " in " + gitDir, e);
+        }
         try {
             Ref ref = repository.exactRef(MAIN);
             return ref == null ? null : ref.getObjectId();
@@ -81,7 +126,10 @@ public final class GitRepo implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (pool != null) {
+            pool.close();
+        }
         repository.close();
     }
 }

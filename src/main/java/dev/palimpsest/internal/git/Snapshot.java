@@ -25,7 +25,7 @@ public final class Snapshot implements AutoCloseable {
 
     /** A snapshot of {@code commit}; throws IllegalArgumentException when it is not a commit. */
     public static Snapshot of(GitRepo repo, ObjectId commit) {
-        ObjectReader reader = repo.repository().newObjectReader();
+        ObjectReader reader = repo.newReader();
         try (RevWalk walk = new RevWalk(reader)) {
             RevCommit c = walk.parseCommit(commit);
             return new Snapshot(reader, c.copy(), c.getTree().copy());

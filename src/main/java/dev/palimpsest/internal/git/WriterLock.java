@@ -16,13 +16,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * take this lock (the git CLI). Thread-safe.
  */
 public final class WriterLock {
+    /** Keyed by real path, so two paths (a symlink) to one repository share one lock. */
     private static final ConcurrentHashMap<Path, ReentrantLock> LOCAL = new ConcurrentHashMap<>();
     private final Path lockFile;
     private final ReentrantLock local;
 
     public WriterLock(Path gitDir) {
         this.lockFile = gitDir.resolve("palimpsest-writer.lock");
-        this.local = LOCAL.computeIfAbsent(gitDir, k -> new ReentrantLock(true));
+        this.local = LOCAL.computeIfAbsent(realPath(gitDir), k -> new ReentrantLock(true));
+    }
+
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     /** A held lock; closing it releases both levels. */

@@ -8,6 +8,9 @@ import dev.palimpsest.api.StoreOptions;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.PackCompactor;
+import dev.palimpsest.internal.git.PackObjectWriter;
+import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.TreeEditor;
 import dev.palimpsest.internal.git.WriterLock;
@@ -15,11 +18,9 @@ import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -28,15 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import org.eclipse.jgit.internal.storage.file.FileRepository;
+import java.util.zip.Deflater;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.GpgSignature;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
-import org.eclipse.jgit.revwalk.RevWalk;
 
 /**
  * The commit pipeline, the only code that writes to {@code refs/heads/main}: under the writer lock
@@ -46,7 +44,6 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * fsync, objects, ref file and its folder reached the disk). Thread-safe.
  */
 public final class Writer {
-    private static final int PACK_THRESHOLD = 512;
     private static final long STALE_REF_LOCK_MILLIS = 2_000;
 
     private final GitRepo repo;
@@ -66,7 +63,7 @@ public final class Writer {
         try (WriterLock.Held held = lock.acquire()) {
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
                 ObjectId tip = repo.head();
-                CommitResult landed = attempt(actor, signer, ops, tip);
+                CommitResult landed = attempt(actor, signer, ops, tip, held);
                 if (landed != null) {
                     return landed;
                 }
@@ -77,8 +74,8 @@ public final class Writer {
                 + " attempts: other writers kept moving it");
     }
 
-    private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops, ObjectId tip)
-            throws RejectedException {
+    private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops, ObjectId tip,
+            WriterLock.Held held) throws RejectedException {
         Snapshot parent = tip == null ? null : Snapshot.of(repo, tip);
         try {
             if (parent != null) {
@@ -86,7 +83,7 @@ public final class Writer {
             }
             Plan plan = new ReferenceGate(repo, parent).check(actor, ops);
             ObjectId commit = writeObjects(plan, parent, actor, signer);
-            if (!moveRef(tip, commit)) {
+            if (!moveRef(tip, commit, held)) {
                 return null;
             }
             return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
@@ -116,10 +113,7 @@ public final class Writer {
 
     private ObjectId writeObjects(Plan plan, Snapshot parent, ActorName actor, CommitSigner signer)
             throws IOException {
-        boolean bulk = plan.files.size() >= PACK_THRESHOLD;
-        try (ObjectInserter ins = bulk
-                ? ((FileRepository) repo.repository()).getObjectDatabase().newPackInserter()
-                : repo.repository().newObjectInserter();
+        try (PackObjectWriter ins = new PackObjectWriter(repo, repo.pool(), options.fsync(), Deflater.BEST_SPEED);
                 var reader = ins.newReader()) {
             Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
             for (Map.Entry<String, byte[]> f : plan.files.entrySet()) {
@@ -143,49 +137,44 @@ public final class Writer {
         }
     }
 
-    private boolean moveRef(ObjectId expected, ObjectId commit) throws IOException {
-        RefUpdate ru = repo.repository().updateRef(GitRepo.MAIN);
-        ru.setExpectedOldObjectId(expected == null ? ObjectId.zeroId() : expected);
-        ru.setNewObjectId(commit);
-        ru.disableRefLog();
-        RefUpdate.Result r;
-        try (RevWalk walk = new RevWalk(repo.repository())) {
-            r = ru.update(walk);
-        }
-        switch (r) {
-            case NEW, FAST_FORWARD, FORCED -> {
-                if (options.fsync()) {
-                    syncDirectory(repo.gitDir().resolve("refs/heads"));
-                }
-                return true;
+    /**
+     * Moves main by compare-and-swap. A held ref lock is waited out (it can only belong to a dead
+     * writer or a foreign git process, since we hold the writer lock), up to the stale-lock grace
+     * period plus a margin; returns false when main moved, so the caller re-plans on the new tip.
+     */
+    private boolean moveRef(ObjectId expected, ObjectId commit, WriterLock.Held held) throws IOException {
+        RefCas cas = new RefCas(repo, repo.pool());
+        long deadline = System.currentTimeMillis() + STALE_REF_LOCK_MILLIS + 3_000;
+        while (true) {
+            switch (cas.update(expected, commit, options.fsync())) {
+                case UPDATED:
+                    PackCompactor.compact(repo, repo.pool(), options.fsync());
+                    return true;
+                case MOVED:
+                    return false;
+                case LOCKED:
+                default:
+                    clearStaleRefLock(cas.lockFile());
+                    if (System.currentTimeMillis() > deadline) {
+                        return false;
+                    }
+                    backoff(6);
             }
-            case LOCK_FAILURE -> {
-                clearStaleRefLock();
-                return false;
-            }
-            case REJECTED, REJECTED_CURRENT_BRANCH, REJECTED_MISSING_OBJECT, REJECTED_OTHER_REASON, IO_FAILURE,
-                    NOT_ATTEMPTED, NO_CHANGE, RENAMED -> throw new PalimpsestInternalException(
-                            "cannot move " + GitRepo.MAIN + " to " + commit.name() + ": " + r);
-            default -> throw new PalimpsestInternalException("unexpected ref update result " + r);
         }
     }
 
     /**
      * Every palimpsest writer holds the writer lock while it holds {@code main.lock}, so a ref lock
-     * file seen under our writer lock was left by a writer that died mid-update (or by a foreign
-     * git process); once it is older than a grace period it is removed.
+     * file seen under our writer lock was left by a writer that died mid-update (or belongs to a
+     * foreign git process); once it is older than a grace period it is removed.
      */
-    private void clearStaleRefLock() throws IOException {
-        Path refLock = repo.gitDir().resolve(GitRepo.MAIN + ".lock");
-        if (Files.exists(refLock)
-                && System.currentTimeMillis() - Files.getLastModifiedTime(refLock).toMillis() > STALE_REF_LOCK_MILLIS) {
-            Files.deleteIfExists(refLock);
-        }
-    }
-
-    private static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+    private static void clearStaleRefLock(Path refLock) throws IOException {
+        try {
+            if (System.currentTimeMillis() - Files.getLastModifiedTime(refLock).toMillis() > STALE_REF_LOCK_MILLIS) {
+                Files.deleteIfExists(refLock);
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            // released meanwhile
         }
     }
 

@@ -1,0 +1,173 @@
+package dev.palimpsest.internal.demo;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Builds a demo store in {@code DIR/store.git} (keys in {@code DIR/home}) from the corpus bundled
+ * at {@code examples/demo-corpus.yaml}, narrating each step. A folder left by an earlier demo
+ * (marked by {@code DIR/.palimpsest-demo}) is replaced; any other non-empty folder is refused.
+ */
+public final class Demo {
+    static final String MARKER = ".palimpsest-demo";
+
+    record Cite(String id, String quote) {}
+
+    record Source(String id, String body) {}
+
+    record Claim(String id, String body, Double confidence, List<Cite> cites) {}
+
+    record Revision(String id, String body) {}
+
+    record Retraction(String id, String reason) {}
+
+    record Corpus(String actor, List<Source> sources, List<Claim> claims, List<Revision> revisions,
+            List<Retraction> retractions) {}
+
+    private final PrintWriter out;
+
+    public Demo(PrintWriter out) {
+        this.out = out;
+    }
+
+    public static Corpus loadCorpus() throws IOException {
+        try (InputStream in = Demo.class.getResourceAsStream("/examples/demo-corpus.yaml")) {
+            if (in == null) {
+                throw new IOException("the demo corpus examples/demo-corpus.yaml is missing from the jar");
+            }
+            return new YAMLMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(in, Corpus.class);
+        }
+    }
+
+    /** Runs the demo in {@code dir}; returns the store's git directory. */
+    public Path run(Path dir) throws IOException, PalimpsestException {
+        prepare(dir);
+        Corpus corpus = loadCorpus();
+        Path gitDir = dir.resolve("store.git");
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        ActorName actor = ActorName.of(corpus.actor());
+        out.println("Palimpsest demo in " + dir.toAbsolutePath());
+        try (Store store = Store.init(gitDir, home, actor, null, StoreOptions.defaults())) {
+            out.println("1. init: genesis commit " + store.head().abbreviated() + " signed by '" + actor
+                    + "' (secret key in " + home.dir() + ", public key at keys/" + actor + ".asc)");
+            Transaction tx = store.begin(actor);
+            for (Source s : corpus.sources()) {
+                tx.assertFact(FactId.of(s.id()), Kind.SOURCE, s.body(), null, List.of());
+            }
+            CommitResult sources = tx.commit();
+            out.println("2. ingest: " + sources.written().size() + " sources in one commit "
+                    + sources.commit().abbreviated() + ": " + sources.written());
+            for (Claim c : corpus.claims()) {
+                List<RefSpec> refs = new ArrayList<>();
+                for (Cite cite : c.cites()) {
+                    refs.add(RefSpec.cites(FactId.of(cite.id())).withQuote(cite.quote()));
+                }
+                Transaction t = store.begin(actor);
+                t.assertFact(FactId.of(c.id()), Kind.CLAIM, c.body(), c.confidence(), refs);
+                CommitResult r = t.commit();
+                out.println("3. assert " + c.id() + " at " + r.commit().abbreviated() + ", citing "
+                        + c.cites().stream().map(Cite::id).toList() + " with verbatim quotes, pinned to their versions");
+            }
+            CommitId beforeRevision = store.head();
+            for (Revision r : corpus.revisions()) {
+                CommitResult res = store.begin(actor).revise(FactId.of(r.id()), r.body(), List.of()).commit();
+                out.println("4. revise " + r.id() + " at " + res.commit().abbreviated()
+                        + ": a new version; the old one stays readable at " + beforeRevision.abbreviated());
+            }
+            for (Retraction r : corpus.retractions()) {
+                CommitResult res = store.begin(actor).retract(FactId.of(r.id()), r.reason()).commit();
+                out.println("5. retract " + r.id() + " at " + res.commit().abbreviated() + ": \"" + r.reason() + "\"");
+            }
+            narrateReads(store, corpus, beforeRevision);
+            printGitCommands(gitDir, actor);
+        }
+        return gitDir;
+    }
+
+    private void narrateReads(Store store, Corpus corpus, CommitId beforeRevision) throws PalimpsestException {
+        out.println();
+        out.println("What the store answers now (" + store.head().abbreviated() + "):");
+        for (Retraction r : corpus.retractions()) {
+            FactRead read = store.read(FactId.of(r.id()), store.head());
+            if (read instanceof FactRead.Retracted ret) {
+                out.println("  show " + r.id() + "            -> not found: retracted at "
+                        + ret.retractedAt().abbreviated() + " (" + ret.reason() + ")");
+                out.println("  show " + r.id() + " --fallback -> last valid version "
+                        + ret.lastVersion().commit().abbreviated() + ", labelled retracted");
+            }
+        }
+        for (Claim c : corpus.claims()) {
+            FactRead read = store.read(FactId.of(c.id()), store.head());
+            if (read instanceof FactRead.Found f) {
+                for (Ref ref : f.fact().refs()) {
+                    boolean live = store.factLiveAtCommit(ref.id(), store.head());
+                    out.println("  " + c.id() + " cites " + ref.id() + " pinned at "
+                            + ref.commit().abbreviated() + (live ? " (still live)"
+                                    : " (retracted since: the citation still resolves to what was believed)"));
+                }
+            }
+        }
+        for (Revision r : corpus.revisions()) {
+            FactRead old = store.read(FactId.of(r.id()), beforeRevision);
+            if (old instanceof FactRead.Found f) {
+                out.println("  " + r.id() + " as of " + beforeRevision.abbreviated() + ": \"" + f.fact().body() + "\"");
+            }
+        }
+    }
+
+    private void printGitCommands(Path gitDir, ActorName actor) {
+        String g = "git --git-dir " + gitDir.toAbsolutePath();
+        out.println();
+        out.println("Inspect it with plain git and gpg:");
+        out.println("  " + g + " log --format='%h %an %s%n%(trailers)'");
+        out.println("  " + g + " show main:keys/" + actor + ".asc | gpg --import");
+        out.println("  " + g + " log --show-signature -1");
+        out.println("  " + g + " ls-tree -r --name-only main");
+        out.println("  " + g + " fsck --strict");
+    }
+
+    private static void prepare(Path dir) throws IOException, RejectedException {
+        if (Files.exists(dir)) {
+            boolean empty;
+            try (Stream<Path> s = Files.list(dir)) {
+                empty = s.findAny().isEmpty();
+            }
+            if (!empty && !Files.exists(dir.resolve(MARKER))) {
+                throw new RejectedException("demo-dir-not-empty", "demo folder " + dir,
+                        "exists, is not empty and was not made by the demo; name another folder");
+            }
+            try (Stream<Path> walk = Files.walk(dir)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    if (!p.equals(dir)) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(MARKER), "made by palimpsest demo; safe to delete\n");
+    }
+}

@@ -1,0 +1,227 @@
+package dev.palimpsest.internal.git;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+import org.eclipse.jgit.internal.storage.file.BasePackIndexWriter;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.transport.PackParser;
+import org.eclipse.jgit.transport.PackedObjectInfo;
+
+/**
+ * Writes the objects of one commit as one git pack (v2, whole objects, no deltas) with its v2
+ * index, into {@link FilePool} files renamed into {@code objects/pack/}: two renames per commit and
+ * no new inode, where loose objects would create one file per object. The {@code .pack} is renamed
+ * in before its {@code .idx}, so a reader never sees an index without its pack; a crash in
+ * between leaves an unindexed pack that git and JGit ignore. Objects already in the repository are
+ * not written again. Not thread-safe; used under the writer lock.
+ */
+public final class PackObjectWriter extends ObjectInserter {
+    private final GitRepo repo;
+    private final FilePool pool;
+    private final boolean fsync;
+    private final Deflater deflater;
+    private final Map<ObjectId, PackedObjectInfo> pending = new HashMap<>();
+    private final List<PackedObjectInfo> order = new ArrayList<>();
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
+    private final CRC32 crc = new CRC32();
+    private final ObjectReader reader;
+    private byte[] buf = new byte[8192];
+    private byte[] lastDigest;
+
+    public PackObjectWriter(GitRepo repo, FilePool pool, boolean fsync, int level) {
+        this.repo = repo;
+        this.pool = pool;
+        this.fsync = fsync;
+        this.deflater = new Deflater(level);
+        this.reader = repo.repository().newObjectReader();
+    }
+
+    @Override
+    public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
+        ObjectId id = idFor(type, data, off, len);
+        if (pending.containsKey(id) || reader.has(id)) {
+            return id;
+        }
+        if (type == Constants.OBJ_TREE) {
+            repo.trees().put(id, java.util.Arrays.copyOfRange(data, off, off + len));
+        }
+        append(id, type, data, off, len);
+        return id;
+    }
+
+    /** Appends an object known to be absent from the repository and from this pack. */
+    void append(ObjectId id, int type, byte[] data, int off, int len) {
+        PackedObjectInfo info = new PackedObjectInfo(id);
+        info.setOffset(12L + body.size());
+        info.setType(type);
+        crc.reset();
+        byte[] header = new byte[10];
+        int h = 0;
+        long size = len;
+        int c = (type << 4) | (int) (size & 0x0f);
+        size >>>= 4;
+        while (size != 0) {
+            header[h++] = (byte) (c | 0x80);
+            c = (int) (size & 0x7f);
+            size >>>= 7;
+        }
+        header[h++] = (byte) c;
+        body.write(header, 0, h);
+        crc.update(header, 0, h);
+        deflater.reset();
+        deflater.setInput(data, off, len);
+        deflater.finish();
+        while (!deflater.finished()) {
+            int n = deflater.deflate(buf);
+            body.write(buf, 0, n);
+            crc.update(buf, 0, n);
+        }
+        info.setCRC((int) crc.getValue());
+        pending.put(id, info);
+        order.add(info);
+    }
+
+    /**
+     * Appends an entry copied verbatim from another pack: {@code raw} holds a whole-object entry
+     * (header and deflated data), so nothing is inflated or deflated again.
+     */
+    void appendRaw(ObjectId id, int type, byte[] raw, int off, int len) {
+        PackedObjectInfo info = new PackedObjectInfo(id);
+        info.setOffset(12L + body.size());
+        info.setType(type);
+        body.write(raw, off, len);
+        crc.reset();
+        crc.update(raw, off, len);
+        info.setCRC((int) crc.getValue());
+        pending.put(id, info);
+        order.add(info);
+    }
+
+    boolean contains(ObjectId id) {
+        return pending.containsKey(id);
+    }
+
+    /** Objects appended and not yet flushed. */
+    public int pendingCount() {
+        return order.size();
+    }
+
+    @Override
+    public ObjectId insert(int type, long length, InputStream in) throws IOException {
+        byte[] data = in.readNBytes((int) length);
+        if (data.length != length) {
+            throw new IOException("short object stream: " + data.length + " of " + length + " bytes");
+        }
+        return insert(type, data, 0, data.length);
+    }
+
+    @Override
+    public PackParser newPackParser(InputStream in) {
+        throw new UnsupportedOperationException("pack object writer does not parse packs");
+    }
+
+    @Override
+    public ObjectReader newReader() {
+        return repo.newReader();
+    }
+
+    /** Writes the pending objects as one pack and registers it; returns its {@code .pack} file or null. */
+    public Path flushPack() throws IOException {
+        if (order.isEmpty()) {
+            return null;
+        }
+        MessageDigest sha1;
+        try {
+            sha1 = MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Path packTmp = writePooled(out -> {
+            DigestOutputStream d = new DigestOutputStream(out, sha1);
+            byte[] header = {'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0};
+            int n = order.size();
+            header[8] = (byte) (n >>> 24);
+            header[9] = (byte) (n >>> 16);
+            header[10] = (byte) (n >>> 8);
+            header[11] = (byte) n;
+            d.write(header);
+            body.writeTo(d);
+            d.flush();
+            lastDigest = sha1.digest();
+            out.write(lastDigest);
+        });
+        byte[] checksum = lastDigest;
+        List<PackedObjectInfo> sorted = new ArrayList<>(order);
+        sorted.sort(null);
+        Path idxTmp = writePooled(out -> BasePackIndexWriter.createVersion(out, 2).write(sorted, checksum));
+        Path packDir = repo.gitDir().resolve("objects/pack");
+        String name = "pack-" + HexFormat.of().formatHex(checksum);
+        Path pack = packDir.resolve(name + ".pack");
+        Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(idxTmp, packDir.resolve(name + ".idx"), StandardCopyOption.ATOMIC_MOVE);
+        if (fsync) {
+            RefCas.syncDirectory(packDir);
+        }
+        ((FileRepository) repo.repository()).getObjectDatabase().openPack(pack.toFile());
+        pending.clear();
+        order.clear();
+        body.reset();
+        return pack;
+    }
+
+    private interface Body {
+        void write(OutputStream out) throws IOException;
+    }
+
+    private Path writePooled(Body content) throws IOException {
+        while (true) {
+            Path tmp = pool.take();
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                OutputStream out = new java.io.BufferedOutputStream(Channels.newOutputStream(ch), 65536);
+                content.write(out);
+                out.flush();
+                if (fsync) {
+                    ch.force(true);
+                }
+                return tmp;
+            } catch (NoSuchFileException claimedElsewhere) {
+                // another process took that pooled file; take the next one
+            }
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        flushPack();
+    }
+
+    @Override
+    public void close() {
+        deflater.end();
+        reader.close();
+    }
+}
