@@ -7,6 +7,7 @@ import dev.palimpsest.internal.crypto.SecretKeyFiles;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.write.Operation;
@@ -47,13 +48,15 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class Store implements AutoCloseable {
     private final GitRepo repo;
     private final KeyHome home;
+    private final PredicateIndex index;
     private final Writer writer;
     private final Map<ActorName, CommitSigner> signers = new ConcurrentHashMap<>();
 
     private Store(GitRepo repo, KeyHome home, StoreOptions options) {
         this.repo = repo;
         this.home = home;
-        this.writer = new Writer(repo, options);
+        this.index = PredicateIndex.open(repo);
+        this.writer = new Writer(repo, index, options);
     }
 
     /**
@@ -169,7 +172,7 @@ public final class Store implements AutoCloseable {
     /** Reads a fact as of {@code at}: found, retracted (with its last valid version) or missing. */
     public FactRead read(FactId id, CommitId at) throws NotFoundException {
         try (Snapshot s = snapshot(at)) {
-            Versions v = new Versions(repo, s);
+            Versions v = new Versions(index, s);
             Versions.Located loc = v.locate(id);
             if (loc != null) {
                 FactVersion version = v.existsAt(id).orElseThrow();
@@ -188,14 +191,14 @@ public final class Store implements AutoCloseable {
     /** True when the fact is present, un-retracted, at {@code at}. */
     public boolean factLiveAtCommit(FactId id, CommitId at) throws NotFoundException {
         try (Snapshot s = snapshot(at)) {
-            return new Versions(repo, s).live(id);
+            return new Versions(index, s).live(id);
         }
     }
 
     /** The last navigable version at or before {@code at}, stepping over retractions; empty if never written. */
     public Optional<FactVersion> factExistsAt(FactId id, CommitId at) throws NotFoundException {
         try (Snapshot s = snapshot(at)) {
-            return new Versions(repo, s).existsAt(id);
+            return new Versions(index, s).existsAt(id);
         }
     }
 

@@ -1,8 +1,9 @@
 package dev.palimpsest.internal.query;
 
-import dev.palimpsest.internal.git.GitRepo;
-import dev.palimpsest.internal.git.History;
+import dev.palimpsest.api.PalimpsestInternalException;
 import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -11,29 +12,40 @@ import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactVersion;
-import java.util.List;
+import dev.palimpsest.model.Kind;
 import java.util.Optional;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * Answers version questions for one snapshot from its tree: whether a fact is live there, and its
- * last navigable version (the live file, or the version pinned by its retraction record). Finding
- * the commit that introduced a live version walks the file's history. Not thread-safe.
+ * Version questions for one snapshot, answered by the {@link PredicateIndex}: whether a fact is
+ * live there, its last navigable version, its file, and its retraction. Not thread-safe.
  */
 public final class Versions {
-    private final GitRepo repo;
+    private final PredicateIndex index;
     private final Snapshot snapshot;
 
-    public Versions(GitRepo repo, Snapshot snapshot) {
-        this.repo = repo;
+    public Versions(PredicateIndex index, Snapshot snapshot) {
+        this.index = index;
         this.snapshot = snapshot;
     }
 
     /** A fact's live file at this snapshot: its path and blob. */
     public record Located(String path, ObjectId blob) {}
 
+    public FactState state(FactId id) {
+        return index.state(id, snapshot.commit());
+    }
+
     /** The fact's live file, or null when it is not live here. */
     public Located locate(FactId id) {
+        FactState s = state(id);
+        if (s == null || !s.live()) {
+            return null;
+        }
+        if (s.kind() != null) {
+            String path = StorePaths.factPath(Kind.of(s.kind()), id);
+            return new Located(path, s.blob());
+        }
         for (String p : StorePaths.candidatePaths(id)) {
             ObjectId b = snapshot.blobAt(p);
             if (b != null) {
@@ -43,19 +55,19 @@ public final class Versions {
         return null;
     }
 
+    /** factLiveAtCommit: present, un-retracted, at this snapshot. */
     public boolean live(FactId id) {
-        return locate(id) != null;
+        FactState s = state(id);
+        return s != null && s.live();
     }
 
-    /** The last navigable version at or before this snapshot, stepping over a retraction. */
+    /** factExistsAt: the last navigable version at or before this snapshot, stepping over retractions. */
     public Optional<FactVersion> existsAt(FactId id) {
-        Located l = locate(id);
-        if (l != null) {
-            ObjectId c = History.lastChange(repo, snapshot.commit(), List.of(l.path()));
-            return Optional.of(new FactVersion(id, CommitId.of(c.name()), BlobId.of(l.blob().name())));
+        FactState s = state(id);
+        if (s == null || s.versionCommit() == null || s.blob() == null) {
+            return Optional.empty();
         }
-        RetractionRecord r = retraction(id);
-        return r == null ? Optional.empty() : Optional.of(r.version());
+        return Optional.of(new FactVersion(id, CommitId.of(s.versionCommit().name()), BlobId.of(s.blob().name())));
     }
 
     /** The retraction record of a fact that is not live here, or null. */
@@ -68,16 +80,13 @@ public final class Versions {
         try {
             return FactCodec.decodeRetraction(bytes, path);
         } catch (FormatException e) {
-            throw new dev.palimpsest.api.PalimpsestInternalException("corrupt retraction record: " + e.getMessage());
+            throw new PalimpsestInternalException("corrupt retraction record: " + e.getMessage());
         }
     }
 
-    /** The commit that wrote the fact's current retraction record (the retraction), or null. */
+    /** The commit that removed the fact's file (its retraction), or null when it is live or never written. */
     public CommitId retractedAt(FactId id) {
-        if (snapshot.blobAt(StorePaths.retractionPath(id)) == null) {
-            return null;
-        }
-        ObjectId c = History.lastChange(repo, snapshot.commit(), List.of(StorePaths.retractionPath(id)));
-        return c == null ? null : CommitId.of(c.name());
+        FactState s = state(id);
+        return s == null || s.live() ? null : CommitId.of(s.changedAt().name());
     }
 }

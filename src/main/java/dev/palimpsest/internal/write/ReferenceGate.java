@@ -4,6 +4,7 @@ import dev.palimpsest.api.RejectedException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -41,6 +42,7 @@ final class ReferenceGate {
     static final int MIN_QUOTE = 12;
 
     private final GitRepo repo;
+    private final PredicateIndex index;
     private final Snapshot parent;
     private final Versions versions;
     private final List<Violation> violations = new ArrayList<>();
@@ -52,10 +54,11 @@ final class ReferenceGate {
     private final CommitMessage message = new CommitMessage();
 
     /** {@code parent} is null only for the genesis commit. */
-    ReferenceGate(GitRepo repo, Snapshot parent) {
+    ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent) {
         this.repo = repo;
+        this.index = index;
         this.parent = parent;
-        this.versions = parent == null ? null : new Versions(repo, parent);
+        this.versions = parent == null ? null : new Versions(index, parent);
     }
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
@@ -229,7 +232,7 @@ final class ReferenceGate {
         Optional<FactVersion> version;
         Snapshot snap = at.equals(parent.commit()) ? parent : Snapshot.of(repo, at);
         try {
-            version = (snap == parent ? versions : new Versions(repo, snap)).existsAt(s.target());
+            version = (snap == parent ? versions : new Versions(index, snap)).existsAt(s.target());
             if (version.isEmpty()) {
                 violation("ref-target-missing", subject, s.target() + " does not exist at " + at.name());
                 return null;

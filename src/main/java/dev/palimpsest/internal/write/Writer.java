@@ -8,6 +8,7 @@ import dev.palimpsest.api.StoreOptions;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.git.PackCompactor;
 import dev.palimpsest.internal.git.PackObjectWriter;
 import dev.palimpsest.internal.git.RefCas;
@@ -47,12 +48,14 @@ public final class Writer {
     private static final long STALE_REF_LOCK_MILLIS = 2_000;
 
     private final GitRepo repo;
+    private final PredicateIndex index;
     private final StoreOptions options;
     private final WriterLock lock;
     private final Map<ObjectId, String> keyFingerprints = new ConcurrentHashMap<>();
 
-    public Writer(GitRepo repo, StoreOptions options) {
+    public Writer(GitRepo repo, PredicateIndex index, StoreOptions options) {
         this.repo = repo;
+        this.index = index;
         this.options = options;
         this.lock = new WriterLock(repo.gitDir());
     }
@@ -81,11 +84,13 @@ public final class Writer {
             if (parent != null) {
                 checkSigner(parent, actor, signer);
             }
-            Plan plan = new ReferenceGate(repo, parent).check(actor, ops);
+            Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
             ObjectId commit = writeObjects(plan, parent, actor, signer);
             if (!moveRef(tip, commit, held)) {
                 return null;
             }
+            index.catchUp(commit);
+            index.persist();
             return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);

@@ -1,0 +1,17 @@
+package dev.palimpsest.internal.index;
+
+import java.util.List;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * A change of one fact's file at one commit, against the commit's first parent: the file was
+ * written ({@code live}) or removed. {@code versionCommit}/{@code blob} name the fact's last
+ * navigable version after the change (for a removal, the version removed); {@code refs} are the
+ * refs of a written version. Immutable.
+ */
+record FactEvent(ObjectId commit, boolean live, ObjectId versionCommit, ObjectId blob, String kind,
+        List<RefPin> refs) {
+    FactEvent {
+        refs = List.copyOf(refs);
+    }
+}

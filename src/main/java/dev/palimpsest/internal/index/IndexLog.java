@@ -1,0 +1,190 @@
+package dev.palimpsest.internal.index;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * The persisted form of the predicate index: {@code <git-dir>/palimpsest-index/index-v1.log}, a
+ * header then one length-prefixed, CRC-checked record per indexed commit (its id, first parent and
+ * fact events), appended in indexing order. A torn or corrupt tail is cut off at the first bad
+ * record; a bad header means the file is discarded and the index rebuilt from git. Not thread-safe.
+ */
+final class IndexLog {
+    static final String DIR = "palimpsest-index";
+    static final String FILE = "index-v1.log";
+    private static final int MAGIC = 0x50494458;
+    private static final int VERSION = 1;
+    private static final int HEADER = 8;
+
+    /** One commit's record. */
+    record Entry(ObjectId commit, ObjectId firstParent, Map<String, FactEvent> events) {}
+
+    private final Path file;
+
+    IndexLog(Path gitDir) {
+        this.file = gitDir.resolve(DIR).resolve(FILE);
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /** Reads records from {@code offset} (0: from the start); returns them and the offset after the last good one. */
+    record Read(List<Entry> entries, long end, boolean headerBad) {}
+
+    Read read(long offset) throws IOException {
+        List<Entry> out = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return new Read(out, 0, false);
+        }
+        byte[] all;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            long from = Math.max(offset, 0);
+            ByteBuffer b = ByteBuffer.allocate((int) Math.max(0, size - from));
+            while (b.hasRemaining() && ch.read(b, from + b.position()) > 0) {
+                // fill
+            }
+            all = b.array();
+        }
+        int p = 0;
+        if (offset == 0) {
+            if (all.length < HEADER || ByteBuffer.wrap(all, 0, 8).getInt() != MAGIC
+                    || ByteBuffer.wrap(all, 4, 4).getInt() != VERSION) {
+                return new Read(out, 0, true);
+            }
+            p = HEADER;
+        }
+        ByteBuffer bb = ByteBuffer.wrap(all);
+        while (p + 8 <= all.length) {
+            int len = bb.getInt(p);
+            if (len <= 0 || p + 4 + len + 4 > all.length) {
+                break;
+            }
+            CRC32 crc = new CRC32();
+            crc.update(all, p + 4, len);
+            if ((int) crc.getValue() != bb.getInt(p + 4 + len)) {
+                break;
+            }
+            try {
+                out.add(decode(all, p + 4, len));
+            } catch (IOException | RuntimeException e) {
+                break;
+            }
+            p += 4 + len + 4;
+        }
+        return new Read(out, (offset == 0 ? 0 : offset) + p, false);
+    }
+
+    /** Cuts the file to {@code length} (dropping a bad tail), or creates it with a header. */
+    void reset(long length) throws IOException {
+        Files.createDirectories(file.getParent());
+        if (length < HEADER) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).flip());
+            }
+        } else {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(length);
+            }
+        }
+    }
+
+    /** Appends records; returns the new end offset. */
+    long append(List<Entry> entries) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(buf);
+        for (Entry e : entries) {
+            byte[] rec = encode(e);
+            CRC32 crc = new CRC32();
+            crc.update(rec);
+            out.writeInt(rec.length);
+            out.write(rec);
+            out.writeInt((int) crc.getValue());
+        }
+        out.flush();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ByteBuffer b = ByteBuffer.wrap(buf.toByteArray());
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            return ch.size();
+        }
+    }
+
+    private static byte[] encode(Entry e) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
+        DataOutputStream out = new DataOutputStream(buf);
+        id(out, e.commit());
+        id(out, e.firstParent());
+        out.writeInt(e.events().size());
+        for (Map.Entry<String, FactEvent> en : e.events().entrySet()) {
+            FactEvent ev = en.getValue();
+            out.writeUTF(en.getKey());
+            out.writeBoolean(ev.live());
+            id(out, ev.versionCommit());
+            id(out, ev.blob());
+            out.writeUTF(ev.kind() == null ? "" : ev.kind());
+            out.writeShort(ev.refs().size());
+            for (RefPin r : ev.refs()) {
+                out.writeUTF(r.target());
+                out.writeUTF(r.role());
+                id(out, r.commit());
+                id(out, r.blob());
+            }
+        }
+        out.flush();
+        return buf.toByteArray();
+    }
+
+    private static Entry decode(byte[] all, int off, int len) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(all, off, len));
+        ObjectId commit = id(in);
+        ObjectId parent = id(in);
+        int n = in.readInt();
+        Map<String, FactEvent> events = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            String fact = in.readUTF();
+            boolean live = in.readBoolean();
+            ObjectId version = id(in);
+            ObjectId blob = id(in);
+            String kind = in.readUTF();
+            int refCount = in.readUnsignedShort();
+            List<RefPin> refs = new ArrayList<>(refCount);
+            for (int r = 0; r < refCount; r++) {
+                refs.add(new RefPin(in.readUTF(), in.readUTF(), id(in), id(in)));
+            }
+            events.put(fact, new FactEvent(commit, live, version, blob, kind.isEmpty() ? null : kind, refs));
+        }
+        return new Entry(commit, parent, events);
+    }
+
+    private static void id(DataOutputStream out, ObjectId id) throws IOException {
+        byte[] raw = new byte[20];
+        if (id != null) {
+            id.copyRawTo(raw, 0);
+        }
+        out.write(raw);
+    }
+
+    private static ObjectId id(DataInputStream in) throws IOException {
+        byte[] raw = new byte[20];
+        in.readFully(raw);
+        ObjectId id = ObjectId.fromRaw(raw);
+        return id.equals(ObjectId.zeroId()) ? null : id;
+    }
+}

@@ -1,0 +1,288 @@
+package dev.palimpsest.internal.index;
+
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Ref;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevSort;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/**
+ * Answers "which version of fact X is navigable at commit C, and is it live" from per-fact events
+ * over the first-parent chains of the commit graph ({@link CommitGraph}), in O(log versions) per
+ * chain crossed (one on linear history), never by walking history. "Before" means ancestry: a
+ * commit's state is its first parent's plus its own diff, and a merge's diff carries what it took
+ * from its other parents. Also keeps, per target, the facts that ever cited it (for inbound).
+ *
+ * <p>A cache: derivable from git alone. Commits are indexed on demand (any commit asked about, and
+ * its unindexed ancestry); the persisted log is read on open, its bad tail cut, and appended to
+ * by writers under the writer lock. Thread-safe (synchronized).
+ */
+public final class PredicateIndex {
+    private final GitRepo repo;
+    private final IndexLog log;
+    private final CommitGraph graph = new CommitGraph();
+    private final Map<String, FactTimeline> facts = new HashMap<>();
+    private final Map<String, Set<String>> citedBy = new HashMap<>();
+    private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
+    private long logEnd;
+    private int rebuilt;
+
+    private PredicateIndex(GitRepo repo) {
+        this.repo = repo;
+        this.log = new IndexLog(repo.gitDir());
+    }
+
+    /** Loads the persisted index (discarding a corrupt one) and catches it up with main. */
+    public static PredicateIndex open(GitRepo repo) {
+        PredicateIndex idx = new PredicateIndex(repo);
+        try {
+            IndexLog.Read r = idx.log.read(0);
+            if (r.headerBad() && Files.exists(idx.log.file())) {
+                idx.rebuilt++;
+            }
+            boolean gap = false;
+            for (IndexLog.Entry e : r.entries()) {
+                if (!idx.apply(e)) {
+                    gap = true;
+                    break;
+                }
+            }
+            idx.logEnd = r.headerBad() || gap ? -1 : r.end();
+        } catch (IOException e) {
+            idx.logEnd = -1;
+        }
+        ObjectId head = repo.head();
+        if (head != null) {
+            idx.catchUp(head);
+        }
+        return idx;
+    }
+
+    /** How many times a persisted index was found corrupt and discarded (for audits). */
+    public synchronized int discardedLogs() {
+        return rebuilt;
+    }
+
+    /** The number of indexed commits. */
+    public synchronized int commitCount() {
+        return graph.size();
+    }
+
+    /** The fact's state at {@code commit}: the last event on its ancestry, or null if never written. */
+    public synchronized FactState state(FactId id, ObjectId commit) {
+        catchUp(commit);
+        FactTimeline t = facts.get(id.value());
+        if (t == null) {
+            return null;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            FactEvent e = t.lastAtOrBefore(chain, pos);
+            if (e != null) {
+                return new FactState(e);
+            }
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return null;
+    }
+
+    /** Ids of every fact whose some indexed version cited {@code target}. */
+    public synchronized Set<String> citers(FactId target) {
+        return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));
+    }
+
+    /** Every indexed event of a fact (all versions and removals), in chain order. */
+    public synchronized List<FactState> events(FactId id) {
+        List<FactState> out = new ArrayList<>();
+        FactTimeline t = facts.get(id.value());
+        if (t != null) {
+            t.forEach(e -> out.add(new FactState(e)));
+        }
+        return out;
+    }
+
+    /** Indexes {@code target} and its unindexed ancestry, parents first. */
+    public synchronized void catchUp(ObjectId target) {
+        if (graph.contains(target)) {
+            return;
+        }
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+            walk.sort(RevSort.TOPO);
+            walk.sort(RevSort.REVERSE, true);
+            walk.markStart(walk.parseCommit(target));
+            for (ObjectId known : frontier(walk, target)) {
+                walk.markUninteresting(walk.parseCommit(known));
+            }
+            for (RevCommit c : walk) {
+                if (!graph.contains(c)) {
+                    IndexLog.Entry e = index(reader, walk, c);
+                    apply(e);
+                    unpersisted.add(e);
+                }
+            }
+        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
+            throw new IllegalArgumentException("no commit " + target.name() + " in this store");
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot index history up to " + target.name(), e);
+        }
+    }
+
+    /** The tips of the indexed chains: every indexed commit is one of their ancestors. */
+    private List<ObjectId> frontier(RevWalk walk, ObjectId target) {
+        return graph.tips();
+    }
+
+    /**
+     * Appends what this process indexed and the file lacks; call under the writer lock. Records
+     * another process appended meanwhile are read first; a bad tail is cut.
+     */
+    public synchronized void persist() {
+        try {
+            if (logEnd < 0) {
+                log.reset(0);
+                logEnd = 8;
+                unpersisted.clear();
+                List<IndexLog.Entry> all = new ArrayList<>();
+                replayAll(all);
+                logEnd = log.append(all);
+                return;
+            }
+            if (logEnd == 0) {
+                log.reset(0);
+                logEnd = 8;
+            }
+            IndexLog.Read r = log.read(logEnd);
+            Set<ObjectId> inFile = new HashSet<>();
+            for (IndexLog.Entry e : r.entries()) {
+                apply(e);
+                inFile.add(e.commit());
+            }
+            if (r.end() < Files.size(log.file())) {
+                log.reset(r.end());
+            }
+            List<IndexLog.Entry> todo = new ArrayList<>();
+            for (IndexLog.Entry e : unpersisted) {
+                if (!inFile.contains(e.commit())) {
+                    todo.add(e);
+                }
+            }
+            logEnd = todo.isEmpty() ? r.end() : log.append(todo);
+            unpersisted.clear();
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write the predicate index " + log.file(), e);
+        }
+    }
+
+    private final List<IndexLog.Entry> order = new ArrayList<>();
+
+    private void replayAll(List<IndexLog.Entry> out) {
+        out.addAll(order);
+    }
+
+    private boolean apply(IndexLog.Entry e) {
+        if (graph.contains(e.commit())) {
+            return true;
+        }
+        if (e.firstParent() != null && !graph.contains(e.firstParent())) {
+            return false;
+        }
+        CommitGraph.Node n = graph.add(e.commit(), e.firstParent());
+        for (Map.Entry<String, FactEvent> en : e.events().entrySet()) {
+            facts.computeIfAbsent(en.getKey(), k -> new FactTimeline()).add(n.chain(), n.pos(), en.getValue());
+            for (RefPin r : en.getValue().refs()) {
+                citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+            }
+        }
+        order.add(e);
+        return true;
+    }
+
+    private IndexLog.Entry index(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
+        walk.parseHeaders(c);
+        RevCommit first = c.getParentCount() > 0 ? c.getParent(0) : null;
+        if (first != null) {
+            walk.parseHeaders(first);
+        }
+        Map<String, FactEvent> events = new LinkedHashMap<>();
+        try (TreeWalk tw = new TreeWalk(reader)) {
+            tw.setRecursive(true);
+            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS),
+                    TreeFilter.ANY_DIFF));
+            if (first == null) {
+                tw.addTree(new EmptyTreeIterator());
+            } else {
+                tw.addTree(first.getTree());
+            }
+            tw.addTree(c.getTree());
+            while (tw.next()) {
+                FactId id = StorePaths.idFromPath(tw.getPathString());
+                if (id == null) {
+                    continue;
+                }
+                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
+                if (present) {
+                    events.put(id.value(), written(reader, walk, c, id, tw.getObjectId(1)));
+                } else if (!events.containsKey(id.value())) {
+                    FactState before = first == null ? null : state(id, first);
+                    ObjectId version = before != null ? before.versionCommit() : first;
+                    ObjectId blob = before != null ? before.blob() : tw.getObjectId(0);
+                    events.put(id.value(), new FactEvent(c, false, version, blob,
+                            before == null ? null : before.kind(), List.of()));
+                }
+            }
+        }
+        return new IndexLog.Entry(c.copy(), first == null ? null : first.copy(), events);
+    }
+
+    private FactEvent written(ObjectReader reader, RevWalk walk, RevCommit c, FactId id, ObjectId blob)
+            throws IOException {
+        ObjectId version = c;
+        for (int i = 1; i < c.getParentCount(); i++) {
+            FactState other = state(id, c.getParent(i));
+            if (other != null && other.live() && other.blob().equals(blob)) {
+                version = other.versionCommit();
+                break;
+            }
+        }
+        String kind = null;
+        List<RefPin> refs = new ArrayList<>();
+        try {
+            Fact f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), id.value());
+            kind = f.kind().value();
+            for (Ref r : f.refs()) {
+                refs.add(new RefPin(r.id().value(), r.role(),
+                        r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
+                        r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
+            }
+        } catch (FormatException e) {
+            // a malformed file is still a version; the audit reports it
+        }
+        return new FactEvent(c, true, version.copy(), blob.copy(), kind, refs);
+    }
+}
