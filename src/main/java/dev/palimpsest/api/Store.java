@@ -7,7 +7,10 @@ import dev.palimpsest.internal.crypto.SecretKeyFiles;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.query.Dependents;
+import dev.palimpsest.internal.query.Lineage;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.write.Operation;
@@ -23,6 +26,9 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactRead;
 import dev.palimpsest.model.FactVersion;
 import dev.palimpsest.model.HistoryEntry;
+import dev.palimpsest.model.InboundRef;
+import dev.palimpsest.model.RefStatus;
+import dev.palimpsest.model.Weight;
 import dev.palimpsest.model.LogEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -188,18 +194,55 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** True when the fact is present, un-retracted, at {@code at}. */
+    /**
+     * factLiveAtCommit: true when the fact is present, un-retracted, at {@code at}. Answered from the
+     * predicate index in O(log versions).
+     */
     public boolean factLiveAtCommit(FactId id, CommitId at) throws NotFoundException {
-        try (Snapshot s = snapshot(at)) {
-            return new Versions(index, s).live(id);
-        }
+        FactState st = index.state(id, commit(at));
+        return st != null && st.live();
     }
 
-    /** The last navigable version at or before {@code at}, stepping over retractions; empty if never written. */
+    /**
+     * factExistsAt: the last navigable version at or before {@code at} (ancestry, not time),
+     * stepping over retractions; empty if never written in its ancestry. Answered from the index.
+     */
     public Optional<FactVersion> factExistsAt(FactId id, CommitId at) throws NotFoundException {
-        try (Snapshot s = snapshot(at)) {
-            return new Versions(index, s).existsAt(id);
+        FactState st = index.state(id, commit(at));
+        if (st == null) {
+            return Optional.empty();
         }
+        return Optional.of(new FactVersion(id, CommitId.of(st.versionCommit().name()), BlobId.of(st.blob().name())));
+    }
+
+    /**
+     * The fact versions live at {@code at} that cite {@code target}, each with the referrer's version
+     * commit and the pinned target version; with {@code all}, also referrer versions in the ancestry
+     * of {@code at} that are no longer live. Live ones first.
+     */
+    public List<InboundRef> inbound(FactId target, CommitId at, boolean all) throws NotFoundException {
+        return Dependents.inbound(repo, index, target, commit(at), all);
+    }
+
+    /**
+     * How each ref of the fact's version at {@code at} (live, or its last navigable version) stands
+     * at {@code at}: current, revised, superseded or retracted.
+     *
+     * @throws NotFoundException when the fact was never written in the ancestry of {@code at}
+     */
+    public List<RefStatus> stale(FactId id, CommitId at) throws NotFoundException {
+        ObjectId c = commit(at);
+        FactState st = index.state(id, c);
+        if (st == null) {
+            throw new NotFoundException(id + " does not exist at " + at.hex());
+        }
+        return Dependents.stale(index, st, c);
+    }
+
+    /** The evidence weight of a fact at {@code at} (see the README for the formula). */
+    public Weight weight(FactId id, CommitId at) throws NotFoundException {
+        commit(at);
+        return Lineage.weight(repo, index, id, at);
     }
 
     /** Every change to the fact's file reachable from {@code main}, newest first. */
@@ -253,6 +296,16 @@ public final class Store implements AutoCloseable {
             }
             return null;
         }
+    }
+
+    private ObjectId commit(CommitId at) throws NotFoundException {
+        ObjectId c = ObjectId.fromString(at.hex());
+        try {
+            index.catchUp(c);
+        } catch (IllegalArgumentException e) {
+            throw new NotFoundException(e.getMessage());
+        }
+        return c;
     }
 
     private Snapshot snapshot(CommitId at) throws NotFoundException {

@@ -52,6 +52,52 @@ public final class Transaction {
         return assertFact(null, kind, body, null, Arrays.asList(refs));
     }
 
+    /**
+     * Supersedes {@code old} by addition: asserts a new fact with a {@code supersedes} ref to it.
+     * The old fact stays live, a correctly dated snapshot. Returns the new fact's id (minted when
+     * {@code id} is null).
+     */
+    public FactId supersede(FactId old, FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
+        Objects.requireNonNull(old, "old");
+        List<RefSpec> all = new ArrayList<>(refs == null ? List.of() : refs);
+        all.add(0, new RefSpec(old, null, "supersedes", null));
+        return assertFact(id, kind, body, confidence, all);
+    }
+
+    /**
+     * Consolidates duplicates atomically: asserts the merged fact with a {@code merged_from} ref to
+     * each input and the evidence the inputs' lineage held at the parent, then retracts every input,
+     * all in one commit.
+     *
+     * @throws IllegalArgumentException with fewer than two distinct inputs
+     */
+    public FactId merge(List<FactId> inputs, FactId id, Kind kind, String body, Double confidence) {
+        List<FactId> distinct = inputs.stream().distinct().toList();
+        if (distinct.size() < 2 || distinct.size() != inputs.size()) {
+            throw new IllegalArgumentException("a merge needs at least two distinct inputs, got " + inputs);
+        }
+        FactId fid = id != null ? id : mint(kind);
+        List<RefSpec> refs = distinct.stream().map(in -> new RefSpec(in, null, "merged_from", null)).toList();
+        ops.add(new Operation.Assert(fid, kind, body, confidence, refs, true));
+        for (FactId in : distinct) {
+            ops.add(new Operation.Retract(in, "merged into " + fid));
+        }
+        return fid;
+    }
+
+    /**
+     * Subsumption: asserts a fact that cites {@code hypothesis} with role {@code subsumes} and
+     * retracts the hypothesis in the same commit, so the trail to it survives.
+     */
+    public FactId subsume(FactId hypothesis, FactId id, Kind kind, String body, Double confidence,
+            List<RefSpec> refs) {
+        List<RefSpec> all = new ArrayList<>(refs == null ? List.of() : refs);
+        all.add(new RefSpec(hypothesis, null, "subsumes", null));
+        FactId fid = assertFact(id, kind, body, confidence, all);
+        ops.add(new Operation.Retract(hypothesis, "subsumed by " + fid));
+        return fid;
+    }
+
     /** Writes a new version of a live fact with a new body (null keeps it) and additional refs. */
     public Transaction revise(FactId id, String body, List<RefSpec> addRefs) {
         ops.add(new Operation.Revise(id, body, null, addRefs));

@@ -28,6 +28,10 @@ final class AssertCommand extends Context implements Callable<Integer> {
     @Option(names = "--confidence", description = "In [0, 1].")
     Double confidence;
 
+    @Option(names = "--subsumes", paramLabel = "HYP",
+            description = "Cite hypothesis HYP (role subsumes) and retract it in the same commit.")
+    String subsumes;
+
     @Mixin
     RefOptions refs;
 
@@ -35,8 +39,10 @@ final class AssertCommand extends Context implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = open()) {
             Transaction tx = store.begin(ActorName.of(actor));
-            FactId fid = tx.assertFact(id == null ? null : FactId.of(id), Kind.of(kind), body, confidence,
-                    refs.specs(store));
+            FactId given = id == null ? null : FactId.of(id);
+            FactId fid = subsumes == null
+                    ? tx.assertFact(given, Kind.of(kind), body, confidence, refs.specs(store))
+                    : tx.subsume(FactId.of(subsumes), given, Kind.of(kind), body, confidence, refs.specs(store));
             CommitResult r = tx.commit();
             WriteOutput.print(this, fid, r);
         }

@@ -7,9 +7,18 @@ import java.util.Objects;
  * The content of one version of a fact, exactly as its YAML file stores it.
  *
  * <p>{@code confidence} is optional (null when absent) and, when present, lies in [0, 1].
- * Immutable; lists are copied.
+ * {@code pooled} is the evidence a merge absorbed from its inputs before retracting them: each
+ * source in the inputs' live lineage with its mass (empty for facts that are not merges; masses
+ * finite and not negative). A pooled source still stops counting once it is retracted. Immutable;
+ * collections are copied (pooled sorted by id).
  */
-public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs) {
+public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+        java.util.SortedMap<FactId, Double> pooled) {
+    /** A fact without pooled evidence. */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs) {
+        this(id, kind, body, confidence, refs, null);
+    }
+
     public Fact {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
@@ -18,6 +27,12 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
         }
         if (confidence != null && !(confidence >= 0.0 && confidence <= 1.0)) {
             throw new IllegalArgumentException("fact " + id + ": confidence " + confidence + " is not in [0, 1]");
+        }
+        pooled = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(pooled == null ? java.util.Map.of() : pooled));
+        for (var e : pooled.entrySet()) {
+            if (!(e.getValue() >= 0.0 && e.getValue() < Double.POSITIVE_INFINITY)) {
+                throw new IllegalArgumentException("fact " + id + ": pooled mass of " + e.getKey() + " is not finite and >= 0");
+            }
         }
         refs = List.copyOf(refs == null ? List.of() : refs);
     }

@@ -20,8 +20,17 @@ public sealed interface Operation {
         }
     }
 
-    /** Writes a new fact with a fresh or re-added id. */
-    record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) implements Operation {
+    /**
+     * Writes a new fact with a fresh or re-added id. With {@code poolEvidence}, the fact records the
+     * evidence mass of the lineage of its {@code merged_from} targets as of the parent (a merge,
+     * computed before its inputs are retracted in the same commit).
+     */
+    record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence)
+            implements Operation {
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
+            this(id, kind, body, confidence, refs, false);
+        }
+
         public Assert {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(kind, "kind");

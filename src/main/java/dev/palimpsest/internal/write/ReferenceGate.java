@@ -6,6 +6,7 @@ import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.Lineage;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -16,6 +17,7 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Violation;
@@ -109,7 +111,13 @@ final class ReferenceGate {
             return;
         }
         List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
-        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs));
+        java.util.SortedMap<FactId, Double> pooled = null;
+        if (a.poolEvidence()) {
+            List<FactId> inputs = refs.stream().filter(r -> "merged_from".equals(r.role())).map(Ref::id).toList();
+            pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
+        }
+        java.util.SortedMap<FactId, Double> pool = pooled;
+        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool));
         if (full == null) {
             return;
         }
@@ -141,7 +149,7 @@ final class ReferenceGate {
         List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
         List<Ref> refs = new ArrayList<>(current.refs());
         refs.addAll(added);
-        Fact next = fact(id, () -> new Fact(id, current.kind(), body, confidence, refs));
+        Fact next = fact(id, () -> new Fact(id, current.kind(), body, confidence, refs, current.pooled()));
         if (next == null) {
             return;
         }
@@ -236,6 +244,14 @@ final class ReferenceGate {
             if (version.isEmpty()) {
                 violation("ref-target-missing", subject, s.target() + " does not exist at " + at.name());
                 return null;
+            }
+            if ("subsumes".equals(s.role())) {
+                Fact target = decodeBlob(snap, version.get());
+                if (target != null && !Kind.HYPOTHESIS.equals(target.kind())) {
+                    violation("subsumes-non-hypothesis", subject, s.target() + " is a " + target.kind()
+                            + ", not a hypothesis; only a hypothesis can be subsumed");
+                    return null;
+                }
             }
             if (s.quote() != null) {
                 Fact target = decodeBlob(snap, version.get());

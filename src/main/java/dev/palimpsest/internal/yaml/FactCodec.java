@@ -31,6 +31,10 @@ public final class FactCodec {
         if (f.confidence() != null) {
             n.put("confidence", f.confidence().doubleValue());
         }
+        if (!f.pooled().isEmpty()) {
+            ObjectNode pn = n.putObject("pooled");
+            f.pooled().forEach((k, v) -> pn.put(k.value(), v.doubleValue()));
+        }
         if (!f.refs().isEmpty()) {
             ArrayNode refs = n.putArray("refs");
             for (Ref r : f.refs()) {
@@ -51,7 +55,7 @@ public final class FactCodec {
 
     public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "refs");
+        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "pooled", "refs");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));
@@ -63,6 +67,21 @@ public final class FactCodec {
                     throw new FormatException(what + ": field 'confidence' must be a number");
                 }
                 confidence = c.doubleValue();
+            }
+            java.util.SortedMap<FactId, Double> pooled = new java.util.TreeMap<>();
+            JsonNode pn = n.get("pooled");
+            if (pn != null && !pn.isNull()) {
+                if (!pn.isObject()) {
+                    throw new FormatException(what + ": field 'pooled' must be a mapping of source id to mass");
+                }
+                var it = pn.fields();
+                while (it.hasNext()) {
+                    var e = it.next();
+                    if (!e.getValue().isNumber()) {
+                        throw new FormatException(what + ": pooled mass of '" + e.getKey() + "' must be a number");
+                    }
+                    pooled.put(FactId.of(e.getKey()), e.getValue().doubleValue());
+                }
             }
             List<Ref> refs = new ArrayList<>();
             JsonNode rs = n.get("refs");
@@ -83,7 +102,7 @@ public final class FactCodec {
                             Yaml.text(r, "quote", rw, false)));
                 }
             }
-            return new Fact(id, kind, body, confidence, refs);
+            return new Fact(id, kind, body, confidence, refs, pooled);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }

@@ -1,0 +1,9 @@
+package dev.palimpsest.model;
+
+/**
+ * A fact version that cites a target: the referrer, the commit of the referrer's version, the
+ * role, the target version it pinned, and whether that referrer version is live at the asked
+ * commit. Immutable.
+ */
+public record InboundRef(FactId referrer, CommitId referrerVersion, String role, CommitId pinnedCommit,
+        BlobId pinnedBlob, boolean live) {}
