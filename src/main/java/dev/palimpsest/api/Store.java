@@ -63,6 +63,9 @@ public final class Store implements AutoCloseable {
         this.home = home;
         this.index = PredicateIndex.open(repo);
         this.writer = new Writer(repo, index, options);
+        if (repo.head() != null && index.hasUnpersisted()) {
+            writer.persistIndex();
+        }
     }
 
     /**

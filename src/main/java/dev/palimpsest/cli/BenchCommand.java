@@ -10,11 +10,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
-        subcommands = {BenchCommand.Commit.class})
+        subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates");
     }
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
@@ -57,4 +57,40 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+
+    @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt p50 at random past commits as history grows.")
+    static final class Predicates extends Context implements Callable<Integer> {
+        @Option(names = "--commits", defaultValue = "100000")
+        int commits;
+
+        @Option(names = "--facts", defaultValue = "10000")
+        int facts;
+
+        @Option(names = "--samples", defaultValue = "20000")
+        int samples;
+
+        @Option(names = "--git-samples", defaultValue = "30", description = "0 skips the git CLI.")
+        int gitSamples;
+
+        @Option(names = "--seed", defaultValue = "42")
+        long seed;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            if (facts < 1 || commits <= facts) {
+                throw new IllegalArgumentException("--commits must exceed --facts (>= 1): the first commits assert the facts");
+            }
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            out().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
+            dev.palimpsest.internal.bench.PredicateBench.Result r = new dev.palimpsest.internal.bench.PredicateBench(
+                    work, out()).run(commits, facts, samples, gitSamples, seed);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
 }

@@ -19,6 +19,12 @@ public record Stats(int n, double p50Millis, double p90Millis, double p99Millis,
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
     }
 
+    /** The same percentiles in microseconds. */
+    public String micros() {
+        return String.format("p50 %.2f µs  p90 %.2f µs  p99 %.2f µs  (n=%d)", p50Millis * 1e3, p90Millis * 1e3,
+                p99Millis * 1e3, n);
+    }
+
     @Override
     public String toString() {
         return String.format("p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  (n=%d)", p50Millis, p90Millis, p99Millis, n);

@@ -81,6 +81,11 @@ public final class PredicateIndex {
         return idx;
     }
 
+    /** True when this process indexed commits the persisted log does not hold yet. */
+    public synchronized boolean hasUnpersisted() {
+        return !unpersisted.isEmpty() || logEnd < 0;
+    }
+
     /** How many times a persisted index was found corrupt and discarded (for audits). */
     public synchronized int discardedLogs() {
         return rebuilt;

@@ -60,6 +60,13 @@ public final class Writer {
         this.lock = new WriterLock(repo.gitDir());
     }
 
+    /** Appends what this process indexed to the persisted index, under the writer lock. */
+    public void persistIndex() {
+        try (WriterLock.Held held = lock.acquire()) {
+            index.persist();
+        }
+    }
+
     /** Lands {@code ops} as one commit signed by {@code actor}, or throws and writes nothing. */
     public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops)
             throws RejectedException, ConflictException {

@@ -1,0 +1,167 @@
+package dev.palimpsest.internal.bench;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The two predicates at random past commits, as history grows to {@code commits} commits over
+ * {@code facts} facts (asserts, then random revisions, retractions and re-adds), beside
+ * {@code git log -1 -- <path>} through the git CLI; then the cold index rebuild rate and the
+ * open time of a store with a persisted index.
+ */
+public final class PredicateBench {
+    /** Results. */
+    public record Result(int commits, int facts, List<Stats> liveAt, List<Stats> existsAt, List<Integer> checkpoints,
+            Stats gitLog, double rebuildCommitsPerSecond, double openMillis, double setupSeconds) {}
+
+    private static final ActorName ACTOR = ActorName.of("bench");
+    private final Path workDir;
+    private final PrintWriter log;
+
+    public PredicateBench(Path workDir, PrintWriter log) {
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    public Result run(int commits, int facts, int samples, int gitSamples, long seed)
+            throws IOException, PalimpsestException {
+        Path dir = Files.createTempDirectory(workDir, "bench-pred-");
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        Path gitDir = dir.resolve("store.git");
+        StoreOptions opts = StoreOptions.defaults().withFsync(false);
+        Random rnd = new Random(seed);
+        List<CommitId> history = new ArrayList<>();
+        List<Stats> live = new ArrayList<>();
+        List<Stats> exists = new ArrayList<>();
+        List<Integer> checkpoints = new ArrayList<>();
+        long t0 = System.nanoTime();
+        try {
+            try (Store store = Store.init(gitDir, home, ACTOR, null, opts)) {
+                boolean[] isLive = new boolean[facts];
+                int next = 0;
+                for (int i = 1; i < commits; i++) {
+                    Transaction tx = store.begin(ACTOR);
+                    if (next < facts) {
+                        tx.assertFact(FactId.of("f" + next), Kind.CLAIM, "fact " + next + " v0", null, List.of());
+                        isLive[next++] = true;
+                    } else {
+                        int f = rnd.nextInt(facts);
+                        FactId id = FactId.of("f" + f);
+                        int op = rnd.nextInt(10);
+                        if (!isLive[f]) {
+                            tx.assertFact(id, Kind.CLAIM, "fact " + f + " re-added at " + i, null, List.of());
+                            isLive[f] = true;
+                        } else if (op == 0) {
+                            tx.retract(id, "retracted at " + i);
+                            isLive[f] = false;
+                        } else {
+                            tx.revise(id, "fact " + f + " v" + i, List.of());
+                        }
+                    }
+                    history.add(tx.commit().commit());
+                    if ((i + 1) % (commits / 4) == 0 || i == commits - 1) {
+                        checkpoints.add(i + 1);
+                        live.add(measure(store, history, facts, samples, rnd, true));
+                        exists.add(measure(store, history, facts, samples, rnd, false));
+                        log.printf("  [%d commits] factLiveAtCommit %s | factExistsAt %s%n", i + 1,
+                                live.get(live.size() - 1).micros(), exists.get(exists.size() - 1).micros());
+                        log.flush();
+                    } else if ((i + 1) % 10_000 == 0) {
+                        log.printf("  [%d commits written]%n", i + 1);
+                        log.flush();
+                    }
+                }
+            }
+            double setup = (System.nanoTime() - t0) / 1e9;
+            Stats git = gitSamples > 0 ? gitLog(gitDir, history, facts, gitSamples, rnd) : null;
+            if (git != null) {
+                log.printf("  git log -1 --format=%%H C -- <path>: %s%n", git);
+            }
+            double rebuild = rebuild(gitDir);
+            long o = System.nanoTime();
+            try (Store store = Store.open(gitDir, home, opts)) {
+                store.head();
+            }
+            double openMs = (System.nanoTime() - o) / 1e6;
+            log.printf("  cold index rebuild: %.0f commits/s; open with persisted index: %.0f ms%n", rebuild, openMs);
+            log.flush();
+            return new Result(commits, facts, live, exists, checkpoints, git, rebuild, openMs, setup);
+        } finally {
+            CommitBench.deleteTree(dir);
+        }
+    }
+
+    private static Stats measure(Store store, List<CommitId> history, int facts, int samples, Random rnd,
+            boolean live) throws PalimpsestException {
+        for (int i = 0; i < 2000; i++) {
+            ask(store, history, facts, rnd, live);
+        }
+        long[] nanos = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            FactId id = FactId.of("f" + rnd.nextInt(facts));
+            CommitId c = history.get(rnd.nextInt(history.size()));
+            long s = System.nanoTime();
+            if (live) {
+                store.factLiveAtCommit(id, c);
+            } else {
+                store.factExistsAt(id, c);
+            }
+            nanos[i] = System.nanoTime() - s;
+        }
+        return Stats.of(nanos);
+    }
+
+    private static void ask(Store store, List<CommitId> history, int facts, Random rnd, boolean live)
+            throws PalimpsestException {
+        FactId id = FactId.of("f" + rnd.nextInt(facts));
+        CommitId c = history.get(rnd.nextInt(history.size()));
+        if (live) {
+            store.factLiveAtCommit(id, c);
+        } else {
+            store.factExistsAt(id, c);
+        }
+    }
+
+    private static Stats gitLog(Path gitDir, List<CommitId> history, int facts, int samples, Random rnd)
+            throws IOException {
+        long[] nanos = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            FactId id = FactId.of("f" + rnd.nextInt(facts));
+            CommitId c = history.get(rnd.nextInt(history.size()));
+            long s = System.nanoTime();
+            Proc.run(gitDir, Map.of(), null, "git", "--git-dir", gitDir.toString(), "log", "-1", "--format=%H",
+                    c.hex(), "--", StorePaths.factPath(Kind.CLAIM, id));
+            nanos[i] = System.nanoTime() - s;
+        }
+        return Stats.of(nanos);
+    }
+
+    private static double rebuild(Path gitDir) throws IOException {
+        CommitBench.deleteTree(gitDir.resolve("palimpsest-index"));
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            long s = System.nanoTime();
+            PredicateIndex idx = PredicateIndex.open(repo);
+            double secs = (System.nanoTime() - s) / 1e9;
+            idx.persist();
+            return idx.commitCount() / secs;
+        }
+    }
+}
