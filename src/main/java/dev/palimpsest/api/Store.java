@@ -171,7 +171,10 @@ public final class Store implements AutoCloseable {
                 throw new NotFoundException("no commit '" + revision + "' in this store");
             }
             return CommitId.of(id.name());
-        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | org.eclipse.jgit.errors.AmbiguousObjectException e) {
+        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
+            throw new NotFoundException("no commit '" + revision + "' in this store");
+        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | org.eclipse.jgit.errors.AmbiguousObjectException
+                | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
             throw new NotFoundException("'" + revision + "' is not an unambiguous commit of this store");
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot resolve " + revision, e);
