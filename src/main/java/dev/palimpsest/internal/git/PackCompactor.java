@@ -15,16 +15,17 @@ import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
- * Keeps the number of packs bounded: when more than {@link #MAX_PACKS} exist, the
- * {@link #MERGE} smallest are rewritten as one pack, and their files go back to the
- * {@link FilePool}. Merging by size is geometric, so each object is rewritten O(log n) times over
- * the life of the store and object lookups never scan more than a bounded number of indexes. The
- * merged pack is in place before the old ones are retired, so a crash leaves at worst duplicates.
- * Packs with a {@code .keep} file are left alone. Not thread-safe; runs under the writer lock.
+ * Keeps the number of packs logarithmic in the number of objects: packs are grouped in tiers by
+ * object count (tier k holds packs of {@code 8^k} to {@code 8^(k+1) - 1} objects), and whenever a
+ * tier holds {@link #MERGE} packs they are rewritten as one pack of a higher tier, their files going
+ * back to the {@link FilePool}. Each object is so rewritten about once per tier (O(log n) times over
+ * the life of the store), and lookups scan at most {@code MERGE - 1} packs per tier. Entries are
+ * copied verbatim. The merged pack is in place before the old ones are retired, so a crash leaves
+ * at worst duplicates. Packs with a {@code .keep} file are left alone. Not thread-safe; runs under
+ * the writer lock.
  */
 public final class PackCompactor {
-    public static final int MAX_PACKS = 24;
-    public static final int MERGE = 12;
+    public static final int MERGE = 8;
 
     private PackCompactor() {}
 
@@ -39,11 +40,20 @@ public final class PackCompactor {
                     packs.add(p);
                 }
             }
-            if (packs.size() <= MAX_PACKS) {
+            java.util.TreeMap<Integer, List<Pack>> tiers = new java.util.TreeMap<>();
+            for (Pack p : packs) {
+                tiers.computeIfAbsent(tier(objectCount(p)), k -> new ArrayList<>()).add(p);
+            }
+            List<Pack> group = null;
+            for (List<Pack> t : tiers.values()) {
+                if (t.size() >= MERGE) {
+                    group = t;
+                    break;
+                }
+            }
+            if (group == null) {
                 return retired;
             }
-            packs.sort(Comparator.comparingLong(PackCompactor::objectCount));
-            List<Pack> group = packs.subList(0, MERGE);
             try (PackObjectWriter w = new PackObjectWriter(repo, pool, fsync, Deflater.BEST_SPEED);
                     ObjectReader reader = repo.repository().newObjectReader()) {
                 for (Pack p : group) {
@@ -91,6 +101,15 @@ public final class PackCompactor {
                 w.append(id, l.getType(), data, 0, data.length);
             }
         }
+    }
+
+    private static int tier(long objects) {
+        int t = 0;
+        while (objects >= MERGE) {
+            objects /= MERGE;
+            t++;
+        }
+        return t;
     }
 
     private static long objectCount(Pack p) {
