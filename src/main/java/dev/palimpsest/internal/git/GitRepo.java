@@ -25,6 +25,7 @@ public final class GitRepo implements AutoCloseable {
     private final Repository repository;
     private final Path gitDir;
     private FilePool pool;
+    private BackgroundRepack repack;
     private final TreeCache trees = new TreeCache(64L << 20);
 
     static {
@@ -92,6 +93,14 @@ public final class GitRepo implements AutoCloseable {
     /** The cache of inflated trees shared by this repository's readers and writer. */
     public TreeCache trees() {
         return trees;
+    }
+
+    /** The background repack of this repository's large packs. */
+    public synchronized BackgroundRepack repack() {
+        if (repack == null) {
+            repack = new BackgroundRepack(this);
+        }
+        return repack;
     }
 
     /** The pool of pre-created files for the write path, started on first use. */

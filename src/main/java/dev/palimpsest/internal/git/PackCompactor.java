@@ -19,13 +19,17 @@ import org.eclipse.jgit.lib.ObjectReader;
  * object count (tier k holds packs of {@code 8^k} to {@code 8^(k+1) - 1} objects), and whenever a
  * tier holds {@link #MERGE} packs they are rewritten as one pack of a higher tier, their files going
  * back to the {@link FilePool}. Each object is so rewritten about once per tier (O(log n) times over
- * the life of the store), and lookups scan at most {@code MERGE - 1} packs per tier. Entries are
+ * the life of the store), and lookups scan at most {@code MERGE - 1} packs per tier. Tiers from
+ * {@link #MAX_TIER} up (packs of 512 objects or more) are not merged here, which bounds the memory a
+ * merge needs; {@link BackgroundRepack} folds them into one deltified pack. Entries are
  * copied verbatim. The merged pack is in place before the old ones are retired, so a crash leaves
  * at worst duplicates. Packs with a {@code .keep} file are left alone. Not thread-safe; runs under
  * the writer lock.
  */
 public final class PackCompactor {
     public static final int MERGE = 8;
+    /** Tiers from here up are left to {@link BackgroundRepack}, which deltifies. */
+    public static final int MAX_TIER = 3;
 
     private PackCompactor() {}
 
@@ -45,7 +49,7 @@ public final class PackCompactor {
                 tiers.computeIfAbsent(tier(objectCount(p)), k -> new ArrayList<>()).add(p);
             }
             List<Pack> group = null;
-            for (List<Pack> t : tiers.values()) {
+            for (List<Pack> t : tiers.headMap(MAX_TIER).values()) {
                 if (t.size() >= MERGE) {
                     group = t;
                     break;
@@ -54,24 +58,16 @@ public final class PackCompactor {
             if (group == null) {
                 return retired;
             }
+            Path kept;
             try (PackObjectWriter w = new PackObjectWriter(repo, pool, fsync, Deflater.BEST_SPEED);
                     ObjectReader reader = repo.repository().newObjectReader()) {
                 for (Pack p : group) {
                     copy(p, w, reader);
                 }
-                w.flushPack();
+                kept = w.flushPack();
             }
-            for (Pack p : group) {
-                Path file = p.getPackFile().toPath();
-                p.close();
-                for (String ext : new String[] {".idx", ".rev", ".bitmap", ".pack"}) {
-                    Path f = sibling(file, ext);
-                    if (Files.exists(f)) {
-                        pool.recycle(f);
-                    }
-                }
-                retired++;
-            }
+            retire(group, pool, kept);
+            retired += group.size();
         }
     }
 
@@ -103,7 +99,44 @@ public final class PackCompactor {
         }
     }
 
-    private static int tier(long objects) {
+    /** The packs of the lowest large tier (at or above {@link #MAX_TIER}) holding MERGE packs, or null. */
+    static List<Pack> fullLargeTier(GitRepo repo) {
+        java.util.TreeMap<Integer, List<Pack>> tiers = new java.util.TreeMap<>();
+        for (Pack p : ((FileRepository) repo.repository()).getObjectDatabase().getPacks()) {
+            Path file = p.getPackFile().toPath();
+            if (Files.exists(file) && !Files.exists(sibling(file, ".keep"))) {
+                int t = tier(objectCount(p));
+                if (t >= MAX_TIER) {
+                    tiers.computeIfAbsent(t, k -> new ArrayList<>()).add(p);
+                }
+            }
+        }
+        for (List<Pack> t : tiers.values()) {
+            if (t.size() >= MERGE) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Closes the merged packs and returns their files to the pool; {@code kept} is never retired. */
+    static void retire(List<Pack> group, FilePool pool, Path kept) throws IOException {
+        for (Pack p : group) {
+            Path file = p.getPackFile().toPath();
+            if (file.equals(kept)) {
+                continue;
+            }
+            p.close();
+            for (String ext : new String[] {".idx", ".rev", ".bitmap", ".pack"}) {
+                Path f = sibling(file, ext);
+                if (Files.exists(f)) {
+                    pool.recycle(f);
+                }
+            }
+        }
+    }
+
+    static int tier(long objects) {
         int t = 0;
         while (objects >= MERGE) {
             objects /= MERGE;

@@ -35,8 +35,10 @@ import org.eclipse.jgit.transport.PackedObjectInfo;
  * index, into {@link FilePool} files renamed into {@code objects/pack/}: two renames per commit and
  * no new inode, where loose objects would create one file per object. The {@code .pack} is renamed
  * in before its {@code .idx}, so a reader never sees an index without its pack; a crash in
- * between leaves an unindexed pack that git and JGit ignore. Objects already in the repository are
- * not written again. Not thread-safe; used under the writer lock.
+ * between leaves an unindexed pack that git and JGit ignore. Every object inserted is written into
+ * this pack even if the repository has it already (only what the commit's tree edit produced is
+ * inserted, so that is rare), so a commit never depends on an unreachable object that a concurrent
+ * repack may drop. Not thread-safe; used under the writer lock.
  */
 public final class PackObjectWriter extends ObjectInserter {
     private final GitRepo repo;
@@ -62,7 +64,7 @@ public final class PackObjectWriter extends ObjectInserter {
     @Override
     public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
         ObjectId id = idFor(type, data, off, len);
-        if (pending.containsKey(id) || reader.has(id)) {
+        if (pending.containsKey(id)) {
             return id;
         }
         if (type == Constants.OBJ_TREE) {

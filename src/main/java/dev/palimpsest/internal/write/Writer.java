@@ -161,6 +161,7 @@ public final class Writer {
             switch (cas.update(expected, commit, options.fsync())) {
                 case UPDATED:
                     PackCompactor.compact(repo, repo.pool(), options.fsync());
+                    repo.repack().maybeStart();
                     return true;
                 case MOVED:
                     return false;
