@@ -254,15 +254,52 @@ public final class PredicateIndex {
                 if (present) {
                     events.put(id.value(), written(reader, walk, c, id, tw.getObjectId(1)));
                 } else if (!events.containsKey(id.value())) {
-                    FactState before = first == null ? null : state(id, first);
-                    ObjectId version = before != null ? before.versionCommit() : first;
-                    ObjectId blob = before != null ? before.blob() : tw.getObjectId(0);
-                    events.put(id.value(), new FactEvent(c, false, version, blob,
-                            before == null ? null : before.kind(), List.of()));
+                    events.put(id.value(), removed(c, first, id, tw.getObjectId(0)));
                 }
             }
         }
         return new IndexLog.Entry(c.copy(), first == null ? null : first.copy(), events);
+    }
+
+    /**
+     * A removal: the version removed is the first parent's, unless a merge took the removal from
+     * another parent (that parent does not have the file), whose retraction is then the one taken.
+     */
+    private FactEvent removed(RevCommit c, RevCommit first, FactId id, ObjectId oldBlob) {
+        for (int i = 1; i < c.getParentCount(); i++) {
+            FactState other = state(id, c.getParent(i));
+            if (other != null && !other.live()) {
+                return new FactEvent(other.changedAt(), false, other.versionCommit(), other.blob(), other.kind(),
+                        other.refs());
+            }
+        }
+        FactState before = first == null ? null : state(id, first);
+        if (before == null) {
+            return new FactEvent(c, false, first, oldBlob, null, List.of());
+        }
+        return new FactEvent(c, false, before.versionCommit(), before.blob(), before.kind(), before.refs());
+    }
+
+    /**
+     * True when {@code ancestor} is on the first-parent chain of {@code commit} (both indexed); a
+     * false answer says nothing about ancestry through merges.
+     */
+    public synchronized boolean onFirstParentChain(ObjectId ancestor, ObjectId commit) {
+        CommitGraph.Node a = graph.node(ancestor);
+        CommitGraph.Node n = graph.node(commit);
+        if (a == null || n == null) {
+            return false;
+        }
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            if (chain == a.chain()) {
+                return a.pos() <= pos;
+            }
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return false;
     }
 
     private FactEvent written(ObjectReader reader, RevWalk walk, RevCommit c, FactId id, ObjectId blob)

@@ -42,7 +42,8 @@ public final class Dependents {
                 Set<ObjectId> done = new HashSet<>();
                 for (FactState e : index.events(r)) {
                     if (e.live() && !e.versionCommit().equals(liveVersion) && done.add(e.versionCommit())
-                            && History.isAncestorOrSelf(repo, e.changedAt(), at)) {
+                            && (index.onFirstParentChain(e.changedAt(), at)
+                                    || History.isAncestorOrSelf(repo, e.changedAt(), at))) {
                         add(out, r, e, target, false);
                     }
                 }

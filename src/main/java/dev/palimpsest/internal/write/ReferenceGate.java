@@ -147,7 +147,7 @@ final class ReferenceGate {
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
-        List<Ref> refs = new ArrayList<>(current.refs());
+        List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = fact(id, () -> new Fact(id, current.kind(), body, confidence, refs, current.pooled()));
         if (next == null) {
@@ -161,6 +161,31 @@ final class ReferenceGate {
         files.put(loc.path(), bytes);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), next.body());
+    }
+
+    /**
+     * Refs carried into a new version keep what they meant: a same-transaction ref (no pin) meant
+     * "the target as of the commit that introduced the previous version", so it is pinned there.
+     */
+    private List<Ref> pinCarried(FactId referrer, List<Ref> carried) {
+        List<Ref> out = new ArrayList<>(carried.size());
+        FactVersion prev = null;
+        for (Ref r : carried) {
+            if (!r.sameTransaction()) {
+                out.add(r);
+                continue;
+            }
+            if (prev == null) {
+                prev = versions.existsAt(referrer).orElseThrow();
+            }
+            Optional<FactVersion> target = Optional.ofNullable(index.state(r.id(),
+                    ObjectId.fromString(prev.commit().hex()))).map(st -> new FactVersion(r.id(),
+                            CommitId.of(st.versionCommit().name()), dev.palimpsest.model.BlobId.of(st.blob().name())));
+            out.add(target.isPresent()
+                    ? new Ref(r.id(), r.role(), target.get().commit(), target.get().blob(), r.quote())
+                    : r);
+        }
+        return out;
     }
 
     private void retract(ActorName actor, Operation.Retract r) {
