@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.NotFoundException;
 import dev.palimpsest.api.PalimpsestException;
 import dev.palimpsest.api.RejectedException;
 import dev.palimpsest.api.Store;
@@ -150,6 +151,14 @@ class MergeHistoryTest {
             expect(s, Z, "N", false, "M1", "z1");
             assertThat(s.stale(Y, n)).containsExactly(new RefStatus(X, "cites", RefStatus.Status.REVISED,
                     c.get("S1"), n, null));
+            // y's side version reached main through the merge: listed once, under the side commit
+            CommitId n2 = s.begin(TestStores.ALICE).revise(Y, "y v2 on main", List.of()).commit().commit();
+            c.put("N2", n2);
+            assertThat(s.inbound(X, n2, true)).containsExactly(
+                    new InboundRef(Y, n2, "cites", c.get("S1"), blob.get("x2"), true),
+                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), false));
+            assertThat(s.inbound(X, c.get("MM"), true)).containsExactly(
+                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), true));
         }
         try (Store s = open()) {
             checkMergeTable(s);
@@ -254,6 +263,9 @@ class MergeHistoryTest {
             expect(s, Q, "U1", false, null, null);
             expect(s, Q, "M1", false, null, null);
             expect(s, X, "M1", true, "A", "x1");
+            CommitId unknown = CommitId.of("0123456789abcdef0123456789abcdef01234567");
+            assertThatThrownBy(() -> s.factExistsAt(X, unknown)).isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> s.factLiveAtCommit(X, unknown)).isInstanceOf(NotFoundException.class);
             // a write persists what the reads indexed, side commits included
             c.put("N", s.begin(TestStores.ALICE).revise(X, "x v2 on main", List.of()).commit().commit());
             expect(s, Q, "N", false, null, null);
