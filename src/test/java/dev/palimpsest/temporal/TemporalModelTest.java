@@ -101,9 +101,9 @@ class TemporalModelTest {
         assertLogIsWhole("log written afresh after deleting the index");
 
         corruptAndCheck("log cut mid-record", f -> {
-            long size = Files.size(f);
+            List<Integer> starts = recordStarts(Files.readAllBytes(f));
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
-                ch.truncate(size / 2 + 3);
+                ch.truncate(starts.get(starts.size() / 2) + 7);
             }
         });
         corruptAndCheck("log header overwritten", f -> overwrite(f, 0, 6));
@@ -230,6 +230,16 @@ class TemporalModelTest {
             records++;
         }
         assertThat(records).as("records: " + where).isEqualTo(model.head() + 1);
+    }
+
+    /** The offset of every record of a whole log (after the 8-byte header). */
+    private static List<Integer> recordStarts(byte[] b) {
+        List<Integer> out = new java.util.ArrayList<>();
+        ByteBuffer bb = ByteBuffer.wrap(b);
+        for (int p = 8; p < b.length; p += 8 + bb.getInt(p)) {
+            out.add(p);
+        }
+        return out;
     }
 
     private static void overwrite(Path f, int offset, int count) throws IOException {
