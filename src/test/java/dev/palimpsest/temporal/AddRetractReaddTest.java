@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -183,10 +182,6 @@ class AddRetractReaddTest {
     }
 
     @Test
-    @Disabled("bug: a same-transaction ref carried over by a revision of its referrer drifts its pin to the "
-            + "revision's commit (Dependents.add/stale resolve a null pin to the referrer's current version commit; "
-            + "ReferenceGate.revise copies the pin-less ref unchanged): inbound reports the wrong pinned commit and "
-            + "stale reports CURRENT for a target revised since the ref was written")
     void aSameTransactionRefKeepsItsPinWhenTheReferrerIsRevised() throws Exception {
         try (Store s = TestStores.init(dir)) {
             FactId r = FactId.of("r");
@@ -203,9 +198,6 @@ class AddRetractReaddTest {
     }
 
     @Test
-    @Disabled("bug: stale() of a retracted fact returns no refs at all: the index's removal event carries an empty "
-            + "ref list (PredicateIndex.index(), removal branch: List.of()), so Dependents.stale iterates nothing "
-            + "instead of the refs of the last navigable version")
     void staleOfARetractedFactReportsTheRefsOfItsLastVersion() throws Exception {
         try (Store s = TestStores.init(dir)) {
             CommitId t1 = assertFact(s, T, Kind.SOURCE, "target v1");

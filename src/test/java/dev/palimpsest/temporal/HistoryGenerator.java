@@ -43,10 +43,10 @@ final class HistoryGenerator {
     private final String seedNote;
     private final long seed;
     /**
-     * Whether a fact whose version carries a same-transaction ref may be revised. Off by default:
-     * that exposes the pin drift documented by AddRetractReaddTest (-Dmodel.reviseSameTx=true).
+     * Whether a fact whose version carries a same-transaction ref may be revised (on by default;
+     * -Dmodel.reviseSameTx=false turns it off).
      */
-    private final boolean reviseSameTx = Boolean.getBoolean("model.reviseSameTx");
+    private final boolean reviseSameTx = !"false".equals(System.getProperty("model.reviseSameTx"));
     private int bodies;
     int operations;
     int rejected;

@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -221,9 +220,6 @@ class MergeHistoryTest {
     }
 
     @Test
-    @Disabled("bug: factExistsAt at a merge that takes a side-branch retraction of a side-revised fact returns the "
-            + "first parent's live version (A, x v1), not the version that was retracted (S1, x v2) which read() "
-            + "reports; PredicateIndex.index() builds the removal event from state(id, firstParent)")
     void aMergedSideRetractionOfARevisedFactExistsAsTheRetractedSideVersion() throws Exception {
         mainLine();
         sideRevisesThenRetracts();
@@ -233,9 +229,6 @@ class MergeHistoryTest {
     }
 
     @Test
-    @Disabled("bug: at a merge that takes a retraction unchanged from the side branch, the retraction commit "
-            + "(FactRead.Retracted.retractedAt, RefStatus.current, 'already retracted at') is the merge commit, not "
-            + "the side commit that wrote the record; PredicateIndex.index() stamps the removal with the merge")
     void aMergedSideRetractionKeepsTheSideCommitAsTheRetractionCommit() throws Exception {
         mainLine();
         sideRevisesThenRetracts();

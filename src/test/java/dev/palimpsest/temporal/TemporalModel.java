@@ -189,7 +189,11 @@ final class TemporalModel {
 
         Version revise(FactId id, String body, List<Spec> addRefs) {
             Version old = state(id, parent).version();
-            List<MRef> refs = new ArrayList<>(old.refs);
+            List<MRef> refs = new ArrayList<>();
+            for (MRef r : old.refs) {
+                // a carried same-transaction ref is pinned explicitly to what it meant
+                refs.add(r.sameTx() ? new MRef(r.target(), r.role(), r.pinned(), false) : r);
+            }
             refs.addAll(resolve(addRefs));
             Version v = new Version(id, commit, old.kind, body, refs);
             written.put(id, v);
