@@ -269,15 +269,15 @@ public final class PredicateIndex {
         for (int i = 1; i < c.getParentCount(); i++) {
             FactState other = state(id, c.getParent(i));
             if (other != null && !other.live()) {
-                return new FactEvent(other.changedAt(), false, other.versionCommit(), other.blob(), other.kind(),
-                        other.refs());
+                return new FactEvent(other.changedAt().copy(), false, other.versionCommit().copy(),
+                        other.blob().copy(), other.kind(), other.refs());
             }
         }
         FactState before = first == null ? null : state(id, first);
         if (before == null) {
-            return new FactEvent(c, false, first, oldBlob, null, List.of());
+            return new FactEvent(c.copy(), false, first == null ? null : first.copy(), oldBlob.copy(), null, List.of());
         }
-        return new FactEvent(c, false, before.versionCommit(), before.blob(), before.kind(), before.refs());
+        return new FactEvent(c.copy(), false, before.versionCommit(), before.blob(), before.kind(), before.refs());
     }
 
     /**
@@ -325,6 +325,6 @@ public final class PredicateIndex {
         } catch (FormatException e) {
             // a malformed file is still a version; the audit reports it
         }
-        return new FactEvent(c, true, version.copy(), blob.copy(), kind, refs);
+        return new FactEvent(c.copy(), true, version.copy(), blob.copy(), kind, refs);
     }
 }
