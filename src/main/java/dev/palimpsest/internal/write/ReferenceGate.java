@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
@@ -10,6 +11,7 @@ import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
 import dev.palimpsest.internal.yaml.StoreConfig;
+import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -18,7 +20,6 @@ import dev.palimpsest.model.FactVersion;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Violation;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,7 +39,7 @@ import org.eclipse.jgit.lib.ObjectInserter;
  * were read at; refs a fact already carried are not re-checked. Not thread-safe (one per write).
  */
 final class ReferenceGate {
-    static final int MIN_QUOTE = 12;
+    static final int MIN_QUOTE = RefRules.MIN_QUOTE;
 
     private final GitRepo repo;
     private final Snapshot parent;
@@ -50,12 +51,14 @@ final class ReferenceGate {
     private final List<FactId> written = new ArrayList<>();
     private final List<FactId> retracted = new ArrayList<>();
     private final CommitMessage message = new CommitMessage();
+    private final KeyRules keys;
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, Snapshot parent) {
         this.repo = repo;
         this.parent = parent;
         this.versions = parent == null ? null : new Versions(repo, parent);
+        this.keys = new KeyRules(parent, files, message, violations);
     }
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
@@ -75,6 +78,10 @@ final class ReferenceGate {
                 revise(r);
             } else if (op instanceof Operation.Retract r) {
                 retract(actor, r);
+            } else if (op instanceof Operation.KeyAdd k) {
+                keys.add(k);
+            } else if (op instanceof Operation.KeyRevoke k) {
+                keys.revoke(k);
             }
         }
         if (!violations.isEmpty()) {
@@ -89,7 +96,7 @@ final class ReferenceGate {
             return;
         }
         files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
-        files.put(StorePaths.keyPath(i.actor()), i.armoredPublicKey().getBytes(StandardCharsets.US_ASCII));
+        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), ActorKey.HUMAN));
         message.add("init", CommitMessage.KEY, i.actor().value(), null);
     }
 
@@ -274,7 +281,7 @@ final class ReferenceGate {
     }
 
     static String collapse(String s) {
-        return s.strip().replaceAll("\\s+", " ");
+        return RefRules.collapse(s);
     }
 
     private Fact decodeBlob(Snapshot snap, FactVersion v) {
