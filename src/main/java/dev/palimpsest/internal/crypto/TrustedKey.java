@@ -2,8 +2,10 @@ package dev.palimpsest.internal.crypto;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import org.bouncycastle.bcpg.EdDSAPublicBCPGKey;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
@@ -80,6 +82,13 @@ public final class TrustedKey {
     /** The ring in the canonical armored form a store keeps in {@code keys/<actor>.asc}. */
     public String armored() {
         return OpenPgpKeys.armor(ring);
+    }
+
+    /** The ids of every key in the ring (primary and subkeys). */
+    public List<Long> keyIds() {
+        List<Long> out = new ArrayList<>();
+        ring.getPublicKeys().forEachRemaining(k -> out.add(k.getKeyID()));
+        return out;
     }
 
     /** True when the ring holds the key with this id (primary or subkey). */
