@@ -18,7 +18,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "palimpsest", mixinStandardHelpOptions = true, version = "palimpsest 0.1.0",
         description = "A git-backed temporal knowledge store for AI agents, with signed commits.",
         subcommands = {InitCommand.class, AssertCommand.class, ReviseCommand.class, RetractCommand.class,
-            ShowCommand.class, HistoryCommand.class, LogCommand.class, DemoCommand.class, BenchCommand.class})
+            ShowCommand.class, HistoryCommand.class, LogCommand.class, KeysCommand.class, AuditCommand.class,
+            HooksCommand.class, DemoCommand.class, BenchCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
