@@ -124,21 +124,19 @@ final class TrailerCheck implements AuditCheck {
                 keyFiles(c, op, claimed, Change.Kind.DELETED);
                 break;
             case "assert":
-                if (factFile(c, op, claimed, Change.Kind.ADDED)) {
-                    Change r = c.change(StorePaths.retractionPath(FactId.of(op.subject())));
-                    if (r != null) {
-                        path(c, op, claimed, r.path(), EnumSet.of(Change.Kind.DELETED), "removed (a re-add)");
-                    }
+                factFile(c, op, claimed, Change.Kind.ADDED);
+                Change r = c.change(StorePaths.retractionPath(FactId.of(op.subject())));
+                if (r != null) {
+                    path(c, op, claimed, r.path(), EnumSet.of(Change.Kind.DELETED), "removed (a re-add)");
                 }
                 break;
             case "revise":
                 factFile(c, op, claimed, Change.Kind.MODIFIED);
                 break;
             case "retract":
-                if (factFile(c, op, claimed, Change.Kind.DELETED)) {
-                    path(c, op, claimed, StorePaths.retractionPath(FactId.of(op.subject())),
-                            EnumSet.of(Change.Kind.ADDED, Change.Kind.MODIFIED), "written");
-                }
+                factFile(c, op, claimed, Change.Kind.DELETED);
+                path(c, op, claimed, StorePaths.retractionPath(FactId.of(op.subject())),
+                        EnumSet.of(Change.Kind.ADDED, Change.Kind.MODIFIED), "written");
                 break;
             default:
                 throw new IllegalStateException("unchecked verb " + op.verb());
@@ -152,15 +150,15 @@ final class TrailerCheck implements AuditCheck {
         path(c, op, claimed, StorePaths.keyInfoPath(name), EnumSet.of(kind), w);
     }
 
-    /** Claims the one fact file of the subject changed in {@code kind}; false (reported) when there is none. */
-    private static boolean factFile(AuditedCommit c, Op op, Set<String> claimed, Change.Kind kind) {
+    /** Claims the one fact file of the subject changed in {@code kind}; reports when there is none. */
+    private static void factFile(AuditedCommit c, Op op, Set<String> claimed, Change.Kind kind) {
         List<String> candidates = StorePaths.candidatePaths(FactId.of(op.subject()));
         String seen = null;
         for (String p : candidates) {
             Change ch = c.change(p);
             if (ch != null && ch.kind() == kind) {
                 claimed.add(p);
-                return true;
+                return;
             }
             if (ch != null) {
                 seen = p;
@@ -170,7 +168,6 @@ final class TrailerCheck implements AuditCheck {
         Change ch = c.change(path);
         c.violation(path, "trailer-mismatch", "operation " + op.label() + " says the fact's file was "
                 + word(kind) + ", but " + (ch == null ? "the commit does not change it" : "it was " + word(ch.kind())));
-        return false;
     }
 
     private static void path(AuditedCommit c, Op op, Set<String> claimed, String path, Set<Change.Kind> kinds,
