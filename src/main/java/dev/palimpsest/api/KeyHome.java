@@ -1,5 +1,8 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.internal.crypto.OpenPgpKeys;
+import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.model.ActorName;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -13,6 +16,29 @@ public record KeyHome(Path dir) {
     public KeyHome {
         Objects.requireNonNull(dir, "key home");
         dir = dir.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Generates an Ed25519 key for {@code actor} in this key home (owner-only) and returns its
+     * armored public key, to be trusted with {@link Transaction#addKey}.
+     *
+     * @param email the e-mail of the key's user id; null means {@code <actor>@palimpsest.local}
+     * @throws RejectedException when the home already holds a key for the actor, or the e-mail is invalid
+     */
+    public String generateKey(ActorName actor, String email) throws RejectedException {
+        SecretKeyFiles keys = new SecretKeyFiles(this);
+        if (keys.exists(actor)) {
+            throw new RejectedException("key-exists", "actor " + actor, "already has a key at " + keys.path(actor));
+        }
+        if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
+            throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
+        }
+        try {
+            return OpenPgpKeys.armor(OpenPgpKeys.publicRing(
+                    keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email)));
+        } catch (IllegalStateException e) {
+            throw new RejectedException("key-exists", "actor " + actor, e.getMessage());
+        }
     }
 
     /** The explicit path when given, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */

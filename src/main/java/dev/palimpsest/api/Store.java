@@ -12,12 +12,14 @@ import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.query.Dependents;
 import dev.palimpsest.internal.query.Lineage;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.Keys;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
+import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
@@ -279,6 +281,13 @@ public final class Store implements AutoCloseable {
         try (Snapshot s = snapshot(at)) {
             byte[] b = s.readPath(StorePaths.keyPath(actor));
             return b == null ? Optional.empty() : Optional.of(new String(b, StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** The keys trusted at {@code at} (the {@code keys/} folder of its tree), sorted by actor name. */
+    public List<ActorKey> keys(CommitId at) throws NotFoundException {
+        try (Snapshot s = snapshot(at)) {
+            return Keys.list(s);
         }
     }
 

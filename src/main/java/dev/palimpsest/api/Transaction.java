@@ -110,6 +110,21 @@ public final class Transaction {
         return this;
     }
 
+    /**
+     * Trusts {@code armoredPublicKey} (a v4 Ed25519 OpenPGP public key) as the key of the new actor
+     * {@code name}, whose role is {@code agent} or {@code human} (null means {@code agent}).
+     */
+    public Transaction addKey(ActorName name, String armoredPublicKey, String role) {
+        ops.add(new Operation.KeyAdd(name, armoredPublicKey, role));
+        return this;
+    }
+
+    /** Revokes the key of {@code name}: it can sign nothing after this commit; the last key cannot be revoked. */
+    public Transaction revokeKey(ActorName name) {
+        ops.add(new Operation.KeyRevoke(name));
+        return this;
+    }
+
     /** The number of operations collected so far. */
     public int size() {
         return ops.size();

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.internal.bench.AuditBench;
 import dev.palimpsest.internal.bench.CommitBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +11,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
-        subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class})
+        subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit | bench predicates");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit");
     }
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
@@ -57,6 +58,38 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    @Command(name = "audit", description = "Audit rate (commits/s) on a store of single-fact commits, beside git log %G?.")
+    static final class Audit extends Context implements Callable<Integer> {
+        @Option(names = "--commits", defaultValue = "10000")
+        int commits;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Warm audit runs after the first (median reported).")
+        int runs;
+
+        @Option(names = "--no-git", description = "Skip git log --format=%G?.")
+        boolean noGit;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            out().println("bench audit: " + commits + " commits, fsync off, "
+                    + Runtime.getRuntime().availableProcessors() + " cores");
+            AuditBench.Result r = new AuditBench(work, out()).run(commits, runs, !noGit);
+            if (json()) {
+                printJson(r);
+            } else {
+                out().printf("%naudit: %.0f commits/s (first run %.0f commits/s); git log %%G?: %s; %d violations%n",
+                        r.auditCommitsPerSecond(), r.coldCommitsPerSecond(),
+                        Double.isNaN(r.gitLogCommitsPerSecond()) ? "skipped"
+                                : String.format("%.0f commits/s %s", r.gitLogCommitsPerSecond(), r.gitStatuses()),
+                        r.violations());
+            }
+            return Main.OK;
+        }
+    }
 
     @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt p50 at random past commits as history grows.")
     static final class Predicates extends Context implements Callable<Integer> {

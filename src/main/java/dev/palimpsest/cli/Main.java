@@ -22,7 +22,7 @@ import picocli.CommandLine.ScopeType;
             PredicateCommands.Live.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
-            DemoCommand.class, BenchCommand.class})
+            KeysCommand.class, AuditCommand.class, HooksCommand.class, DemoCommand.class, BenchCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

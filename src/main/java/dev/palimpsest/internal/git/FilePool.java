@@ -2,8 +2,13 @@ package dev.palimpsest.internal.git;
 
 import dev.palimpsest.api.PalimpsestInternalException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,8 +18,14 @@ import java.util.stream.Stream;
  * Empty files created ahead of need in {@code <git-dir>/palimpsest-tmp/}, so the commit path never
  * waits for a new inode: creating a file costs ~800 µs on some disks (measured on ours), while
  * writing an existing one and renaming it into place costs ~30 µs. A daemon thread keeps the pool
- * topped up; when it runs dry, {@link #take()} creates a file itself. Files left behind by a dead
- * process are reused. Thread-safe.
+ * topped up and empties recycled files (freeing blocks is slow too).
+ *
+ * <p>Every pool in every process may know the same file, so a file is only ever used after it was
+ * <em>claimed</em> by an atomic rename to a private name: {@code *.pool} (empty, ready) is claimed
+ * by {@link #take()} as {@code *.taken}; {@code *.dirty} (recycled) is claimed by the pool thread as
+ * {@code *.cleaning}, emptied, and renamed {@code *.pool}. A claim that loses the race sees the
+ * file gone and moves on. A recycled file that still has another name (a clone made with
+ * {@code git clone} hard-links pack files) is deleted, never emptied. Thread-safe.
  */
 public final class FilePool implements AutoCloseable {
     public static final String DIR = "palimpsest-tmp";
@@ -34,7 +45,15 @@ public final class FilePool implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             try (Stream<Path> old = Files.list(dir)) {
-                old.filter(p -> p.getFileName().toString().endsWith(".pool")).forEach(dirty::add);
+                old.forEach(p -> {
+                    String n = p.getFileName().toString();
+                    if (n.endsWith(".pool")) {
+                        ready.add(p);
+                        size.incrementAndGet();
+                    } else if (n.endsWith(".dirty")) {
+                        dirty.add(p);
+                    }
+                });
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot prepare " + dir, e);
@@ -44,44 +63,45 @@ public final class FilePool implements AutoCloseable {
         refiller.start();
     }
 
-    /**
-     * An empty file of the pool, removed from it; open it with TRUNCATE_EXISTING all the same (a
-     * dead process may have left bytes in it). Another process may have claimed it: opening then fails with
-     * NoSuchFileException and the caller takes another.
-     */
+    /** An empty file claimed for the caller alone (created on the spot when the pool is dry). */
     public Path take() {
-        Path p = ready.poll();
-        if (p != null) {
-            size.decrementAndGet();
-        } else {
-            p = create();
+        try {
+            while (true) {
+                Path p = ready.poll();
+                if (p == null) {
+                    return create(".taken");
+                }
+                size.decrementAndGet();
+                Path claimed = name(".taken");
+                try {
+                    Files.move(p, claimed, StandardCopyOption.ATOMIC_MOVE);
+                    return claimed;
+                } catch (NoSuchFileException claimedElsewhere) {
+                    // another pool took it first
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot take a file from " + dir, e);
+        } finally {
+            synchronized (signal) {
+                signal.notifyAll();
+            }
         }
-        synchronized (signal) {
-            signal.notifyAll();
-        }
-        return p;
     }
 
-    /**
-     * Returns a file that is no longer needed (a retired pack, a replaced ref) to the pool, reusing
-     * its inode instead of deleting it.
-     */
+    /** Returns a file no longer needed (a retired pack, a replaced ref) to the pool, reusing its inode. */
     public void recycle(Path file) throws IOException {
-        Path p = newName();
-        Files.move(file, p, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Path p = name(".dirty");
+        Files.move(file, p, StandardCopyOption.ATOMIC_MOVE);
         adopt(p);
     }
 
-    /** A fresh name in the pool folder (for linking a live file into the pool). */
+    /** A fresh name in the pool folder for a file that {@link #adopt} will hand over. */
     public Path newName() {
-        return dir.resolve(Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".pool");
+        return name(".dirty");
     }
 
-    /**
-     * Adds a file already placed in the pool folder under {@link #newName()}. It is emptied by the
-     * pool's thread before reuse: freeing a file's blocks is slow on some disks (~180 µs here), so
-     * the commit path only ever writes into empty files.
-     */
+    /** Hands over a file placed in the pool folder under {@link #newName()}; it is emptied before reuse. */
     public void adopt(Path pooled) {
         dirty.add(pooled);
         synchronized (signal) {
@@ -89,13 +109,56 @@ public final class FilePool implements AutoCloseable {
         }
     }
 
-    private Path create() {
+    private Path name(String suffix) {
+        return dir.resolve(Long.toHexString(ThreadLocalRandom.current().nextLong()) + suffix);
+    }
+
+    private Path create(String suffix) throws IOException {
+        while (true) {
+            try {
+                return Files.createFile(name(suffix));
+            } catch (FileAlreadyExistsException e) {
+                // a name clash: draw again
+            }
+        }
+    }
+
+    private void clean(Path d) {
+        Path claimed = name(".cleaning");
         try {
-            return Files.createFile(dir.resolve(Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".pool"));
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            return create();
+            Files.move(d, claimed, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException claimedElsewhere) {
+            return;
+        }
+        try {
+            if (sharedInode(claimed)) {
+                // another name still points at this inode (git clone hard-links pack files): never reuse it
+                Files.delete(claimed);
+                return;
+            }
+            try (FileChannel ch = FileChannel.open(claimed, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.size();
+            }
+            Path p = name(".pool");
+            Files.move(claimed, p, StandardCopyOption.ATOMIC_MOVE);
+            ready.add(p);
+            size.incrementAndGet();
         } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot create a file in " + dir, e);
+            try {
+                Files.deleteIfExists(claimed);
+            } catch (IOException ignored) {
+                // nothing more to do for a file we cannot empty
+            }
+        }
+    }
+
+    private static boolean sharedInode(Path p) throws IOException {
+        try {
+            Object n = Files.getAttribute(p, "unix:nlink");
+            return n instanceof Integer links && links > 1;
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return true;
         }
     }
 
@@ -104,18 +167,10 @@ public final class FilePool implements AutoCloseable {
             try {
                 Path d;
                 while (!closed && (d = dirty.poll()) != null) {
-                    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(d,
-                            java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
-                        ready.add(d);
-                        size.incrementAndGet();
-                    } catch (java.nio.file.NoSuchFileException claimedElsewhere) {
-                        // another process reused it
-                    } catch (IOException e) {
-                        // leave it; a later open will fail and the caller takes another
-                    }
+                    clean(d);
                 }
                 while (!closed && size.get() < target && dirty.isEmpty()) {
-                    ready.add(create());
+                    ready.add(create(".pool"));
                     size.incrementAndGet();
                 }
                 synchronized (signal) {
@@ -125,7 +180,7 @@ public final class FilePool implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 return;
-            } catch (RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 try {
                     Thread.sleep(100);
                 } catch (InterruptedException ie) {

@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
@@ -69,6 +70,34 @@ public final class GitRepo implements AutoCloseable {
         Repository r = new FileRepositoryBuilder().setGitDir(f).setMustExist(true).build();
         applyFsync(r, fsync);
         return new GitRepo(r, dir.toAbsolutePath().normalize());
+    }
+
+    /**
+     * Opens an existing repository for reading as a git hook sees it: {@code GIT_OBJECT_DIRECTORY}
+     * and {@code GIT_ALTERNATE_OBJECT_DIRECTORIES} in {@code env}, when set, name the object folders
+     * (during {@code pre-receive} the objects of the push sit in a quarantine folder named there).
+     * Relative paths are resolved against the working directory. Returns null when {@code dir} is
+     * not a repository.
+     */
+    public static GitRepo openForReading(Path dir, Map<String, String> env) throws IOException {
+        if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve("HEAD"))
+                || !Files.isDirectory(dir.resolve("objects"))) {
+            return null;
+        }
+        FileRepositoryBuilder b = new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true);
+        String objects = env.get("GIT_OBJECT_DIRECTORY");
+        if (objects != null && !objects.isEmpty()) {
+            b.setObjectDirectory(Path.of(objects).toAbsolutePath().toFile());
+        }
+        String alternates = env.get("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+        if (alternates != null) {
+            for (String alt : alternates.split(File.pathSeparator)) {
+                if (!alt.isEmpty()) {
+                    b.addAlternateObjectDirectory(Path.of(alt).toAbsolutePath().toFile());
+                }
+            }
+        }
+        return new GitRepo(b.build(), dir.toAbsolutePath().normalize());
     }
 
     private static void applyFsync(Repository r, boolean fsync) {

@@ -27,6 +27,8 @@ public final class History {
      */
     public static ObjectId lastChange(GitRepo repo, ObjectId start, List<String> paths) {
         try (RevWalk walk = new RevWalk(repo.repository())) {
+            // without this, JGit buffers the whole history to rewrite parents before the first result
+            walk.setRewriteParents(false);
             walk.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF));
             walk.markStart(walk.parseCommit(start));
             RevCommit c = walk.next();

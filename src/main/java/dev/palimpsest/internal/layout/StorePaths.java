@@ -49,6 +49,11 @@ public final class StorePaths {
         return KEYS + "/" + actor.value() + ".asc";
     }
 
+    /** The record of an actor's key: its name, role and fingerprint. */
+    public static String keyInfoPath(ActorName actor) {
+        return KEYS + "/" + actor.value() + ".yaml";
+    }
+
     /** {@code aa/bb/}: the first two bytes of SHA-256(id) in hex, one folder each. */
     public static String shard(FactId id) {
         byte[] h = sha256(id.value());

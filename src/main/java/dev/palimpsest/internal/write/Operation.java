@@ -67,4 +67,29 @@ public sealed interface Operation {
             return "retract";
         }
     }
+
+    /** Trusts a new actor's Ed25519 public key, recording the actor's role ({@code agent} or {@code human}). */
+    record KeyAdd(ActorName name, String armoredPublicKey, String role) implements Operation {
+        public KeyAdd {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(armoredPublicKey, "armoredPublicKey");
+        }
+
+        @Override
+        public String verb() {
+            return "key-add";
+        }
+    }
+
+    /** Stops trusting an actor's key from this commit on; commits it signed earlier stay valid. */
+    record KeyRevoke(ActorName name) implements Operation {
+        public KeyRevoke {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String verb() {
+            return "key-revoke";
+        }
+    }
 }

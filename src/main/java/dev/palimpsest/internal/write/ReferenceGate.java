@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
@@ -12,6 +13,7 @@ import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
 import dev.palimpsest.internal.yaml.StoreConfig;
+import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -21,7 +23,6 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Violation;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,7 +42,7 @@ import org.eclipse.jgit.lib.ObjectInserter;
  * were read at; refs a fact already carried are not re-checked. Not thread-safe (one per write).
  */
 final class ReferenceGate {
-    static final int MIN_QUOTE = 12;
+    static final int MIN_QUOTE = RefRules.MIN_QUOTE;
 
     private final GitRepo repo;
     private final PredicateIndex index;
@@ -54,6 +55,7 @@ final class ReferenceGate {
     private final List<FactId> written = new ArrayList<>();
     private final List<FactId> retracted = new ArrayList<>();
     private final CommitMessage message = new CommitMessage();
+    private final KeyRules keys;
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent) {
@@ -61,6 +63,7 @@ final class ReferenceGate {
         this.index = index;
         this.parent = parent;
         this.versions = parent == null ? null : new Versions(index, parent);
+        this.keys = new KeyRules(parent, files, message, violations);
     }
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
@@ -80,6 +83,10 @@ final class ReferenceGate {
                 revise(r);
             } else if (op instanceof Operation.Retract r) {
                 retract(actor, r);
+            } else if (op instanceof Operation.KeyAdd k) {
+                keys.add(k);
+            } else if (op instanceof Operation.KeyRevoke k) {
+                keys.revoke(k);
             }
         }
         if (!violations.isEmpty()) {
@@ -94,7 +101,7 @@ final class ReferenceGate {
             return;
         }
         files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
-        files.put(StorePaths.keyPath(i.actor()), i.armoredPublicKey().getBytes(StandardCharsets.US_ASCII));
+        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), ActorKey.HUMAN));
         message.add("init", CommitMessage.KEY, i.actor().value(), null);
     }
 
@@ -318,7 +325,7 @@ final class ReferenceGate {
     }
 
     static String collapse(String s) {
-        return s.strip().replaceAll("\\s+", " ");
+        return RefRules.collapse(s);
     }
 
     private Fact decodeBlob(Snapshot snap, FactVersion v) {

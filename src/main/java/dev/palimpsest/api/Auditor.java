@@ -1,0 +1,113 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.audit.AuditEngine;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.CommitId;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Audits a store's history from its objects alone: for every commit, the signature by a key
+ * trusted at its parent, the author's identity, trailers that agree with the tree change, every
+ * added or modified file (format, canonical path, the reference gate's rules at that commit) and
+ * retraction records consistent with the tree. Needs no key home and never writes.
+ *
+ * <p>Opening honours git's {@code GIT_OBJECT_DIRECTORY} and {@code GIT_ALTERNATE_OBJECT_DIRECTORIES},
+ * so a {@code pre-receive} hook sees the quarantined objects of the push it judges. Thread-safe;
+ * arguments must not be null unless documented. Close it to release the repository.
+ */
+public final class Auditor implements AutoCloseable {
+    private static final String ZERO = ObjectId.zeroId().name();
+
+    private final GitRepo repo;
+
+    private Auditor(GitRepo repo) {
+        this.repo = repo;
+    }
+
+    /**
+     * Opens the repository at {@code gitDir} for auditing.
+     *
+     * @throws NotFoundException when {@code gitDir} is not a git repository
+     */
+    public static Auditor open(Path gitDir) throws NotFoundException {
+        try {
+            GitRepo repo = GitRepo.openForReading(gitDir, System.getenv());
+            if (repo == null) {
+                throw new NotFoundException("no store at " + gitDir + " (not a git repository)");
+            }
+            return new Auditor(repo);
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot open repository at " + gitDir, e);
+        }
+    }
+
+    /**
+     * Resolves a revision (a full or abbreviated commit id, {@code main}, {@code main~2}) to a commit.
+     *
+     * @throws NotFoundException when it names no commit of this repository
+     */
+    public CommitId resolve(String revision) throws NotFoundException {
+        try {
+            ObjectId id = repo.repository().resolve(revision + "^{commit}");
+            if (id == null) {
+                throw new NotFoundException("no commit '" + revision + "' in this store");
+            }
+            return CommitId.of(id.name());
+        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | org.eclipse.jgit.errors.AmbiguousObjectException
+                | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+            throw new NotFoundException("'" + revision + "' is not an unambiguous commit of this store");
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot resolve " + revision, e);
+        }
+    }
+
+    /**
+     * Audits the commits reachable from {@code to} and not from {@code from}, oldest first;
+     * {@code from} null audits down to the genesis commit.
+     */
+    public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) {
+        return new AuditEngine(repo, AuditEngine.standardChecks()).run(
+                from == null ? null : ObjectId.fromString(from.hex()), ObjectId.fromString(to.hex()), progress);
+    }
+
+    /**
+     * Audits a range given as text: null audits all of {@code main}; {@code OLD..NEW} the commits
+     * reachable from NEW and not from OLD, where an empty or all-zero OLD (as git passes for a new
+     * ref) means down to the genesis commit; a single revision everything reachable from it.
+     *
+     * @throws NotFoundException when a revision names no commit, or main has none
+     */
+    public AuditReport audit(String range, AuditProgress progress) throws NotFoundException {
+        if (range == null) {
+            ObjectId head = repo.head();
+            if (head == null) {
+                throw new NotFoundException("no store at " + repo.gitDir() + " (" + GitRepo.MAIN + " has no commit)");
+            }
+            return audit(null, CommitId.of(head.name()), progress);
+        }
+        int dots = range.indexOf("..");
+        if (dots < 0) {
+            return audit(null, resolve(range), progress);
+        }
+        String old = range.substring(0, dots);
+        String neu = range.substring(dots + 2);
+        if (neu.isEmpty() || neu.startsWith(".")) {
+            throw new IllegalArgumentException("range '" + range + "' must be OLD..NEW");
+        }
+        CommitId from = old.isEmpty() || old.equals(ZERO) ? null : resolve(old);
+        return audit(from, resolve(neu), progress);
+    }
+
+    /** The git directory audited. */
+    public Path gitDir() {
+        return repo.gitDir();
+    }
+
+    @Override
+    public void close() {
+        repo.close();
+    }
+}

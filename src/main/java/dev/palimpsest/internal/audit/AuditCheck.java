@@ -1,0 +1,29 @@
+package dev.palimpsest.internal.audit;
+
+import java.io.IOException;
+
+/**
+ * One family of audit rules, applied to every audited commit. This is the audit's extension point:
+ * {@link AuditEngine#standardChecks()} lists the built-in checks (signature and trust, trailers,
+ * files and gate replay, retractions), and a new rule family (such as agreement of a predicate
+ * index with history) is one more implementation added to that list.
+ *
+ * <p>Implementations must be thread-safe: commits are checked concurrently, each by one thread.
+ */
+public interface AuditCheck {
+    /**
+     * Checks one commit against its first parent and reports what it finds through
+     * {@link AuditedCommit#violation}. An IOException (an unreadable object) is reported by the
+     * engine as an {@code unreadable} violation of the commit; the other checks still run.
+     */
+    void check(AuditedCommit commit) throws IOException;
+
+    /**
+     * True when this check is responsible for changes at {@code path} (a path outside the files
+     * the trailers account for); the trailer check then does not report such a change as
+     * unexplained. The built-in checks explain nothing.
+     */
+    default boolean explains(String path) {
+        return false;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevSort;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+/**
+ * Runs the audit: lists the commits of a range oldest first with one revision walk, then checks
+ * them on one worker thread per core, each commit against its first parent by every
+ * {@link AuditCheck}, and gathers the violations in commit order. Progress is reported from the
+ * calling thread. Thread-safe; one engine may run many audits.
+ */
+public final class AuditEngine {
+    private static final int BLOCK = 16;
+
+    /** One commit to audit: its id, tree and parents. */
+    record Node(ObjectId id, ObjectId tree, List<ObjectId> parents) {}
+
+    private final GitRepo repo;
+    private final List<AuditCheck> checks;
+
+    public AuditEngine(GitRepo repo, List<AuditCheck> checks) {
+        this.repo = repo;
+        this.checks = List.copyOf(checks);
+    }
+
+    /** The built-in checks, in reporting order; extensions are appended here. */
+    public static List<AuditCheck> standardChecks() {
+        return List.of(new CommitCheck(), new TrailerCheck(), new FileCheck(), new RetractionCheck());
+    }
+
+    /**
+     * Audits every commit reachable from {@code to} and not from {@code from} ({@code from} null:
+     * down to the genesis commit).
+     */
+    public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress) {
+        List<Node> nodes = enumerate(from, to);
+        Map<ObjectId, Node> byId = new HashMap<>(nodes.size() * 2);
+        for (Node n : nodes) {
+            byId.put(n.id(), n);
+        }
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId);
+        int total = nodes.size();
+        AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
+        LongAdder signatures = new LongAdder();
+        LongAdder files = new LongAdder();
+        LongAdder refs = new LongAdder();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), (total + BLOCK - 1) / BLOCK));
+        CountDownLatch finished = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            Thread worker = new Thread(() -> {
+                try (Reading reading = new Reading(repo.newReader())) {
+                    for (int start; (start = next.getAndAdd(BLOCK)) < total && failure.get() == null; ) {
+                        for (int i = start; i < Math.min(total, start + BLOCK); i++) {
+                            AuditedCommit c = check(run, nodes.get(i), reading);
+                            found.set(i, c.violations());
+                            signatures.add(c.signatures());
+                            files.add(c.files());
+                            refs.add(c.refs());
+                            done.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    finished.countDown();
+                }
+            }, "palimpsest-audit-" + t);
+            worker.setDaemon(true);
+            worker.start();
+        }
+        await(finished, done, total, progress);
+        if (failure.get() != null) {
+            throw new PalimpsestInternalException("audit failed: " + failure.get(), failure.get());
+        }
+        List<AuditViolation> all = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            all.addAll(found.get(i));
+        }
+        return new AuditReport(total, signatures.intValue(), files.intValue(), refs.intValue(), all);
+    }
+
+    private static void await(CountDownLatch finished, AtomicInteger done, int total, AuditProgress progress) {
+        try {
+            while (!finished.await(200, TimeUnit.MILLISECONDS)) {
+                progress.update(done.get(), total);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PalimpsestInternalException("interrupted while auditing", e);
+        }
+        progress.update(done.get(), total);
+    }
+
+    private AuditedCommit check(AuditRun run, Node node, Reading reading) {
+        RawCommit raw;
+        AuditedCommit c;
+        try {
+            raw = RawCommit.parse(reading.bytes(node.id(), Constants.OBJ_COMMIT));
+            ObjectId parentTree = raw.parents().isEmpty() ? null : run.treeOf(reading, raw.parents().get(0));
+            c = new AuditedCommit(run, node.id(), raw, parentTree, reading.diff(parentTree, raw.tree()), reading);
+        } catch (IOException | IllegalArgumentException e) {
+            c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
+            c.violation(null, "unreadable", "cannot read the commit or its first parent: " + e.getMessage());
+            return c;
+        }
+        for (AuditCheck check : run.checks) {
+            try {
+                check.check(c);
+            } catch (IOException e) {
+                c.violation(null, "unreadable", "cannot read an object the audit needs: " + e.getMessage());
+            }
+        }
+        return c;
+    }
+
+    private static byte[] placeholder(Node n) {
+        return ("tree " + n.tree().name() + "\n\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private List<Node> enumerate(ObjectId from, ObjectId to) {
+        List<Node> out = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            walk.setRetainBody(false);
+            walk.sort(RevSort.TOPO);
+            walk.sort(RevSort.REVERSE, true);
+            walk.markStart(walk.parseCommit(to));
+            if (from != null) {
+                walk.markUninteresting(walk.parseCommit(from));
+            }
+            for (RevCommit c : walk) {
+                List<ObjectId> parents = new ArrayList<>(c.getParentCount());
+                for (RevCommit p : c.getParents()) {
+                    parents.add(p.copy());
+                }
+                out.add(new Node(c.copy(), c.getTree().copy(), parents));
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot list the commits to audit: " + e.getMessage(), e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.internal.yaml.CanonicalFacts;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.Fact;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * What the checks of one audit share: the checks, the ancestry of the audited commits, the trusted
+ * key tables, and caches of decoded facts and of commit trees. Thread-safe.
+ */
+final class AuditRun {
+    private static final int MAX_CACHED_FACTS = 200_000;
+
+    final List<AuditCheck> checks;
+    final Ancestry ancestry;
+    final KeyTables keys = new KeyTables();
+    final Map<String, Optional<Pins.Problem>> pins = new ConcurrentHashMap<>();
+    private final Map<ObjectId, AuditEngine.Node> nodes;
+    private final Map<ObjectId, Optional<Fact>> facts = new ConcurrentHashMap<>();
+    private final Map<ObjectId, ObjectId> outsideTrees = new ConcurrentHashMap<>();
+    private final Map<ObjectId, Optional<ObjectId>> outsideParents = new ConcurrentHashMap<>();
+
+    AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes) {
+        this.checks = checks;
+        this.ancestry = ancestry;
+        this.nodes = nodes;
+    }
+
+    /** The tree of any commit; throws when the object is missing or not a commit. */
+    ObjectId treeOf(Reading r, ObjectId commit) throws IOException {
+        AuditEngine.Node n = nodes.get(commit);
+        if (n != null) {
+            return n.tree();
+        }
+        ObjectId t = outsideTrees.get(commit);
+        if (t == null) {
+            t = r.treeOf(commit);
+            outsideTrees.put(commit.copy(), t);
+        }
+        return t;
+    }
+
+    /** The first parent of any commit, or null. */
+    ObjectId firstParentOf(Reading r, ObjectId commit) throws IOException {
+        AuditEngine.Node n = nodes.get(commit);
+        if (n != null) {
+            return n.parents().isEmpty() ? null : n.parents().get(0);
+        }
+        Optional<ObjectId> p = outsideParents.get(commit);
+        if (p == null) {
+            p = Optional.ofNullable(r.firstParentOf(commit));
+            outsideParents.put(commit.copy(), p);
+        }
+        return p.orElse(null);
+    }
+
+    Fact fact(Reading r, ObjectId blob) throws IOException {
+        Optional<Fact> f = facts.get(blob);
+        if (f == null) {
+            try {
+                f = Optional.of(CanonicalFacts.decode(r.bytes(blob, Constants.OBJ_BLOB), blob.name()).fact());
+            } catch (FormatException e) {
+                f = Optional.empty();
+            }
+            if (facts.size() > MAX_CACHED_FACTS) {
+                facts.clear();
+            }
+            facts.put(blob.copy(), f);
+        }
+        return f.orElse(null);
+    }
+
+    boolean explains(String path) {
+        for (AuditCheck c : checks) {
+            if (c.explains(path)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.internal.yaml.KeyCodec;
+import dev.palimpsest.internal.yaml.RetractionRecord;
+import dev.palimpsest.internal.yaml.StoreConfig;
+import dev.palimpsest.model.ActorKey;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.Fact;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Every file a commit adds or modifies is a regular file at a path of the layout, decodes, is in
+ * canonical form and sits at the canonical path of what it holds; keys are v4 Ed25519 keys with a
+ * matching record, trusted under one name only; a fact version passes the gate's ref rules
+ * ({@link RefReplay}). Stateless.
+ */
+final class FileCheck implements AuditCheck {
+    @Override
+    public void check(AuditedCommit c) throws IOException {
+        for (Change ch : c.changes()) {
+            if (!ch.present()) {
+                continue;
+            }
+            c.countFile();
+            String p = ch.path();
+            if (!ch.regularFile()) {
+                c.violation(p, "unexpected-mode", "mode " + Integer.toOctalString(ch.newMode())
+                        + " is not an ordinary file (100644)");
+            } else if (p.equals(StorePaths.CONFIG)) {
+                config(c, ch);
+            } else if (p.startsWith(StorePaths.KEYS + "/")) {
+                key(c, ch);
+            } else if (p.startsWith(StorePaths.FACTS + "/") || p.startsWith(StorePaths.SOURCES + "/")) {
+                fact(c, ch);
+            } else if (p.startsWith(StorePaths.RETRACTIONS + "/")) {
+                retraction(c, ch);
+            } else if (!c.explainedElsewhere(p)) {
+                c.violation(p, "unexpected-path", "the store layout has no such file");
+            }
+        }
+    }
+
+    private static void config(AuditedCommit c, Change ch) throws IOException {
+        byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
+        try {
+            StoreConfig cfg = FactCodec.decodeConfig(bytes, ch.path());
+            if (!cfg.equals(StoreConfig.current())) {
+                c.violation(ch.path(), "malformed-file", "format " + cfg.format() + " / layout '" + cfg.layout()
+                        + "' is not format " + StoreConfig.FORMAT + " / '" + StoreConfig.LAYOUT + "'");
+            } else if (!Arrays.equals(bytes, FactCodec.encode(cfg))) {
+                c.violation(ch.path(), "malformed-file", "not in canonical form");
+            }
+        } catch (FormatException e) {
+            c.violation(ch.path(), "malformed-file", e.getMessage());
+        }
+    }
+
+    private static void key(AuditedCommit c, Change ch) throws IOException {
+        String name = ch.path().substring(StorePaths.KEYS.length() + 1);
+        boolean asc = name.endsWith(".asc");
+        ActorName actor = name.contains("/") || !(asc || name.endsWith(".yaml")) ? null
+                : actorName(name.substring(0, name.lastIndexOf('.')));
+        if (actor == null) {
+            c.violation(ch.path(), "unexpected-path", "keys/ holds only <actor>.asc and <actor>.yaml files");
+            return;
+        }
+        KeyTables.Table table = c.run().keys.at(c.reading(), c.tree());
+        KeyTables.Entry own = table.byActor().get(actor.value());
+        if (asc) {
+            if (own.key() == null) {
+                c.violation(ch.path(), "invalid-key", own.problem());
+            } else if (!own.key().isEd25519V4()) {
+                c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
+                        + " is not a v4 Ed25519 (EdDSA legacy) key");
+            } else if (!Arrays.equals(c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB),
+                    own.key().armored().getBytes(StandardCharsets.US_ASCII))) {
+                c.violation(ch.path(), "malformed-file", "the key is not in canonical armored form");
+            }
+            if (own.key() != null) {
+                for (Map.Entry<String, KeyTables.Entry> e : table.byActor().entrySet()) {
+                    if (!e.getKey().equals(actor.value()) && e.getValue().key() != null
+                            && e.getValue().key().fingerprint().equals(own.key().fingerprint())) {
+                        c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
+                                + " is also trusted as actor " + e.getKey());
+                    }
+                }
+                String info = StorePaths.keyInfoPath(actor);
+                ObjectId record = c.blobAt(info);
+                if (record == null) {
+                    c.violation(ch.path(), "invalid-key", "the key has no record " + info + " beside it");
+                } else if (c.change(info) == null) {
+                    recordAgrees(c, info, c.reading().bytes(record, Constants.OBJ_BLOB), actor, own);
+                }
+            }
+            return;
+        }
+        recordAgrees(c, ch.path(), c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB), actor, own);
+    }
+
+    /** The key record {@code bytes} at {@code path} is canonical and names the actor and its key. */
+    private static void recordAgrees(AuditedCommit c, String path, byte[] bytes, ActorName actor,
+            KeyTables.Entry own) {
+        try {
+            ActorKey record = KeyCodec.decode(bytes, path);
+            if (!Arrays.equals(bytes, KeyCodec.encode(record))) {
+                c.violation(path, "malformed-file", "not in canonical form");
+            }
+            if (!record.name().equals(actor)) {
+                c.violation(path, "wrong-path", "the record names actor " + record.name());
+            } else if (own == null || own.key() == null) {
+                c.violation(path, "invalid-key", "no readable " + StorePaths.keyPath(actor) + " beside the record");
+            } else if (!record.fingerprint().equals(own.key().fingerprint())) {
+                c.violation(path, "invalid-key", "the record's fingerprint " + record.fingerprint()
+                        + " is not that of " + StorePaths.keyPath(actor) + " (" + own.key().fingerprint() + ")");
+            }
+        } catch (FormatException e) {
+            c.violation(path, "malformed-file", e.getMessage());
+        }
+    }
+
+    private static void fact(AuditedCommit c, Change ch) throws IOException {
+        byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
+        Fact f;
+        try {
+            CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path());
+            f = d.fact();
+            if (!d.canonical()) {
+                c.violation(ch.path(), "malformed-file", "not in canonical form");
+            }
+        } catch (FormatException e) {
+            c.violation(ch.path(), "malformed-file", e.getMessage());
+            return;
+        }
+        String expected = StorePaths.factPath(f.kind(), f.id());
+        if (!expected.equals(ch.path())) {
+            c.violation(ch.path(), "wrong-path", "fact " + f.id() + " of kind " + f.kind() + " belongs at " + expected);
+            return;
+        }
+        for (String other : StorePaths.candidatePaths(f.id())) {
+            if (!other.equals(ch.path()) && c.blobAt(other) != null) {
+                c.violation(ch.path(), "duplicate-id", f.id() + " is also live at " + other);
+            }
+        }
+        Fact previous = ch.kind() == Change.Kind.MODIFIED ? c.fact(ch.oldBlob()) : null;
+        if (previous != null && !previous.kind().equals(f.kind())) {
+            c.violation(ch.path(), "kind-changed", "a revision changed the kind from " + previous.kind() + " to "
+                    + f.kind());
+        }
+        RefReplay.check(c, ch.path(), f, previous == null ? null : previous.refs());
+    }
+
+    private static void retraction(AuditedCommit c, Change ch) throws IOException {
+        byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
+        try {
+            RetractionRecord r = FactCodec.decodeRetraction(bytes, ch.path());
+            if (!Arrays.equals(bytes, FactCodec.encode(r))) {
+                c.violation(ch.path(), "malformed-file", "not in canonical form");
+            }
+            String expected = StorePaths.retractionPath(r.version().id());
+            if (!expected.equals(ch.path())) {
+                c.violation(ch.path(), "wrong-path", "the record of " + r.version().id() + " belongs at " + expected);
+            }
+        } catch (FormatException e) {
+            c.violation(ch.path(), "malformed-file", e.getMessage());
+        }
+    }
+
+    private static ActorName actorName(String s) {
+        try {
+            return ActorName.of(s);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.palimpsest.internal.audit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+
+/**
+ * Object access for one audit worker thread: raw objects, files by path in a tree, and the
+ * recursive difference of two trees. Not thread-safe (owns an {@link ObjectReader}); close it.
+ */
+public final class Reading implements AutoCloseable {
+    private static final int MAX_BLOB = 16 << 20;
+
+    private final ObjectReader reader;
+
+    Reading(ObjectReader reader) {
+        this.reader = reader;
+    }
+
+    public ObjectReader reader() {
+        return reader;
+    }
+
+    /** The object's bytes; throws MissingObjectException or IncorrectObjectTypeException. */
+    public byte[] bytes(ObjectId id, int type) throws IOException {
+        return reader.open(id, type).getCachedBytes(MAX_BLOB);
+    }
+
+    /** The object's type, or -1 when the repository does not have it. */
+    public int typeOf(ObjectId id) throws IOException {
+        try {
+            return reader.open(id).getType();
+        } catch (MissingObjectException e) {
+            return -1;
+        }
+    }
+
+    /** The blob of the regular file at {@code path} in {@code tree}, or null when there is none. */
+    public ObjectId blobAt(ObjectId tree, String path) throws IOException {
+        byte[] cur = tree(tree);
+        int start = 0;
+        while (true) {
+            int slash = path.indexOf('/', start);
+            String name = slash < 0 ? path.substring(start) : path.substring(start, slash);
+            int e = TreeBytes.find(cur, name.getBytes(StandardCharsets.UTF_8));
+            if (e < 0) {
+                return null;
+            }
+            int mode = TreeBytes.mode(cur, e);
+            if (slash < 0) {
+                return mode == FileMode.REGULAR_FILE.getBits() ? TreeBytes.id(cur, e) : null;
+            }
+            if (!TreeBytes.isTree(mode)) {
+                return null;
+            }
+            cur = tree(TreeBytes.id(cur, e));
+            start = slash + 1;
+        }
+    }
+
+    /** The id of the tree named {@code name} directly inside {@code tree}, or null. */
+    public ObjectId subtree(ObjectId tree, String name) throws IOException {
+        byte[] t = tree(tree);
+        int e = TreeBytes.find(t, name.getBytes(StandardCharsets.UTF_8));
+        return e >= 0 && TreeBytes.isTree(TreeBytes.mode(t, e)) ? TreeBytes.id(t, e) : null;
+    }
+
+    /** Every file path that differs between {@code oldTree} (null: empty) and {@code newTree}, in tree order. */
+    public List<Change> diff(ObjectId oldTree, ObjectId newTree) throws IOException {
+        List<Change> out = new ArrayList<>(4);
+        try {
+            TreeBytes.diff(this::tree, oldTree == null ? null : tree(oldTree), tree(newTree), "", out);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new IOException("malformed tree under " + newTree.name(), e);
+        }
+        return out;
+    }
+
+    private byte[] tree(ObjectId id) throws IOException {
+        return reader.open(id, Constants.OBJ_TREE).getCachedBytes(MAX_BLOB);
+    }
+
+    /** The tree of a commit read from its object; throws when it is not a commit. */
+    public ObjectId treeOf(ObjectId commit) throws IOException {
+        return RawCommit.parse(bytes(commit, Constants.OBJ_COMMIT)).tree();
+    }
+
+    /** The first parent of a commit read from its object, or null. */
+    public ObjectId firstParentOf(ObjectId commit) throws IOException {
+        List<ObjectId> ps = RawCommit.parse(bytes(commit, Constants.OBJ_COMMIT)).parents();
+        return ps.isEmpty() ? null : ps.get(0);
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+}

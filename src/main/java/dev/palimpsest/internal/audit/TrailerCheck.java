@@ -1,0 +1,194 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The trailers agree with the tree change: {@code Palimpsest-Actor} names the author, and each
+ * {@code Palimpsest-Op} with its subject accounts for exactly the paths that operation changes
+ * (see store-layout.md); a changed path no operation accounts for is unexplained. Stateless.
+ */
+final class TrailerCheck implements AuditCheck {
+    private static final String PREFIX = "Palimpsest-";
+    private static final String ACTOR = "Palimpsest-Actor";
+    private static final String OP = "Palimpsest-Op";
+    private static final String FACT = "Palimpsest-Fact";
+    private static final String KEY = "Palimpsest-Key";
+
+    private record Op(String verb, String key, String subject) {
+        String label() {
+            return "'" + verb + " " + subject + "'";
+        }
+    }
+
+    @Override
+    public void check(AuditedCommit c) {
+        Set<String> claimed = new HashSet<>();
+        for (Op op : ops(c)) {
+            expect(c, op, claimed);
+        }
+        for (Change ch : c.changes()) {
+            if (!claimed.contains(ch.path()) && !c.explainedElsewhere(ch.path())) {
+                c.violation(ch.path(), "unexplained-change", "the file was " + word(ch.kind())
+                        + " but no Palimpsest-Op trailer accounts for it");
+            }
+        }
+    }
+
+    private static List<Op> ops(AuditedCommit c) {
+        List<RawCommit.Trailer> ts = new ArrayList<>();
+        for (RawCommit.Trailer t : c.raw().trailers()) {
+            if (t.key().startsWith(PREFIX)) {
+                ts.add(t);
+            }
+        }
+        List<Op> ops = new ArrayList<>();
+        if (ts.isEmpty()) {
+            c.violation(null, "bad-trailers", "the message has no Palimpsest trailers");
+            return ops;
+        }
+        String author = c.raw().author() == null ? null : c.raw().author().name();
+        if (!ts.get(0).key().equals(ACTOR)) {
+            c.violation(null, "bad-trailers", "the first trailer is " + ts.get(0).key() + ", not " + ACTOR);
+        } else if (!ts.get(0).value().equals(author)) {
+            c.violation(null, "trailer-mismatch", ACTOR + " is '" + ts.get(0).value() + "' but the author is '"
+                    + author + "'");
+        }
+        Set<String> subjects = new HashSet<>();
+        int first = ts.get(0).key().equals(ACTOR) ? 1 : 0;
+        if (first >= ts.size()) {
+            c.violation(null, "bad-trailers", "the message names no operation");
+        }
+        for (int i = first; i < ts.size(); i++) {
+            RawCommit.Trailer t = ts.get(i);
+            if (!t.key().equals(OP) || i + 1 >= ts.size()) {
+                c.violation(null, "bad-trailers", "trailer '" + t.key() + ": " + t.value()
+                        + "' is not a Palimpsest-Op followed by its subject");
+                continue;
+            }
+            RawCommit.Trailer s = ts.get(++i);
+            Op op = new Op(t.value(), s.key(), s.value());
+            if (!validSubject(op)) {
+                c.violation(null, "bad-trailers", "operation " + op.label() + " has subject trailer " + s.key()
+                        + ", which is not a valid subject for it");
+            } else if (!subjects.add(op.key() + ":" + op.subject())) {
+                c.violation(null, "trailer-mismatch", op.subject() + " is the subject of more than one operation");
+            } else {
+                ops.add(op);
+            }
+        }
+        return ops;
+    }
+
+    private static boolean validSubject(Op op) {
+        try {
+            switch (op.verb()) {
+                case "init":
+                case "key-add":
+                case "key-revoke":
+                    return op.key().equals(KEY) && ActorName.of(op.subject()) != null;
+                case "assert":
+                case "revise":
+                case "retract":
+                    return op.key().equals(FACT) && FactId.of(op.subject()) != null;
+                default:
+                    return false;
+            }
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static void expect(AuditedCommit c, Op op, Set<String> claimed) {
+        boolean genesis = c.parent() == null;
+        if (genesis != op.verb().equals("init")) {
+            c.violation(null, "trailer-mismatch", "operation " + op.label()
+                    + (genesis ? " in the genesis commit, which may only init" : " outside the genesis commit"));
+            return;
+        }
+        switch (op.verb()) {
+            case "init":
+                path(c, op, claimed, StorePaths.CONFIG, EnumSet.of(Change.Kind.ADDED), "added");
+                keyFiles(c, op, claimed, Change.Kind.ADDED);
+                break;
+            case "key-add":
+                keyFiles(c, op, claimed, Change.Kind.ADDED);
+                break;
+            case "key-revoke":
+                keyFiles(c, op, claimed, Change.Kind.DELETED);
+                break;
+            case "assert":
+                factFile(c, op, claimed, Change.Kind.ADDED);
+                Change r = c.change(StorePaths.retractionPath(FactId.of(op.subject())));
+                if (r != null) {
+                    path(c, op, claimed, r.path(), EnumSet.of(Change.Kind.DELETED), "removed (a re-add)");
+                }
+                break;
+            case "revise":
+                factFile(c, op, claimed, Change.Kind.MODIFIED);
+                break;
+            case "retract":
+                factFile(c, op, claimed, Change.Kind.DELETED);
+                path(c, op, claimed, StorePaths.retractionPath(FactId.of(op.subject())),
+                        EnumSet.of(Change.Kind.ADDED, Change.Kind.MODIFIED), "written");
+                break;
+            default:
+                throw new IllegalStateException("unchecked verb " + op.verb());
+        }
+    }
+
+    private static void keyFiles(AuditedCommit c, Op op, Set<String> claimed, Change.Kind kind) {
+        ActorName name = ActorName.of(op.subject());
+        String w = kind == Change.Kind.ADDED ? "added" : "removed";
+        path(c, op, claimed, StorePaths.keyPath(name), EnumSet.of(kind), w);
+        path(c, op, claimed, StorePaths.keyInfoPath(name), EnumSet.of(kind), w);
+    }
+
+    /** Claims the one fact file of the subject changed in {@code kind}; reports when there is none. */
+    private static void factFile(AuditedCommit c, Op op, Set<String> claimed, Change.Kind kind) {
+        List<String> candidates = StorePaths.candidatePaths(FactId.of(op.subject()));
+        String seen = null;
+        for (String p : candidates) {
+            Change ch = c.change(p);
+            if (ch != null && ch.kind() == kind) {
+                claimed.add(p);
+                return;
+            }
+            if (ch != null) {
+                seen = p;
+            }
+        }
+        String path = seen != null ? seen : candidates.get(0);
+        Change ch = c.change(path);
+        c.violation(path, "trailer-mismatch", "operation " + op.label() + " says the fact's file was "
+                + word(kind) + ", but " + (ch == null ? "the commit does not change it" : "it was " + word(ch.kind())));
+    }
+
+    private static void path(AuditedCommit c, Op op, Set<String> claimed, String path, Set<Change.Kind> kinds,
+            String expected) {
+        Change ch = c.change(path);
+        if (ch != null && kinds.contains(ch.kind())) {
+            claimed.add(path);
+            return;
+        }
+        c.violation(path, "trailer-mismatch", "operation " + op.label() + " says this file was " + expected
+                + ", but " + (ch == null ? "the commit does not change it" : "it was " + word(ch.kind())));
+    }
+
+    private static String word(Change.Kind k) {
+        switch (k) {
+            case ADDED:
+                return "added";
+            case MODIFIED:
+                return "modified";
+            default:
+                return "removed";
+        }
+    }
+}

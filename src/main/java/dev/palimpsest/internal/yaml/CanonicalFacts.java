@@ -1,0 +1,169 @@
+package dev.palimpsest.internal.yaml;
+
+import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Ref;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decodes a fact file and tells whether it is canonical, fast for the common case: a file whose
+ * strings are all printable ASCII without {@code "} or {@code \} is parsed directly against the
+ * canonical layout, which {@link FactCodec#encode(Fact)} writes byte for byte for such facts; any
+ * other file goes through {@link FactCodec} (decode, then compare with its re-encoding).
+ * Stateless and thread-safe.
+ */
+public final class CanonicalFacts {
+    /** A decoded fact and whether its bytes are exactly its canonical encoding. */
+    public record Decoded(Fact fact, boolean canonical) {}
+
+    private CanonicalFacts() {}
+
+    public static Decoded decode(byte[] bytes, String what) throws FormatException {
+        Fact f = new Parser(bytes).fact();
+        if (f != null) {
+            return new Decoded(f, true);
+        }
+        f = FactCodec.decodeFact(bytes, what);
+        return new Decoded(f, FactCodec.isCanonicalFact(bytes, f));
+    }
+
+    /** A parser of the simple canonical layout; every method returns null (or -1) on the first deviation. */
+    private static final class Parser {
+        private final byte[] b;
+        private int pos;
+
+        Parser(byte[] b) {
+            this.b = b;
+        }
+
+        Fact fact() {
+            String id = field("id: ");
+            String kind = id == null ? null : field("kind: ");
+            String body = kind == null ? null : field("body: ");
+            if (body == null) {
+                return null;
+            }
+            Double confidence = null;
+            if (at("confidence: ")) {
+                int end = lineEnd();
+                if (end < 0) {
+                    return null;
+                }
+                String num = new String(b, pos, end - pos, StandardCharsets.US_ASCII);
+                try {
+                    confidence = Double.parseDouble(num);
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+                if (!Double.toString(confidence).equals(num)) {
+                    return null;
+                }
+                pos = end + 1;
+            }
+            List<Ref> refs = new ArrayList<>();
+            if (at("refs:\n")) {
+                while (at("- ")) {
+                    Ref r = ref();
+                    if (r == null) {
+                        return null;
+                    }
+                    refs.add(r);
+                }
+                if (refs.isEmpty()) {
+                    return null;
+                }
+            }
+            if (pos != b.length) {
+                return null;
+            }
+            try {
+                return new Fact(FactId.of(id), Kind.of(kind), body, confidence, refs);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        private Ref ref() {
+            String id = field("id: ");
+            String role = id == null ? null : field("  role: ");
+            if (role == null) {
+                return null;
+            }
+            String commit = null;
+            String blob = null;
+            if (at("  commit: ")) {
+                commit = quoted();
+                blob = commit == null ? null : field("  blob: ");
+                if (blob == null) {
+                    return null;
+                }
+            }
+            String quote = null;
+            if (at("  quote: ")) {
+                quote = quoted();
+                if (quote == null) {
+                    return null;
+                }
+            }
+            try {
+                return new Ref(FactId.of(id), role, commit == null ? null : CommitId.of(commit),
+                        blob == null ? null : BlobId.of(blob), quote);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        /** {@code key} then a quoted simple string and a newline. */
+        private String field(String key) {
+            return at(key) ? quoted() : null;
+        }
+
+        /** A {@code "..."} of printable ASCII without quote or backslash, then a newline. */
+        private String quoted() {
+            if (pos >= b.length || b[pos] != '"') {
+                return null;
+            }
+            int start = pos + 1;
+            int i = start;
+            while (i < b.length && b[i] != '"') {
+                if (b[i] < 0x20 || b[i] > 0x7e || b[i] == '\\') {
+                    return null;
+                }
+                i++;
+            }
+            if (i + 1 >= b.length || b[i + 1] != '\n') {
+                return null;
+            }
+            pos = i + 2;
+            return new String(b, start, i - start, StandardCharsets.US_ASCII);
+        }
+
+        private boolean at(String literal) {
+            int n = literal.length();
+            if (pos + n > b.length) {
+                return false;
+            }
+            for (int k = 0; k < n; k++) {
+                if (b[pos + k] != literal.charAt(k)) {
+                    return false;
+                }
+            }
+            pos += n;
+            return true;
+        }
+
+        private int lineEnd() {
+            for (int i = pos; i < b.length; i++) {
+                if (b[i] == '\n') {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.palimpsest.internal.yaml;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.palimpsest.model.ActorKey;
+import dev.palimpsest.model.ActorName;
+
+/**
+ * Canonical YAML for {@code keys/<actor>.yaml}, the record beside an actor's armored public key:
+ * {@code name}, {@code role}, {@code fingerprint}, in that order. Decoding is strict. Stateless.
+ */
+public final class KeyCodec {
+    private KeyCodec() {}
+
+    public static byte[] encode(ActorKey k) {
+        ObjectNode n = Yaml.NODES.objectNode();
+        n.put("name", k.name().value());
+        n.put("role", k.role());
+        n.put("fingerprint", k.fingerprint());
+        return Yaml.write(n);
+    }
+
+    public static ActorKey decode(byte[] bytes, String what) throws FormatException {
+        JsonNode n = Yaml.read(bytes, what);
+        Yaml.onlyFields(n, what, "name", "role", "fingerprint");
+        try {
+            return new ActorKey(ActorName.of(Yaml.text(n, "name", what, true)), Yaml.text(n, "role", what, true),
+                    Yaml.text(n, "fingerprint", what, true));
+        } catch (IllegalArgumentException e) {
+            throw new FormatException(what + ": " + e.getMessage());
+        }
+    }
+}

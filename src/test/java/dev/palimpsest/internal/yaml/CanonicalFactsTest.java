@@ -1,0 +1,115 @@
+package dev.palimpsest.internal.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Ref;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast canonical reader agrees with FactCodec: every encoded fact decodes to itself and is
+ * canonical, and whatever bytes it accepts are exactly FactCodec's encoding of what it returns.
+ */
+class CanonicalFactsTest {
+    private static final String CHARS = "abc XYZ 019 :#-'\"\\\t\né{}[],&*!|>%@`";
+
+    @Test
+    void everyEncodedFactDecodesToItselfAsCanonical() throws Exception {
+        Random rnd = new Random(3);
+        for (int i = 0; i < 2000; i++) {
+            Fact f = randomFact(rnd);
+            CanonicalFacts.Decoded d = CanonicalFacts.decode(FactCodec.encode(f), "f");
+            assertThat(d.fact()).isEqualTo(f);
+            assertThat(d.canonical()).isTrue();
+        }
+    }
+
+    @Test
+    void mutatedFilesAreCanonicalOnlyWhenTheyEqualTheEncodingOfWhatTheyHold() {
+        Random rnd = new Random(5);
+        int accepted = 0;
+        for (int i = 0; i < 4000; i++) {
+            byte[] bytes = FactCodec.encode(randomFact(rnd));
+            byte[] m = mutate(rnd, bytes);
+            try {
+                CanonicalFacts.Decoded d = CanonicalFacts.decode(m, "f");
+                assertThat(d.canonical()).as(new String(m, StandardCharsets.UTF_8))
+                        .isEqualTo(Arrays.equals(m, FactCodec.encode(d.fact())));
+                accepted++;
+            } catch (FormatException e) {
+                // not a fact at all: the slow path named the problem
+            }
+        }
+        assertThat(accepted).isGreaterThan(500);
+    }
+
+    @Test
+    void nonCanonicalButValidYamlDecodesAsNotCanonical() throws Exception {
+        CanonicalFacts.Decoded d = CanonicalFacts.decode(
+                "id: x\nkind: claim\nbody: plain\n".getBytes(StandardCharsets.UTF_8), "f");
+        assertThat(d.fact().body()).isEqualTo("plain");
+        assertThat(d.canonical()).isFalse();
+    }
+
+    private static Fact randomFact(Random rnd) {
+        List<Ref> refs = new ArrayList<>();
+        for (int r = rnd.nextInt(3); r > 0; r--) {
+            boolean pinned = rnd.nextBoolean();
+            refs.add(new Ref(FactId.of("t" + rnd.nextInt(5)), rnd.nextBoolean() ? "cites" : "derived_from",
+                    pinned ? CommitId.of(hex(rnd)) : null, pinned ? BlobId.of(hex(rnd)) : null,
+                    rnd.nextBoolean() ? text(rnd) : null));
+        }
+        Double conf = rnd.nextInt(3) == 0 ? null : rnd.nextInt(4) == 0 ? (double) rnd.nextInt(2) : rnd.nextDouble();
+        return new Fact(FactId.of("f-" + rnd.nextInt(100)), rnd.nextBoolean() ? Kind.CLAIM : Kind.SOURCE, text(rnd),
+                conf, refs);
+    }
+
+    private static String text(Random rnd) {
+        StringBuilder b = new StringBuilder("t");
+        int n = rnd.nextInt(30);
+        boolean simple = rnd.nextBoolean();
+        for (int i = 0; i < n; i++) {
+            b.append(simple ? (char) ('a' + rnd.nextInt(26)) : CHARS.charAt(rnd.nextInt(CHARS.length())));
+        }
+        return b.toString();
+    }
+
+    private static String hex(Random rnd) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            b.append("0123456789abcdef".charAt(rnd.nextInt(16)));
+        }
+        return b.toString();
+    }
+
+    private static byte[] mutate(Random rnd, byte[] b) {
+        byte[] out = b.clone();
+        String alphabet = " \n\"\\:-0.5ea";
+        int pos = rnd.nextInt(out.length);
+        switch (rnd.nextInt(3)) {
+            case 0:
+                out[pos] = (byte) alphabet.charAt(rnd.nextInt(alphabet.length()));
+                return out;
+            case 1:
+                byte[] shorter = new byte[out.length - 1];
+                System.arraycopy(out, 0, shorter, 0, pos);
+                System.arraycopy(out, pos + 1, shorter, pos, out.length - pos - 1);
+                return shorter;
+            default:
+                byte[] longer = new byte[out.length + 1];
+                System.arraycopy(out, 0, longer, 0, pos);
+                longer[pos] = (byte) alphabet.charAt(rnd.nextInt(alphabet.length()));
+                System.arraycopy(out, pos, longer, pos + 1, out.length - pos);
+                return longer;
+        }
+    }
+}
