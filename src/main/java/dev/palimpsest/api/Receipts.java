@@ -5,6 +5,10 @@ import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.receipts.BatchFile;
 import dev.palimpsest.internal.receipts.Cascade;
 import dev.palimpsest.internal.receipts.Cleanup;
+import dev.palimpsest.internal.receipts.EntailSync;
+import dev.palimpsest.internal.receipts.Entailer;
+import dev.palimpsest.internal.receipts.ReviewQueue;
+import dev.palimpsest.internal.yaml.Ontology;
 import dev.palimpsest.internal.receipts.FactCache;
 import dev.palimpsest.internal.receipts.ReceiptGraph;
 import dev.palimpsest.internal.write.Operation;
@@ -12,8 +16,13 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.ReceiptReport;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.ReviewItem;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -31,6 +40,9 @@ public final class Receipts {
     private final PredicateIndex index;
     private final FactCache cache = new FactCache();
     private volatile Cleanup last;
+    private Entailer entailer;
+    private Ontology entailerOntology;
+    private Map<String, Entailer.Triple> entailerBase;
 
     Receipts(Store store, GitRepo repo, PredicateIndex index) {
         this.store = store;
@@ -114,6 +126,71 @@ public final class Receipts {
             throw new PalimpsestInternalException("main's tip vanished: " + e.getMessage(), e);
         }
         return tx.commit();
+    }
+
+    /** The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs, unacknowledged. */
+    public List<ReviewItem> review(CommitId at) throws NotFoundException {
+        return ReviewQueue.items(index, cleanup(at));
+    }
+
+    /**
+     * Records that {@code item}, at its current version, was reviewed: a {@code review-ack} fact
+     * citing it (role {@code acknowledges}, pinned to that version), one signed commit.
+     *
+     * @throws NotFoundException the item is not live at main's tip
+     */
+    public CommitResult acknowledge(ActorName actor, FactId item, String note)
+            throws NotFoundException, RejectedException, ConflictException {
+        CommitId head = store.head();
+        var version = store.factExistsAt(item, head);
+        if (version.isEmpty() || !store.factLiveAtCommit(item, head)) {
+            throw new NotFoundException(item + " is not live at " + head.hex());
+        }
+        Transaction tx = store.begin(actor);
+        tx.assertFact(ReviewQueue.ackId(item, version.get().commit()), Kind.of(ReviewQueue.ACK_KIND),
+                note == null || note.isBlank() ? "reviewed " + item : note, null,
+                List.of(new RefSpec(item, null, ReviewQueue.ACK_ROLE, null)));
+        return tx.commit();
+    }
+
+    /**
+     * Brings the entailed edges up to date with the live assertions and the ontology at main's tip,
+     * writing only the changes as one commit (none when nothing changed). The closure is kept in
+     * memory and updated incrementally between runs of this store instance.
+     */
+    public synchronized EntailResult entail(ActorName actor) throws NotFoundException, RejectedException,
+            ConflictException {
+        Cleanup c = cleanup(store.head());
+        Map<String, Entailer.Triple> now = EntailSync.assertions(c.graph());
+        Ontology onto = c.graph().config().ontology();
+        boolean incremental = entailer != null && onto.equals(entailerOntology);
+        if (!incremental) {
+            entailer = new Entailer(onto);
+            entailerOntology = onto;
+            entailerBase = new HashMap<>();
+        }
+        for (String gone : entailerBase.keySet()) {
+            if (!now.containsKey(gone)) {
+                entailer.removeAssertion(gone);
+            }
+        }
+        now.forEach((id, t) -> {
+            if (!t.equals(entailerBase.get(id))) {
+                entailer.removeAssertion(id);
+                entailer.addAssertion(id, t);
+            }
+        });
+        entailerBase = new HashMap<>(now);
+        entailer.apply();
+        EntailSync.Changes ch = EntailSync.diff(c.graph(), entailer);
+        int edges = entailer.entailed().size();
+        if (ch.isEmpty()) {
+            return new EntailResult(null, 0, 0, 0, edges, incremental);
+        }
+        Transaction tx = store.begin(actor);
+        EntailSync.addTo(tx, ch);
+        return new EntailResult(tx.commit(), ch.added().size(), ch.revised().size(), ch.retracted().size(), edges,
+                incremental);
     }
 
     Cleanup cleanup(CommitId at) throws NotFoundException {

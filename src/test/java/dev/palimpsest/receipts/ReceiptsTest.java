@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.EntailResult;
 import dev.palimpsest.api.IngestResult;
 import dev.palimpsest.api.RejectedException;
 import dev.palimpsest.api.Store;
@@ -14,6 +15,9 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactRead;
 import dev.palimpsest.model.Pin;
 import dev.palimpsest.model.ReceiptReport;
+import dev.palimpsest.model.ReviewItem;
+import dev.palimpsest.internal.receipts.EntailSync;
+import dev.palimpsest.internal.receipts.Entailer;
 import dev.palimpsest.model.Violation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,6 +151,53 @@ class ReceiptsTest {
             List<List<Pin>> bundles = ((FactRead.Found) big).fact().grounding().receipt().bundles();
             assertThat(bundles).hasSize(8);
             assertThat(bundles.get(7)).extracting(p -> p.id().value()).containsExactly("a2", "a6");
+        }
+    }
+
+    @Test
+    void entailMaterialisesEdgesWithDerivationReceiptsAndTheCascadeRemovesEdgesThatLostTheirSupport() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
+            EntailResult first = store.receipts().entail(TestStores.ALICE);
+            assertThat(first.added()).isEqualTo(first.edges()).isPositive();
+            FactId upstream = EntailSync.edgeId(new Entailer.Triple("MAPK/ERK pathway", "upstream_of", "apoptosis"));
+            FactRead edge = store.read(upstream, first.commit().commit());
+            assertThat(((FactRead.Found) edge).fact().grounding().receipt().bundles())
+                    .singleElement().satisfies(b -> assertThat(b).extracting(p -> p.id().value()).containsExactly("a1"));
+            assertThat(store.receipts().entail(TestStores.ALICE).commit()).as("nothing changed").isNull();
+
+            CleanupPlan plan = store.receipts().planRetractSource(List.of(FactId.of("pmid-39973430")), "retracted");
+            assertThat(plan.removals()).extracting(CleanupPlan.Removal::id).contains(upstream);
+            assertThat(plan.removals()).extracting(CleanupPlan.Removal::layer).containsOnly("edge");
+            store.receipts().apply(TestStores.ALICE, plan);
+            EntailResult after = store.receipts().entail(TestStores.ALICE);
+            assertThat(after.incremental()).isTrue();
+            assertThat(after.added()).as("nothing the cascade removed is still derivable").isZero();
+            assertThat(after.retracted()).isZero();
+        }
+    }
+
+    @Test
+    void reviewListsTouchedButAliveArtifactsAndStaleRefsUntilAcknowledged() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
+            assertThat(store.receipts().review(store.head())).isEmpty();
+            store.receipts().apply(TestStores.ALICE, store.receipts().planRetractSource(
+                    List.of(FactId.of("pmid-39973430")), "retracted"));
+            store.begin(TestStores.ALICE).retract(FactId.of("pmid-38800001"), "withdrawn without cascade").commit();
+            List<ReviewItem> items = store.receipts().review(store.head());
+            assertThat(items).anySatisfy(i -> {
+                assertThat(i.id().value()).isEqualTo("m1");
+                assertThat(i.reason()).isEqualTo("touched");
+                assertThat(i.details()).contains("lost a1");
+            });
+            assertThat(items).anySatisfy(i -> {
+                assertThat(i.id().value()).isEqualTo("a5");
+                assertThat(i.reason()).isEqualTo("stale-refs");
+            });
+            store.receipts().acknowledge(TestStores.ALICE, FactId.of("m1"), "checked: a5 still stands");
+            assertThat(store.receipts().review(store.head())).extracting(i -> i.id().value()).doesNotContain("m1")
+                    .contains("a5");
         }
     }
 }

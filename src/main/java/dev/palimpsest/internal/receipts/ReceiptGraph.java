@@ -48,6 +48,10 @@ public final class ReceiptGraph {
         return commit;
     }
 
+    public StoreConfig config() {
+        return config;
+    }
+
     final StoreConfig config;
     final List<FactId> ids = new ArrayList<>();
     final Map<FactId, Integer> nodeOf = new HashMap<>();
@@ -64,6 +68,7 @@ public final class ReceiptGraph {
     int[] memberOfStart;
     int[] memberOf;
     int[] firstUnit;
+    int[] unitFirstBundle;
     int[] sentenceCount;
     boolean[] flat;
 
@@ -235,6 +240,11 @@ public final class ReceiptGraph {
         bundleStart = bStart.toArray();
         bundleUnit = bUnit.toArray();
         members = mem.toArray();
+        unitFirstBundle = new int[unitOwner.length + 1];
+        for (int b = bundleUnit.length - 1; b >= 0; b--) {
+            unitFirstBundle[bundleUnit[b]] = b;
+        }
+        unitFirstBundle[unitOwner.length] = bundleUnit.length;
         int[] count = new int[total + 1];
         for (int m : members) {
             count[m + 1]++;
@@ -264,29 +274,6 @@ public final class ReceiptGraph {
                 mem.add(node(p.id()));
             }
         }
-    }
-
-    int unitBundleCount(int u) {
-        int count = 0;
-        int lo = lowerBound(u);
-        for (int b = lo; b < bundleUnit.length && bundleUnit[b] == u; b++) {
-            count++;
-        }
-        return count;
-    }
-
-    private int lowerBound(int u) {
-        int lo = 0;
-        int hi = bundleUnit.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (bundleUnit[mid] < u) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** A growable int array. */
