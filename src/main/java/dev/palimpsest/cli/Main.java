@@ -22,6 +22,8 @@ import picocli.CommandLine.ScopeType;
             PredicateCommands.Live.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
+            ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
+            ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
             DemoCommand.class, BenchCommand.class})
 public final class Main {
     public static final int OK = 0;
