@@ -89,7 +89,7 @@ public final class Cleanup {
         List<FactId> rootIds = Arrays.stream(roots).boxed().distinct()
                 .sorted(Comparator.comparingInt((Integer r) -> g.kind[r]).thenComparing(r -> g.ids.get(r)))
                 .map(g.ids::get).toList();
-        List<CleanupPlan.Removal> removals = new ArrayList<>();
+        List<Integer> removed = new ArrayList<>();
         List<CleanupPlan.Revision> revisions = new ArrayList<>();
         List<FactId> touched = new ArrayList<>();
         for (int n = 0; n < g.size(); n++) {
@@ -98,9 +98,7 @@ public final class Cleanup {
                 continue;
             }
             if (l.dead.get(n)) {
-                String why = g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
-                        ? "flat summary receipt touched (policy distrust)" : "no live bundle";
-                removals.add(new CleanupPlan.Removal(g.ids.get(n), ReceiptGraph.LAYER[k], why));
+                removed.add(n);
             } else if (l.partlyDead(n)) {
                 List<Integer> dropped = new ArrayList<>();
                 for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
@@ -113,8 +111,13 @@ public final class Cleanup {
                 touched.add(g.ids.get(n));
             }
         }
-        removals.sort(Comparator.comparingInt((CleanupPlan.Removal r) -> ReceiptGraph.code(
-                dev.palimpsest.model.Kind.of(r.layer()))).thenComparing(CleanupPlan.Removal::id));
+        removed.sort(Comparator.comparingInt((Integer n) -> g.kind[n]).thenComparing(n -> g.ids.get(n)));
+        List<CleanupPlan.Removal> removals = new ArrayList<>(removed.size());
+        for (int n : removed) {
+            String why = g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
+                    ? "flat summary receipt touched (policy distrust)" : "no live bundle";
+            removals.add(new CleanupPlan.Removal(g.ids.get(n), ReceiptGraph.LAYER[g.kind[n]], why));
+        }
         return new CleanupPlan(CommitId.of(g.commit.name()), operation, targets, reason,
                 g.config.distrustFlat() ? "distrust" : "trust", rootIds, removals, revisions, touched);
     }

@@ -176,6 +176,20 @@ public final class ReceiptGraph {
         return bundleUnit.length;
     }
 
+    public FactId id(int n) {
+        return ids.get(n);
+    }
+
+    /** The decoded file of node {@code n} (assertions and artifacts only; null otherwise). */
+    public Fact fact(int n) {
+        return facts[n];
+    }
+
+    /** True when node {@code n}'s file is in this commit's tree. */
+    public boolean isLive(int n) {
+        return live[n];
+    }
+
     /** The node of {@code id}, or -1 when nothing in this commit's tree or receipts names it. */
     public int find(FactId id) {
         Integer n = nodeOf.get(id);

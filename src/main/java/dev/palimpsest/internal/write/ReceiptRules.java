@@ -43,6 +43,7 @@ final class ReceiptRules {
     private final Map<FactId, Deferred> deferred = new LinkedHashMap<>();
     private final Map<FactId, Optional<FactVersion>> existing = new HashMap<>();
     private final Map<FactId, Receipt[]> existingReceipts = new HashMap<>();
+    private boolean anyReadd;
 
     ReceiptRules(ReferenceGate gate) {
         this.gate = gate;
@@ -57,6 +58,11 @@ final class ReceiptRules {
             deferred.put(f.id(), new Deferred(f, path, Set.of(), null, gate.versions.existsAt(f.id()).isPresent()));
         }
         return true;
+    }
+
+    /** True when the fact's file is written by {@link #finish()}, once its receipt members are pinned. */
+    boolean isDeferred(FactId id) {
+        return deferred.containsKey(id);
     }
 
     void reground(Operation.Reground r) {
@@ -239,6 +245,7 @@ final class ReceiptRules {
     }
 
     private void rejectCycles() {
+        anyReadd = deferred.values().stream().anyMatch(Deferred::readd);
         Map<FactId, Integer> color = new HashMap<>();
         for (FactId start : deferred.keySet()) {
             List<FactId> path = new ArrayList<>();
@@ -282,7 +289,7 @@ final class ReceiptRules {
         if (d != null) {
             return receipts(d.fact().grounding());
         }
-        if (deferred.values().stream().noneMatch(Deferred::readd)) {
+        if (!anyReadd) {
             return new Receipt[0];
         }
         return existingReceipts.computeIfAbsent(id, x -> {

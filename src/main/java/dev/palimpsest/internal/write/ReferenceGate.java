@@ -128,7 +128,7 @@ final class ReferenceGate {
             return;
         }
         pending.put(id, full);
-        files.put(StorePaths.factPath(full.kind(), id), FactCodec.encode(full));
+        files.put(StorePaths.factPath(full.kind(), id), rules.isDeferred(id) ? new byte[0] : FactCodec.encode(full));
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
         message.add("assert", CommitMessage.FACT, id.value(), full.body());
