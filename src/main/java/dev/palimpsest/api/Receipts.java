@@ -156,7 +156,9 @@ public final class Receipts {
     /**
      * Brings the entailed edges up to date with the live assertions and the ontology at main's tip,
      * writing only the changes as one commit (none when nothing changed). The closure is kept in
-     * memory and updated incrementally between runs of this store instance.
+     * memory and updated incrementally between runs of this store instance; an incremental run
+     * compares receipts only in the region the changed assertions reach and for entailed edges
+     * missing from the store (the first run in a process compares every entailed edge).
      */
     public synchronized EntailResult entail(ActorName actor) throws NotFoundException, RejectedException,
             ConflictException {
@@ -181,8 +183,8 @@ public final class Receipts {
             }
         });
         entailerBase = new HashMap<>(now);
-        entailer.apply();
-        EntailSync.Changes ch = EntailSync.diff(c.graph(), entailer);
+        var region = entailer.apply();
+        EntailSync.Changes ch = EntailSync.diff(c.graph(), entailer, incremental ? region : null);
         int edges = entailer.entailed().size();
         if (ch.isEmpty()) {
             return new EntailResult(null, 0, 0, 0, edges, incremental);

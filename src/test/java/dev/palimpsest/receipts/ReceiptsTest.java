@@ -70,6 +70,14 @@ class ReceiptsTest {
 
             CommitResult landed = store.receipts().apply(TestStores.ALICE, plan);
             assertThat(store.log(0)).hasSize(3);
+            assertThat(store.log(1).get(0).trailers()).extracting(t -> t.key() + ": " + t.value()).containsExactly(
+                    "Palimpsest-Actor: alice",
+                    "Palimpsest-Op: retract", "Palimpsest-Fact: pmid-39973430",
+                    "Palimpsest-Op: retract", "Palimpsest-Fact: pmid-40057077",
+                    "Palimpsest-Op: retract", "Palimpsest-Fact: a1",
+                    "Palimpsest-Op: retract", "Palimpsest-Fact: a2",
+                    "Palimpsest-Op: retract", "Palimpsest-Fact: s-aim2-flat",
+                    "Palimpsest-Op: revise", "Palimpsest-Fact: s-aim2");
             assertThat(landed.retracted()).extracting(FactId::value)
                     .containsExactly("pmid-39973430", "pmid-40057077", "a1", "a2", "s-aim2-flat");
             FactRead s = store.read(FactId.of("s-aim2"), landed.commit());

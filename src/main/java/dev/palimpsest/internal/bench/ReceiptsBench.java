@@ -57,11 +57,13 @@ public final class ReceiptsBench {
         try (Store store = Store.init(dir.resolve("store.git"), new KeyHome(dir.resolve("home")), ACTOR, null, opts)) {
             byte[] batch = gen.batchYaml().getBytes(StandardCharsets.UTF_8);
             long t = System.nanoTime();
+            long cp = cpu();
             IngestResult ing = store.receipts().ingest(ACTOR, batch, false);
-            put("ingest_ms", ms(t), "ingest of " + ing.kinds() + " (" + batch.length / 1024 + " KiB batch), one commit");
+            put("ingest_ms", ms(t), "ingest of " + ing.kinds() + " (" + batch.length / 1024 + " KiB batch), one commit" + cpuNote(cp));
             t = System.nanoTime();
+            cp = cpu();
             EntailResult ent = store.receipts().entail(ACTOR);
-            put("entail_full_ms", ms(t), "entail from scratch: " + ent.edges() + " entailed edges written as one commit");
+            put("entail_full_ms", ms(t), "entail from scratch: " + ent.edges() + " entailed edges written as one commit" + cpuNote(cp));
             CommitId built = store.head();
             result.put("artifacts", gen.artifacts.size() + ent.edges());
             result.put("entailed_edges", ent.edges());
@@ -96,9 +98,10 @@ public final class ReceiptsBench {
                 t = System.nanoTime();
                 CleanupPlan real = store.receipts().planRetractSource(docs, "retracted (bench)");
                 long planned = System.nanoTime();
+                long cpuApply = cpu();
                 CommitResult landed = store.receipts().apply(ACTOR, real);
                 put("cascade_commit_ms", (System.nanoTime() - planned) / 1e6, "the whole cascade as one signed commit ("
-                        + landed.retracted().size() + " retractions, " + (landed.written().size()) + " revisions)");
+                        + landed.retracted().size() + " retractions, " + (landed.written().size()) + " revisions)" + cpuNote(cpuApply));
                 put("cascade_plan_api_ms", (planned - t) / 1e6, "planning through the API on a warm store");
                 t = System.nanoTime();
                 ReceiptGraph past = ReceiptGraph.load(repo, index, builtId, new FactCache());
@@ -115,11 +118,25 @@ public final class ReceiptsBench {
                     ev[i] = System.nanoTime() - s;
                 }
                 put("evaluate_us", Stats.of(ev).p50Millis() * 1e3, "evaluating liveness of every artifact at that commit, p50");
-                correctness(store, gen, landed.commit(), past);
+                java.util.Set<FactId> truthEdges = correctness(store, gen, landed.commit(), past);
                 t = System.nanoTime();
                 EntailResult re = store.receipts().entail(ACTOR);
                 put("entail_after_cascade_ms", ms(t), "entail after the cascade (incremental): " + re.added()
                         + " re-derived, " + re.retracted() + " retracted");
+                ReceiptGraph now = ReceiptGraph.load(repo, index, ObjectId.fromString(store.head().hex()), warm);
+                int live = 0;
+                int wrong = 0;
+                for (int n = 0; n < now.size(); n++) {
+                    var f = now.fact(n);
+                    if (f != null && now.isLive(n) && EntailSync.isEntailedEdge(f)) {
+                        live++;
+                        wrong += truthEdges.contains(f.id()) ? 0 : 1;
+                    }
+                }
+                int missing = truthEdges.size() - (live - wrong);
+                result.put("edges_after_entail_wrong", wrong + missing);
+                log.printf("    after entail: %d entailed edges live; %d leaked, %d missing against the recomputation%n",
+                        live, wrong, missing);
                 entailment(gen, seed, samples);
             }
         } finally {
@@ -180,7 +197,7 @@ public final class ReceiptsBench {
         put("flat_provenance_bytes", flat, "bytes of a flat provenance list (distinct member ids per artifact)");
     }
 
-    private void correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
+    private java.util.Set<FactId> correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
             throws PalimpsestException {
         java.util.Set<String> deadAssertions = new java.util.HashSet<>();
         Entailer truth = new Entailer(ReceiptsGraphGen.ONTOLOGY);
@@ -250,6 +267,7 @@ public final class ReceiptsBench {
         log.printf("    deployed baseline (assertions only, no cascade) leaves live but dead: %s%n", layers(deployedLeak));
         log.printf("    trusting flat summary receipts would keep %d dead flat summaries (distrust: 0)%n", trustLeak);
         log.flush();
+        return truthEdges;
     }
 
     private static Map<String, Integer> layers(int[] c) {
@@ -301,6 +319,16 @@ public final class ReceiptsBench {
         result.put(key, value);
         log.printf("  %-28s %12s  %s%n", key, value instanceof Double d ? String.format("%.3f", d) : value, what);
         log.flush();
+    }
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static long cpu() {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    private String cpuNote(long cpuStart) {
+        return String.format(" [%.0f ms CPU of this thread]", (cpu() - cpuStart) / 1e6);
     }
 
     private static double ms(long start) {

@@ -65,8 +65,12 @@ public final class EntailSync {
         return Receipt.truncated(bundles);
     }
 
-    /** What to write so the graph's entailed edges match the entailer. */
-    public static Changes diff(ReceiptGraph g, Entailer e) {
+    /**
+     * What to write so the graph's entailed edges match the entailer. With {@code region} (the
+     * triples the last {@link Entailer#apply()} touched), receipts are compared only there and for
+     * edges missing from the store; null compares every entailed edge.
+     */
+    public static Changes diff(ReceiptGraph g, Entailer e, java.util.Set<Entailer.Triple> region) {
         List<Fact> added = new ArrayList<>();
         List<Fact> revised = new ArrayList<>();
         List<FactId> retracted = new ArrayList<>();
@@ -74,11 +78,15 @@ public final class EntailSync {
         for (Entailer.Triple t : e.entailed()) {
             FactId id = edgeId(t);
             wanted.put(id, true);
+            int n = g.find(id);
+            boolean missing = n < 0 || !g.live[n] || g.facts[n] == null;
+            if (!missing && region != null && !region.contains(t)) {
+                continue;
+            }
             Receipt r = receipt(e, t);
             Fact f = new Fact(id, Kind.EDGE, t.s() + " " + t.p() + " " + t.o(), null, List.of(), null,
                     new Grounding(t.s(), t.p(), t.o(), r, List.of(), false));
-            int n = g.find(id);
-            if (n < 0 || !g.live[n] || g.facts[n] == null) {
+            if (missing) {
                 added.add(f);
             } else if (!sameMembers(g.facts[n].grounding().receipt(), r)) {
                 revised.add(f);
