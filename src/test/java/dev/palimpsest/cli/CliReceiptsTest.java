@@ -76,4 +76,17 @@ class CliReceiptsTest {
         assertThat(cmd("revoke-relation", "--actor", "alice", "nope", "--reason", "x").code()).isEqualTo(Main.NOT_FOUND);
         assertThat(cmd("review", "--json").json()).isEmpty();
     }
+
+    @Test
+    void demoNarratesTheFigureOneStory() {
+        StringWriter out = new StringWriter();
+        int code = Main.run(new String[] {"demo", dir.resolve("demo").toString()}, new PrintWriter(out),
+                new PrintWriter(new StringWriter()));
+        assertThat(code).isZero();
+        assertThat(out.toString())
+                .contains("edge " + dev.palimpsest.internal.receipts.EntailSync.edgeId(
+                        new dev.palimpsest.internal.receipts.Entailer.Triple("MAPK/ERK pathway", "upstream_of", "apoptosis")))
+                .contains("summary s-aim2-flat").contains("flat summary receipt touched (policy distrust)")
+                .contains("merge m1").contains("dropped only sentence [0]");
+    }
 }

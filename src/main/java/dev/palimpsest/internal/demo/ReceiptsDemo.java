@@ -62,12 +62,10 @@ final class ReceiptsDemo {
                     + bundles(store, edge, store.head()));
             ReceiptReport before = store.receipts().report(store.head());
             CommitId beforeCommit = store.head();
-            long t0 = System.nanoTime();
             CleanupPlan plan = store.receipts().planRetractSource(RETRACTED, "retracted by the journal");
-            long planMicros = (System.nanoTime() - t0) / 1000;
             CommitResult landed = store.receipts().apply(actor, plan);
-            out.println("3. retract-source " + RETRACTED + ": planned by set arithmetic over the receipts (" + planMicros
-                    + " µs, no model calls), landed as one signed commit " + landed.commit().abbreviated());
+            out.println("3. retract-source " + RETRACTED + ": planned by set arithmetic over the receipts (no model"
+                    + " calls), landed as one signed commit " + landed.commit().abbreviated());
             out.println("   died:");
             out.println("     the abstracts and their assertions " + plan.roots());
             for (CleanupPlan.Removal r : plan.removals()) {

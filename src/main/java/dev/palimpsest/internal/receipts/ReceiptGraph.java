@@ -89,7 +89,7 @@ public final class ReceiptGraph {
             StoreConfig config = cfgBlob == null ? StoreConfig.current()
                     : FactCodec.decodeConfig(reader.open(cfgBlob).getCachedBytes(), StorePaths.CONFIG);
             ReceiptGraph g = new ReceiptGraph(commit.copy(), config);
-            List<Object[]> retracted = new ArrayList<>();
+            List<FactId> retracted = new ArrayList<>();
             try (TreeWalk tw = new TreeWalk(reader)) {
                 tw.setRecursive(true);
                 tw.addTree(c.getTree());
@@ -103,7 +103,7 @@ public final class ReceiptGraph {
                     }
                     String folder = path.substring(0, path.indexOf('/'));
                     if (folder.equals(StorePaths.RETRACTIONS)) {
-                        retracted.add(new Object[] {id});
+                        retracted.add(id);
                         continue;
                     }
                     int n = g.node(id);
@@ -117,8 +117,7 @@ public final class ReceiptGraph {
                     }
                 }
             }
-            for (Object[] r : retracted) {
-                FactId id = (FactId) r[0];
+            for (FactId id : retracted) {
                 int n = g.node(id);
                 if (!g.live[n]) {
                     FactState st = index.state(id, commit);
