@@ -59,12 +59,14 @@ public final class Store implements AutoCloseable {
     private final PredicateIndex index;
     private final Writer writer;
     private final Map<ActorName, CommitSigner> signers = new ConcurrentHashMap<>();
+    private final Receipts receipts;
 
     private Store(GitRepo repo, KeyHome home, StoreOptions options) {
         this.repo = repo;
         this.home = home;
         this.index = PredicateIndex.open(repo);
         this.writer = new Writer(repo, index, options);
+        this.receipts = new Receipts(this, repo, index);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -154,6 +156,11 @@ public final class Store implements AutoCloseable {
             signers.put(actor, signer);
         }
         return new Transaction(writer, actor, signer);
+    }
+
+    /** Receipts of derived artifacts: ingest, liveness per layer, withdrawals with their cascade. */
+    public Receipts receipts() {
+        return receipts;
     }
 
     /** The tip of {@code main}. */

@@ -5,6 +5,7 @@ import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefSpec;
 import java.security.SecureRandom;
@@ -96,6 +97,33 @@ public final class Transaction {
         FactId fid = assertFact(id, kind, body, confidence, all);
         ops.add(new Operation.Retract(hypothesis, "subsumed by " + fid));
         return fid;
+    }
+
+    /**
+     * Asserts a layered fact: an assertion (a triple and a {@code source} ref to its document) or a
+     * derived artifact (merge, edge, summary) with its receipt. Receipt members are named unpinned
+     * ({@link dev.palimpsest.model.Pin#of}); the gate pins them at commit, or leaves a member
+     * written in this transaction unpinned. Returns the id (minted when {@code id} is null).
+     */
+    public FactId assertGrounded(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {
+        Objects.requireNonNull(kind, "kind");
+        FactId fid = id != null ? id : mint(kind);
+        ops.add(new Operation.Assert(fid, kind, body, null, refs, false, grounding));
+        return fid;
+    }
+
+    /**
+     * Writes a new version of a live artifact with a new body (null keeps it) and grounding; pinned
+     * members must be carried over from the previous version, unpinned ones are pinned at commit.
+     * {@code reason} (nullable) goes into the commit subject.
+     */
+    public Transaction reground(FactId id, String body, Grounding grounding, String reason) {
+        ops.add(new Operation.Reground(id, body, grounding, reason));
+        return this;
+    }
+
+    void add(Operation op) {
+        ops.add(op);
     }
 
     /** Writes a new version of a live fact with a new body (null keeps it) and additional refs. */

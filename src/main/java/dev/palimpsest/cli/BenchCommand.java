@@ -11,11 +11,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
-        subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class})
+        subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
+            BenchCommand.ReceiptsBenchCmd.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts");
     }
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
@@ -120,6 +121,29 @@ final class BenchCommand implements Callable<Integer> {
             out().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
             dev.palimpsest.internal.bench.PredicateBench.Result r = new dev.palimpsest.internal.bench.PredicateBench(
                     work, out()).run(commits, facts, samples, gitSamples, seed);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "receipts", description = "Cleanup by receipts on a seeded PolyGraph-shaped graph (~24k artifacts).")
+    static final class ReceiptsBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--seed", defaultValue = "42")
+        long seed;
+
+        @Option(names = "--samples", defaultValue = "2000")
+        int samples;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            out().println("bench receipts: seed " + seed + ", " + samples + " samples, fsync off");
+            var r = new dev.palimpsest.internal.bench.ReceiptsBench(work, out()).run(seed, samples);
             if (json()) {
                 printJson(r);
             }

@@ -22,7 +22,10 @@ import picocli.CommandLine.ScopeType;
             PredicateCommands.Live.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
-            KeysCommand.class, AuditCommand.class, HooksCommand.class, DemoCommand.class, BenchCommand.class})
+            KeysCommand.class, AuditCommand.class, HooksCommand.class,
+            ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
+            ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
+            DemoCommand.class, BenchCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

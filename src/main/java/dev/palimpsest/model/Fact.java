@@ -9,14 +9,21 @@ import java.util.Objects;
  * <p>{@code confidence} is optional (null when absent) and, when present, lies in [0, 1].
  * {@code pooled} is the evidence a merge absorbed from its inputs before retracting them: each
  * source in the inputs' live lineage with its mass (empty for facts that are not merges; masses
- * finite and not negative). A pooled source still stops counting once it is retracted. Immutable;
- * collections are copied (pooled sorted by id).
+ * finite and not negative). A pooled source still stops counting once it is retracted.
+ * {@code grounding} holds the triple and receipts of assertions and derived artifacts
+ * ({@link Grounding#NONE}, never null, otherwise). Immutable; collections are copied (pooled sorted by id).
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
-        java.util.SortedMap<FactId, Double> pooled) {
+        java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {
     /** A fact without pooled evidence. */
     public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs) {
         this(id, kind, body, confidence, refs, null);
+    }
+
+    /** A fact without a grounding (no triple, no receipts). */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+            java.util.SortedMap<FactId, Double> pooled) {
+        this(id, kind, body, confidence, refs, pooled, Grounding.NONE);
     }
 
     public Fact {
@@ -35,5 +42,6 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
             }
         }
         refs = List.copyOf(refs == null ? List.of() : refs);
+        grounding = grounding == null ? Grounding.NONE : grounding;
     }
 }

@@ -10,9 +10,20 @@ public record Kind(String value) {
     public static final Kind CLAIM = new Kind("claim");
     public static final Kind SOURCE = new Kind("source");
     public static final Kind HYPOTHESIS = new Kind("hypothesis");
+    /** One source document stating one typed triple (lives under {@code assertions/}). */
+    public static final Kind ASSERTION = new Kind("assertion");
+    /** Derived artifacts, each with a receipt (they live under {@code artifacts/}). */
+    public static final Kind MERGE = new Kind("merge");
+    public static final Kind EDGE = new Kind("edge");
+    public static final Kind SUMMARY = new Kind("summary");
 
     public Kind {
         Ids.require("kind", value, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");
+    }
+
+    /** True for the derived layers (merge, edge, summary), which must carry receipts. */
+    public boolean isArtifact() {
+        return equals(MERGE) || equals(EDGE) || equals(SUMMARY);
     }
 
     public static Kind of(String value) {

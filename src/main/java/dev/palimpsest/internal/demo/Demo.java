@@ -28,7 +28,8 @@ import java.util.stream.Stream;
 
 /**
  * Builds a demo store in {@code DIR/store.git} (keys in {@code DIR/home}) from the corpus bundled
- * at {@code examples/demo-corpus.yaml}, narrating each step. A folder left by an earlier demo
+ * at {@code examples/demo-corpus.yaml}, narrating each step, then the receipts story of
+ * {@code examples/receipts-corpus.yaml} in {@code DIR/receipts.git}. A folder left by an earlier demo
  * (marked by {@code DIR/.palimpsest-demo}) is replaced; any other non-empty folder is refused.
  */
 public final class Demo {
@@ -104,6 +105,7 @@ public final class Demo {
             narrateReads(store, corpus, beforeRevision);
             printGitCommands(gitDir, actor);
         }
+        new ReceiptsDemo(out).run(dir, home, actor);
         return gitDir;
     }
 

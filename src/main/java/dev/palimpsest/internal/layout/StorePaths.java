@@ -20,14 +20,22 @@ public final class StorePaths {
     public static final String FACTS = "facts";
     public static final String SOURCES = "sources";
     public static final String RETRACTIONS = "retractions";
+    public static final String ASSERTIONS = "assertions";
+    public static final String ARTIFACTS = "artifacts";
     /** Every folder a fact's file may live in, by role. */
-    public static final List<String> FACT_FOLDERS = List.of(FACTS, SOURCES);
+    public static final List<String> FACT_FOLDERS = List.of(FACTS, SOURCES, ASSERTIONS, ARTIFACTS);
 
     private StorePaths() {}
 
     /** The folder for facts of this kind. */
     public static String folderFor(Kind kind) {
-        return Kind.SOURCE.equals(kind) ? SOURCES : FACTS;
+        if (Kind.SOURCE.equals(kind)) {
+            return SOURCES;
+        }
+        if (Kind.ASSERTION.equals(kind)) {
+            return ASSERTIONS;
+        }
+        return kind.isArtifact() ? ARTIFACTS : FACTS;
     }
 
     /** The path of a fact's file, e.g. {@code facts/3f/a2/my-fact.yaml}. */

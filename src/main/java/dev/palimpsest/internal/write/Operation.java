@@ -1,7 +1,9 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.internal.yaml.Ontology;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefSpec;
 import java.util.List;
@@ -23,18 +25,24 @@ public sealed interface Operation {
     /**
      * Writes a new fact with a fresh or re-added id. With {@code poolEvidence}, the fact records the
      * evidence mass of the lineage of its {@code merged_from} targets as of the parent (a merge,
-     * computed before its inputs are retracted in the same commit).
+     * computed before its inputs are retracted in the same commit). {@code grounding} carries the
+     * triple and the receipts, whose members the gate pins (see {@link ReceiptRules}).
      */
-    record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence)
-            implements Operation {
+    record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
+            Grounding grounding) implements Operation {
         public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
             this(id, kind, body, confidence, refs, false);
+        }
+
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence) {
+            this(id, kind, body, confidence, refs, poolEvidence, Grounding.NONE);
         }
 
         public Assert {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(kind, "kind");
             refs = List.copyOf(refs == null ? List.of() : refs);
+            grounding = grounding == null ? Grounding.NONE : grounding;
         }
 
         @Override
@@ -90,6 +98,31 @@ public sealed interface Operation {
         @Override
         public String verb() {
             return "key-revoke";
+        }
+    }
+
+    /**
+     * Writes a new version of a live artifact with a new body and grounding (receipt or sentences):
+     * members pinned in the previous version are carried over unchanged, unpinned ones are pinned
+     * by the gate. Used by cleanup (dropping dead sentences) and entailment (changed derivations).
+     */
+    record Reground(FactId id, String body, Grounding grounding, String reason) implements Operation {
+        public Reground {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(grounding, "grounding");
+        }
+
+        @Override
+        public String verb() {
+            return "revise";
+        }
+    }
+
+    /** Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it) and more axioms. */
+    record Configure(String policy, Ontology ontology) implements Operation {
+        @Override
+        public String verb() {
+            return "configure";
         }
     }
 }

@@ -44,18 +44,19 @@ import org.eclipse.jgit.lib.ObjectInserter;
 final class ReferenceGate {
     static final int MIN_QUOTE = RefRules.MIN_QUOTE;
 
-    private final GitRepo repo;
-    private final PredicateIndex index;
-    private final Snapshot parent;
-    private final Versions versions;
+    final GitRepo repo;
+    final PredicateIndex index;
+    final Snapshot parent;
+    final Versions versions;
     private final List<Violation> violations = new ArrayList<>();
-    private final Map<String, byte[]> files = new LinkedHashMap<>();
-    private final Map<FactId, Fact> pending = new HashMap<>();
-    private final Set<FactId> touched = new HashSet<>();
-    private final List<FactId> written = new ArrayList<>();
+    final Map<String, byte[]> files = new LinkedHashMap<>();
+    final Map<FactId, Fact> pending = new HashMap<>();
+    final Set<FactId> touched = new HashSet<>();
+    final List<FactId> written = new ArrayList<>();
     private final List<FactId> retracted = new ArrayList<>();
-    private final CommitMessage message = new CommitMessage();
+    final CommitMessage message = new CommitMessage();
     private final KeyRules keys;
+    private final ReceiptRules rules = new ReceiptRules(this);
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent) {
@@ -87,8 +88,13 @@ final class ReferenceGate {
                 keys.add(k);
             } else if (op instanceof Operation.KeyRevoke k) {
                 keys.revoke(k);
+            } else if (op instanceof Operation.Reground r) {
+                rules.reground(r);
+            } else if (op instanceof Operation.Configure c) {
+                rules.configure(c);
             }
         }
+        rules.finish();
         if (!violations.isEmpty()) {
             throw new RejectedException(violations);
         }
@@ -124,12 +130,12 @@ final class ReferenceGate {
             pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
-        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool));
-        if (full == null) {
+        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding()));
+        if (full == null || !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
         }
         pending.put(id, full);
-        files.put(StorePaths.factPath(full.kind(), id), FactCodec.encode(full));
+        files.put(StorePaths.factPath(full.kind(), id), rules.isDeferred(id) ? new byte[0] : FactCodec.encode(full));
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
         message.add("assert", CommitMessage.FACT, id.value(), full.body());
@@ -218,7 +224,7 @@ final class ReferenceGate {
         message.add("retract", CommitMessage.FACT, id.value(), r.reason());
     }
 
-    private void notLive(FactId id, String verb) {
+    void notLive(FactId id, String verb) {
         CommitId at = versions.retractedAt(id);
         if (at != null) {
             violation("not-live", "fact " + id, "cannot " + verb + ": already retracted at " + at.hex());
@@ -337,7 +343,7 @@ final class ReferenceGate {
         }
     }
 
-    private Fact decode(Versions.Located loc) {
+    Fact decode(Versions.Located loc) {
         try {
             return FactCodec.decodeFact(parent.read(loc.blob()), loc.path());
         } catch (FormatException e) {
@@ -355,7 +361,11 @@ final class ReferenceGate {
         }
     }
 
-    private void violation(String rule, String subject, String msg) {
+    int violationCount() {
+        return violations.size();
+    }
+
+    void violation(String rule, String subject, String msg) {
         violations.add(new Violation(rule, subject, msg));
     }
 }

@@ -50,12 +50,14 @@ public final class FactCodec {
                 }
             }
         }
+        GroundingCodec.encode(n, f.grounding());
         return Yaml.write(n);
     }
 
     public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "pooled", "refs");
+        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "pooled", "refs", "subject", "predicate",
+                "object", "flat", "receipt", "sentences");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));
@@ -102,7 +104,7 @@ public final class FactCodec {
                             Yaml.text(r, "quote", rw, false)));
                 }
             }
-            return new Fact(id, kind, body, confidence, refs, pooled);
+            return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what));
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
@@ -141,17 +143,26 @@ public final class FactCodec {
         ObjectNode n = Yaml.NODES.objectNode();
         n.put("format", c.format());
         n.put("layout", c.layout());
+        if (c.policy() != null) {
+            n.put("policy", c.policy());
+        }
+        GroundingCodec.encode(n, c.ontology());
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology");
         JsonNode f = n.get("format");
         if (f == null || !f.isInt()) {
             throw new FormatException(what + ": field 'format' must be an integer");
         }
-        return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true));
+        try {
+            return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
+                    GroundingCodec.decodeOntology(n.get("ontology"), what));
+        } catch (IllegalArgumentException e) {
+            throw new FormatException(what + ": " + e.getMessage());
+        }
     }
 
     /** True when {@code bytes} is exactly the canonical encoding of what it decodes to. */

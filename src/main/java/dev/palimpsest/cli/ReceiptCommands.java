@@ -1,0 +1,278 @@
+package dev.palimpsest.cli;
+
+import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.EntailResult;
+import dev.palimpsest.api.IngestResult;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CleanupPlan;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.LayerCounts;
+import dev.palimpsest.model.ReceiptReport;
+import dev.palimpsest.model.ReviewItem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Receipts: ingest, receipts, retract-source, revoke-relation, review, entail. */
+final class ReceiptCommands {
+    private ReceiptCommands() {}
+
+    @Command(name = "ingest", description = "Land a batch of sources, assertions, artifacts (with receipts) and axioms as one commit.")
+    static final class Ingest extends Context implements Callable<Integer> {
+        @Option(names = "--actor", required = true)
+        String actor;
+
+        @Option(names = "--file", required = true, paramLabel = "F.yaml")
+        Path file;
+
+        @Option(names = "--strict", description = "Reject receipts over 8 bundles instead of keeping the smallest 8.")
+        boolean strict;
+
+        @Override
+        public Integer call() throws Exception {
+            byte[] yaml = Files.readAllBytes(file);
+            try (Store store = open()) {
+                IngestResult r = store.receipts().ingest(ActorName.of(actor), yaml, strict);
+                if (json()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("commit", r.commit().commit().hex());
+                    m.put("kinds", r.kinds());
+                    m.put("configured", r.configured());
+                    m.put("truncated", ids(r.truncated()));
+                    printJson(m);
+                } else {
+                    out().println("ingested " + r.kinds() + (r.configured() ? " and config" : "") + " in "
+                            + r.commit().commit().hex());
+                    if (!r.truncated().isEmpty()) {
+                        out().println("receipts truncated to the smallest 8 bundles: " + r.truncated());
+                    }
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "receipts", description = "Alive, dead, touched and pending artifacts per layer at a commit.")
+    static final class Report extends Context implements Callable<Integer> {
+        @Option(names = "--at", paramLabel = "COMMIT", description = "Evaluate at this commit (default: main).")
+        String at;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = open()) {
+                ReceiptReport r = store.receipts().report(at(store, at));
+                if (json()) {
+                    Map<String, Object> layers = new LinkedHashMap<>();
+                    for (String layer : List.of("assertion", "merge", "edge", "summary")) {
+                        LayerCounts c = r.layers().get(layer);
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("alive", c.alive());
+                        m.put("dead", c.dead());
+                        m.put("touched", c.touched());
+                        m.put("pending", c.pending());
+                        layers.put(layer, m);
+                    }
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("at", r.at().hex());
+                    m.put("policy", r.policy());
+                    m.put("layers", layers);
+                    printJson(m);
+                } else {
+                    out().println("receipts at " + r.at().hex() + " (flat summaries: " + r.policy() + ")");
+                    out().printf("%-10s %8s %8s %8s %8s%n", "layer", "alive", "dead", "touched", "pending");
+                    for (String layer : List.of("assertion", "merge", "edge", "summary")) {
+                        LayerCounts c = r.layers().get(layer);
+                        out().printf("%-10s %8d %8d %8d %8d%n", layer, c.alive(), c.dead(), c.touched(), c.pending());
+                    }
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    abstract static class Withdrawal extends Context implements Callable<Integer> {
+        @Option(names = "--actor", required = true)
+        String actor;
+
+        @Option(names = "--reason", required = true)
+        String reason;
+
+        @Option(names = "--dry-run", description = "Print the plan; write nothing.")
+        boolean dryRun;
+
+        abstract CleanupPlan plan(Store store) throws Exception;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = open()) {
+                CleanupPlan plan = plan(store);
+                CommitResult landed = dryRun ? null : store.receipts().apply(ActorName.of(actor), plan);
+                if (json()) {
+                    printJson(planJson(plan, landed));
+                } else {
+                    printPlan(plan, landed);
+                }
+            }
+            return Main.OK;
+        }
+
+        private Map<String, Object> planJson(CleanupPlan p, CommitResult landed) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("at", p.at().hex());
+            m.put("operation", p.operation());
+            m.put("targets", p.targets());
+            m.put("reason", p.reason());
+            m.put("policy", p.policy());
+            m.put("roots", ids(p.roots()));
+            m.put("removals", p.removals().stream().map(r -> {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("id", r.id().value());
+                x.put("layer", r.layer());
+                x.put("why", r.why());
+                return x;
+            }).toList());
+            m.put("revisions", p.revisions().stream().map(r -> {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("id", r.id().value());
+                x.put("dropped", r.dropped());
+                x.put("kept", r.kept());
+                return x;
+            }).toList());
+            m.put("touched", ids(p.touched()));
+            m.put("dry_run", landed == null);
+            m.put("commit", landed == null ? null : landed.commit().hex());
+            return m;
+        }
+
+        private void printPlan(CleanupPlan p, CommitResult landed) {
+            out().println((landed == null ? "plan (dry run) " : "") + p.operation() + " " + p.targets() + " at "
+                    + p.at().abbreviated() + ", flat summaries: " + p.policy());
+            out().println("  retract " + p.roots().size() + " root fact(s): " + p.roots());
+            for (CleanupPlan.Removal r : p.removals()) {
+                out().println("  retract " + r.layer() + " " + r.id() + ": " + r.why());
+            }
+            for (CleanupPlan.Revision r : p.revisions()) {
+                out().println("  revise summary " + r.id() + ": drop sentence(s) " + r.dropped() + ", keep " + r.kept());
+            }
+            out().println("  touched but alive (for review): " + p.touched().size());
+            if (landed != null) {
+                out().println("one signed commit " + landed.commit().hex());
+            }
+        }
+    }
+
+    @Command(name = "retract-source", description = "Retract documents and every assertion of them; cascade by receipts in one commit.")
+    static final class RetractSource extends Withdrawal implements Callable<Integer> {
+        @Parameters(index = "0..*", arity = "1..*", paramLabel = "DOC")
+        List<String> docs;
+
+        @Override
+        CleanupPlan plan(Store store) throws Exception {
+            return store.receipts().planRetractSource(docs.stream().map(FactId::of).toList(), reason);
+        }
+    }
+
+    @Command(name = "revoke-relation", description = "Retract every assertion using PREDICATE; cascade by receipts in one commit.")
+    static final class RevokeRelation extends Withdrawal implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "PREDICATE")
+        String predicate;
+
+        @Override
+        CleanupPlan plan(Store store) throws Exception {
+            return store.receipts().planRevokeRelation(predicate, reason);
+        }
+    }
+
+    @Command(name = "review", description = "List touched-but-alive artifacts and facts with stale refs; --ack records a review.")
+    static final class Review extends Context implements Callable<Integer> {
+        @Option(names = "--at", paramLabel = "COMMIT")
+        String at;
+
+        @Option(names = "--ack", paramLabel = "ITEM", description = "Acknowledge ITEM at its current version (needs --actor).")
+        String ack;
+
+        @Option(names = "--actor")
+        String actor;
+
+        @Option(names = "--note")
+        String note;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = open()) {
+                if (ack != null) {
+                    if (actor == null) {
+                        throw new Main.UsageException("--ack needs --actor");
+                    }
+                    CommitResult r = store.receipts().acknowledge(ActorName.of(actor), FactId.of(ack), note);
+                    if (json()) {
+                        printJson(Map.of("item", ack, "ack", r.written().get(0).value(), "commit", r.commit().hex()));
+                    } else {
+                        out().println("acknowledged " + ack + " as " + r.written().get(0) + " in " + r.commit().hex());
+                    }
+                    return Main.OK;
+                }
+                CommitId c = at(store, at);
+                List<ReviewItem> items = store.receipts().review(c);
+                if (json()) {
+                    printJson(items.stream().map(i -> {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("id", i.id().value());
+                        m.put("layer", i.layer());
+                        m.put("reason", i.reason());
+                        m.put("version", i.version().hex());
+                        m.put("details", i.details());
+                        return m;
+                    }).toList());
+                } else {
+                    for (ReviewItem i : items) {
+                        out().println(i.reason() + " " + i.layer() + " " + i.id() + "@" + i.version().abbreviated() + ": "
+                                + String.join("; ", i.details()));
+                    }
+                    out().println(items.size() + " item(s) to review at " + c.abbreviated());
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "entail", description = "Materialise entailed edges (axioms in palimpsest.yaml); writes only the changes.")
+    static final class Entail extends Context implements Callable<Integer> {
+        @Option(names = "--actor", required = true)
+        String actor;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = open()) {
+                EntailResult r = store.receipts().entail(ActorName.of(actor));
+                if (json()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("commit", r.commit() == null ? null : r.commit().commit().hex());
+                    m.put("added", r.added());
+                    m.put("revised", r.revised());
+                    m.put("retracted", r.retracted());
+                    m.put("edges", r.edges());
+                    m.put("incremental", r.incremental());
+                    printJson(m);
+                } else {
+                    out().println(r.edges() + " entailed edges: " + r.added() + " added, " + r.revised() + " revised, "
+                            + r.retracted() + " retracted" + (r.commit() == null ? " (nothing to write)"
+                                    : " in " + r.commit().commit().hex()));
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    static List<String> ids(List<FactId> ids) {
+        return ids.stream().map(FactId::value).toList();
+    }
+}

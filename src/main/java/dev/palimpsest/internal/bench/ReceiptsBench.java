@@ -1,0 +1,337 @@
+package dev.palimpsest.internal.bench;
+
+import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.EntailResult;
+import dev.palimpsest.api.IngestResult;
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.receipts.Cleanup;
+import dev.palimpsest.internal.receipts.EntailSync;
+import dev.palimpsest.internal.receipts.Entailer;
+import dev.palimpsest.internal.receipts.FactCache;
+import dev.palimpsest.internal.receipts.Liveness;
+import dev.palimpsest.internal.receipts.ReceiptGraph;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CleanupPlan;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * {@code bench receipts}: on a seeded PolyGraph-shaped graph ({@link ReceiptsGraphGen}), ingest and
+ * entail it, then measure the cleanup plan (set arithmetic only) for retract-source of 61 sources
+ * and revoke-relation of one predicate, the whole cascade as one signed commit, receipt evaluation
+ * at a historical commit, incremental entailment after one new assertion against a full recompute,
+ * the bytes receipts take, and cleanup's correctness against the generator's ground truth beside
+ * the deployed baseline. Not thread-safe.
+ */
+public final class ReceiptsBench {
+    private static final ActorName ACTOR = ActorName.of("bench");
+    private final Path workDir;
+    private final PrintWriter log;
+    private final Map<String, Object> result = new LinkedHashMap<>();
+
+    public ReceiptsBench(Path workDir, PrintWriter log) {
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    public Map<String, Object> run(long seed, int samples) throws IOException, PalimpsestException {
+        ReceiptsGraphGen gen = ReceiptsGraphGen.paperSized(seed);
+        Path dir = Files.createTempDirectory(workDir, "bench-receipts-");
+        StoreOptions opts = StoreOptions.defaults().withFsync(false);
+        try (Store store = Store.init(dir.resolve("store.git"), new KeyHome(dir.resolve("home")), ACTOR, null, opts)) {
+            byte[] batch = gen.batchYaml().getBytes(StandardCharsets.UTF_8);
+            long t = System.nanoTime();
+            long cp = cpu();
+            IngestResult ing = store.receipts().ingest(ACTOR, batch, false);
+            put("ingest_ms", ms(t), "ingest of " + ing.kinds() + " (" + batch.length / 1024 + " KiB batch), one commit" + cpuNote(cp));
+            t = System.nanoTime();
+            cp = cpu();
+            EntailResult ent = store.receipts().entail(ACTOR);
+            put("entail_full_ms", ms(t), "entail from scratch: " + ent.edges() + " entailed edges written as one commit" + cpuNote(cp));
+            CommitId built = store.head();
+            result.put("artifacts", gen.artifacts.size() + ent.edges());
+            result.put("entailed_edges", ent.edges());
+            result.put("assertions", gen.assertions.size());
+            try (GitRepo repo = GitRepo.open(store.gitDir(), false)) {
+                PredicateIndex index = PredicateIndex.open(repo);
+                ObjectId builtId = ObjectId.fromString(built.hex());
+                t = System.nanoTime();
+                ReceiptGraph g = ReceiptGraph.load(repo, index, builtId, new FactCache());
+                put("load_cold_ms", ms(t), "receipts of " + g.size() + " nodes, " + g.units() + " receipts, "
+                        + g.bundles() + " bundles loaded at a commit (cold: every file decoded)");
+                Cleanup c = new Cleanup(g);
+                List<FactId> docs = gen.retracted.stream().map(d -> FactId.of(ReceiptsGraphGen.doc(d))).toList();
+                int[] srcRoots = c.sourceRoots(docs);
+                int[] relRoots = c.predicateRoots("regulates");
+                put("plan_retract_source_61_us", arithmetic(c, srcRoots, samples), "cleanup plan, set arithmetic only, "
+                        + "retract-source of " + docs.size() + " sources (" + srcRoots.length + " roots), p50");
+                put("plan_revoke_relation_us", arithmetic(c, relRoots, samples), "cleanup plan, set arithmetic only, "
+                        + "revoke-relation regulates (" + relRoots.length + " roots), p50");
+                long[] full = new long[Math.max(5, samples / 20)];
+                CleanupPlan plan = null;
+                for (int i = 0; i < full.length; i++) {
+                    long s = System.nanoTime();
+                    plan = c.plan(Cleanup.RETRACT_SOURCE, docs.stream().map(FactId::value).toList(), "bench", srcRoots);
+                    full[i] = System.nanoTime() - s;
+                }
+                put("plan_materialised_us", Stats.of(full).p50Millis() * 1e3, "the same plan materialised (ids, layers, "
+                        + "sentence revisions): " + plan.roots().size() + " roots, " + plan.removals().size()
+                        + " removals, " + plan.revisions().size() + " revisions, p50");
+                storage(g);
+                store.receipts().report(built);
+                t = System.nanoTime();
+                CleanupPlan real = store.receipts().planRetractSource(docs, "retracted (bench)");
+                long planned = System.nanoTime();
+                long cpuApply = cpu();
+                CommitResult landed = store.receipts().apply(ACTOR, real);
+                put("cascade_commit_ms", (System.nanoTime() - planned) / 1e6, "the whole cascade as one signed commit ("
+                        + landed.retracted().size() + " retractions, " + (landed.written().size()) + " revisions)" + cpuNote(cpuApply));
+                put("cascade_plan_api_ms", (planned - t) / 1e6, "planning through the API on a warm store");
+                t = System.nanoTime();
+                ReceiptGraph past = ReceiptGraph.load(repo, index, builtId, new FactCache());
+                put("historical_cold_ms", ms(t), "receipts at the pre-retraction commit, loaded cold");
+                FactCache warm = new FactCache();
+                ReceiptGraph.load(repo, index, builtId, warm);
+                t = System.nanoTime();
+                ReceiptGraph again = ReceiptGraph.load(repo, index, builtId, warm);
+                put("historical_warm_ms", ms(t), "the same, blobs already decoded (tree walk + arrays)");
+                long[] ev = new long[samples];
+                for (int i = 0; i < samples; i++) {
+                    long s = System.nanoTime();
+                    Liveness.at(again);
+                    ev[i] = System.nanoTime() - s;
+                }
+                put("evaluate_us", Stats.of(ev).p50Millis() * 1e3, "evaluating liveness of every artifact at that commit, p50");
+                java.util.Set<FactId> truthEdges = correctness(store, gen, landed.commit(), past);
+                t = System.nanoTime();
+                EntailResult re = store.receipts().entail(ACTOR);
+                put("entail_after_cascade_ms", ms(t), "entail after the cascade (incremental): " + re.added()
+                        + " re-derived, " + re.retracted() + " retracted");
+                ReceiptGraph now = ReceiptGraph.load(repo, index, ObjectId.fromString(store.head().hex()), warm);
+                int live = 0;
+                int wrong = 0;
+                for (int n = 0; n < now.size(); n++) {
+                    var f = now.fact(n);
+                    if (f != null && now.isLive(n) && EntailSync.isEntailedEdge(f)) {
+                        live++;
+                        wrong += truthEdges.contains(f.id()) ? 0 : 1;
+                    }
+                }
+                int missing = truthEdges.size() - (live - wrong);
+                result.put("edges_after_entail_wrong", wrong + missing);
+                log.printf("    after entail: %d entailed edges live; %d leaked, %d missing against the recomputation%n",
+                        live, wrong, missing);
+                entailment(gen, seed, samples);
+            }
+        } finally {
+            CommitBench.deleteTree(dir);
+        }
+        return result;
+    }
+
+    private double arithmetic(Cleanup c, int[] roots, int samples) {
+        for (int i = 0; i < 200; i++) {
+            c.after(roots);
+        }
+        long[] n = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            long s = System.nanoTime();
+            c.after(roots);
+            n[i] = System.nanoTime() - s;
+        }
+        return Stats.of(n).p50Millis() * 1e3;
+    }
+
+    private void storage(ReceiptGraph g) {
+        long graph = 0;
+        long receipts = 0;
+        long flat = 0;
+        long labels = 0;
+        for (int n = 0; n < g.size(); n++) {
+            var f = g.fact(n);
+            if (f == null || !g.isLive(n)) {
+                continue;
+            }
+            long bytes = dev.palimpsest.internal.yaml.FactCodec.encode(f).length;
+            graph += bytes;
+            var gr = f.grounding();
+            if (gr.receipt() == null && gr.sentences().isEmpty()) {
+                continue;
+            }
+            var bare = new dev.palimpsest.model.Fact(f.id(), f.kind(), f.body(), f.confidence(), f.refs(), f.pooled(),
+                    new dev.palimpsest.model.Grounding(gr.subject(), gr.predicate(), gr.object(), null, List.of(), false));
+            long textOfSentences = gr.sentences().stream().mapToLong(s -> s.text().length() + 12).sum();
+            receipts += bytes - dev.palimpsest.internal.yaml.FactCodec.encode(bare).length - textOfSentences;
+            java.util.TreeSet<String> members = new java.util.TreeSet<>();
+            List<dev.palimpsest.model.Receipt> rs = new ArrayList<>();
+            if (gr.receipt() != null) {
+                rs.add(gr.receipt());
+            }
+            gr.sentences().forEach(s -> rs.add(s.receipt()));
+            rs.forEach(r -> r.members().forEach(m -> members.add(m.value())));
+            for (var r : rs) {
+                labels += 2 + r.bundles().stream().mapToLong(b -> 3 + b.stream().mapToLong(p -> p.id().value().length() + 3)
+                        .sum()).sum();
+            }
+            flat += "provenance:\n".length() + members.stream().mapToLong(m -> m.length() + 5).sum();
+        }
+        put("graph_bytes", graph, "bytes of every fact file (sources are not decoded: assertions and artifacts)");
+        put("receipt_bytes", receipts, "bytes of the receipt blocks as stored (pinned members: id, commit, blob)");
+        put("label_json_bytes", labels, "the same labels as JSON id lists, unpinned (the paper's measure)");
+        put("flat_provenance_bytes", flat, "bytes of a flat provenance list (distinct member ids per artifact)");
+    }
+
+    private java.util.Set<FactId> correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
+            throws PalimpsestException {
+        java.util.Set<String> deadAssertions = new java.util.HashSet<>();
+        Entailer truth = new Entailer(ReceiptsGraphGen.ONTOLOGY);
+        for (var a : gen.assertions) {
+            if (gen.retracted.contains(a.doc())) {
+                deadAssertions.add(a.id());
+            } else {
+                truth.addAssertion(a.id(), a.triple());
+            }
+        }
+        truth.apply();
+        int[] leaked = new int[4];
+        int[] over = new int[4];
+        int[] deployedLeak = new int[4];
+        int trustLeak = 0;
+        for (var art : gen.artifacts) {
+            boolean[] sentenceAlive = new boolean[art.sentences().size()];
+            boolean anyAlive = false;
+            boolean allAlive = true;
+            for (int i = 0; i < sentenceAlive.length; i++) {
+                sentenceAlive[i] = art.sentences().get(i).stream().anyMatch(b -> b.stream().noneMatch(deadAssertions::contains));
+                anyAlive |= sentenceAlive[i];
+                allAlive &= sentenceAlive[i];
+            }
+            boolean merge = art.kind().equals("merge");
+            boolean trulyAlive = merge || art.flat() ? allAlive : anyAlive;
+            boolean kept = store.factLiveAtCommit(FactId.of(art.id()), after);
+            int layer = merge ? 0 : art.flat() ? 2 : 1;
+            if (kept && !trulyAlive) {
+                leaked[layer]++;
+            }
+            if (!kept && trulyAlive) {
+                over[layer]++;
+            }
+            if (!trulyAlive || (!merge && !allAlive)) {
+                deployedLeak[layer]++;
+            }
+            if (art.flat() && !allAlive) {
+                var f = past.fact(past.find(FactId.of(art.id())));
+                boolean trustKeeps = f.grounding().receipt().bundles().stream()
+                        .anyMatch(b -> b.stream().noneMatch(p -> deadAssertions.contains(p.id().value())));
+                trustLeak += trustKeeps ? 1 : 0;
+            }
+        }
+        java.util.Set<FactId> truthEdges = new java.util.HashSet<>();
+        truth.entailed().forEach(t -> truthEdges.add(EntailSync.edgeId(t)));
+        for (int n = 0; n < past.size(); n++) {
+            var f = past.fact(n);
+            if (f == null || !past.isLive(n) || !EntailSync.isEntailedEdge(f)) {
+                continue;
+            }
+            boolean kept = store.factLiveAtCommit(f.id(), after);
+            boolean alive = truthEdges.contains(f.id());
+            leaked[3] += kept && !alive ? 1 : 0;
+            over[3] += !kept && alive ? 1 : 0;
+            deployedLeak[3] += alive ? 0 : 1;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("leaked", layers(leaked));
+        m.put("over_deleted", layers(over));
+        m.put("deployed_leaked", layers(deployedLeak));
+        m.put("trust_policy_flat_summaries_leaked", trustLeak);
+        result.put("correctness", m);
+        log.printf("  correctness after retract-source of %d sources (ground truth: faithful receipts, entailment recomputed):%n",
+                gen.retracted.size());
+        log.printf("    cascade leaked: %s | over-deleted: %s%n", layers(leaked), layers(over));
+        log.printf("    deployed baseline (assertions only, no cascade) leaves live but dead: %s%n", layers(deployedLeak));
+        log.printf("    trusting flat summary receipts would keep %d dead flat summaries (distrust: 0)%n", trustLeak);
+        log.flush();
+        return truthEdges;
+    }
+
+    private static Map<String, Integer> layers(int[] c) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("merge", c[0]);
+        m.put("sentence_summary", c[1]);
+        m.put("flat_summary", c[2]);
+        m.put("edge", c[3]);
+        return m;
+    }
+
+    private void entailment(ReceiptsGraphGen gen, long seed, int samples) {
+        long t = System.nanoTime();
+        Entailer e = new Entailer(ReceiptsGraphGen.ONTOLOGY);
+        for (var a : gen.assertions) {
+            e.addAssertion(a.id(), a.triple());
+        }
+        e.apply();
+        for (Entailer.Triple x : e.entailed()) {
+            EntailSync.receipt(e, x);
+        }
+        put("entail_recompute_ms", ms(t), "full recompute in memory (closure + every receipt)");
+        Random rnd = new Random(seed);
+        int n = Math.max(10, samples / 50);
+        long[] inc = new long[n];
+        int region = 0;
+        for (int i = 0; i < n; i++) {
+            var base = gen.assertions.get(rnd.nextInt(gen.assertions.size())).triple();
+            var other = gen.assertions.get(rnd.nextInt(gen.assertions.size())).triple();
+            Entailer.Triple nt = new Entailer.Triple(base.s(), "regulates", other.o());
+            long s = System.nanoTime();
+            e.addAssertion("new-" + i, nt);
+            var changed = e.apply();
+            for (Entailer.Triple x : changed) {
+                if (e.rank(x) >= 1) {
+                    EntailSync.receipt(e, x);
+                }
+            }
+            inc[i] = System.nanoTime() - s;
+            region += changed.size();
+            e.removeAssertion("new-" + i);
+            e.apply();
+        }
+        put("entail_incremental_ms", Stats.of(inc).p50Millis(), "one new assertion, incremental (region re-ranked, "
+                + "its receipts recomputed; mean region " + region / n + " triples), p50");
+    }
+
+    private void put(String key, Object value, String what) {
+        result.put(key, value);
+        log.printf("  %-28s %12s  %s%n", key, value instanceof Double d ? String.format("%.3f", d) : value, what);
+        log.flush();
+    }
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static long cpu() {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    private String cpuNote(long cpuStart) {
+        return String.format(" [%.0f ms CPU of this thread]", (cpu() - cpuStart) / 1e6);
+    }
+
+    private static double ms(long start) {
+        return (System.nanoTime() - start) / 1e6;
+    }
+}

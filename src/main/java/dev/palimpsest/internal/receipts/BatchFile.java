@@ -1,0 +1,226 @@
+package dev.palimpsest.internal.receipts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.palimpsest.internal.yaml.GroundingCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.internal.yaml.Ontology;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Pin;
+import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Sentence;
+import dev.palimpsest.model.Violation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An ingest batch as read from YAML (see README, "Ingest files"): optional {@code policy} and
+ * {@code ontology}, then {@code sources}, {@code assertions} and {@code artifacts}. Receipts with
+ * more than {@link Receipt#MAX_BUNDLES} bundles keep the smallest (listed in {@link #truncated});
+ * with {@code strict} that is a violation instead. Parsing reports every problem at once.
+ * Immutable once parsed.
+ */
+public final class BatchFile {
+    /** One fact of the batch, ready for {@code Transaction.assertGrounded}. */
+    public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
+
+    private static final YAMLMapper MAPPER = new YAMLMapper();
+
+    public final String policy;
+    public final Ontology ontology;
+    public final List<Item> items = new ArrayList<>();
+    public final List<FactId> truncated = new ArrayList<>();
+    public final List<Violation> problems = new ArrayList<>();
+    private final boolean strict;
+    private final Set<String> ids = new HashSet<>();
+
+    private BatchFile(JsonNode root, boolean strict) {
+        this.strict = strict;
+        String p = null;
+        Ontology o = Ontology.EMPTY;
+        try {
+            only(root, "batch", "policy", "ontology", "sources", "assertions", "artifacts");
+            p = text(root, "policy", "batch", false);
+            o = GroundingCodec.decodeOntology(root.get("ontology"), "batch");
+        } catch (FormatException | IllegalArgumentException e) {
+            problem("batch", e.getMessage());
+        }
+        this.policy = p;
+        this.ontology = o;
+        for (JsonNode n : list(root, "sources")) {
+            guard(n, "source", () -> source(n));
+        }
+        for (JsonNode n : list(root, "assertions")) {
+            guard(n, "assertion", () -> assertion(n));
+        }
+        for (JsonNode n : list(root, "artifacts")) {
+            guard(n, "artifact", () -> artifact(n));
+        }
+    }
+
+    /** Parses a batch; problems (not exceptions) report what is wrong with it. */
+    public static BatchFile parse(byte[] yaml, boolean strict) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(yaml);
+        } catch (IOException e) {
+            BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
+            empty.problem("batch", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            return empty;
+        }
+        if (root == null || !root.isObject()) {
+            BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
+            empty.problem("batch", "expected a YAML mapping with sources, assertions and artifacts");
+            return empty;
+        }
+        return new BatchFile(root, strict);
+    }
+
+    private interface Step {
+        void run() throws FormatException;
+    }
+
+    private void guard(JsonNode n, String what, Step step) {
+        try {
+            if (!n.isObject()) {
+                throw new FormatException("each " + what + " must be a mapping");
+            }
+            step.run();
+        } catch (FormatException | IllegalArgumentException e) {
+            problem(what + " " + n.path("id").asText("?"), e.getMessage());
+        }
+    }
+
+    private void source(JsonNode n) throws FormatException {
+        only(n, "source", "id", "body");
+        FactId id = id(n);
+        items.add(new Item(id, Kind.SOURCE, text(n, "body", "source " + id, true), List.of(), Grounding.NONE));
+    }
+
+    private void assertion(JsonNode n) throws FormatException {
+        only(n, "assertion", "id", "source", "subject", "predicate", "object", "quote", "body");
+        FactId id = id(n);
+        String w = "assertion " + id;
+        Grounding g = Grounding.triple(text(n, "subject", w, true), text(n, "predicate", w, true), text(n, "object", w, true));
+        RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, "source", text(n, "quote", w, false));
+        String body = text(n, "body", w, false);
+        items.add(new Item(id, Kind.ASSERTION, body != null ? body : tripleText(g), List.of(src), g));
+    }
+
+    private void artifact(JsonNode n) throws FormatException {
+        only(n, "artifact", "id", "kind", "body", "subject", "predicate", "object", "receipt", "sentences", "flat");
+        FactId id = id(n);
+        String w = "artifact " + id;
+        Kind kind = Kind.of(text(n, "kind", w, true));
+        if (!kind.isArtifact()) {
+            throw new FormatException("kind must be merge, edge or summary, got '" + kind + "'");
+        }
+        JsonNode flat = n.get("flat");
+        if (flat != null && !flat.isBoolean()) {
+            throw new FormatException("flat must be true or false");
+        }
+        List<Sentence> sentences = new ArrayList<>();
+        for (JsonNode s : list(n, "sentences")) {
+            only(s, w + " sentence", "text", "receipt");
+            sentences.add(new Sentence(text(s, "text", w + " sentence", true), receipt(id, s.get("receipt"), w + " sentence")));
+        }
+        Receipt receipt = n.has("receipt") ? receipt(id, n.get("receipt"), w) : null;
+        Grounding g = new Grounding(text(n, "subject", w, false), text(n, "predicate", w, false),
+                text(n, "object", w, false), receipt, sentences, flat != null && flat.booleanValue());
+        String body = text(n, "body", w, false);
+        if (body == null) {
+            if (g.hasTriple()) {
+                body = tripleText(g);
+            } else if (!sentences.isEmpty()) {
+                body = String.join(" ", sentences.stream().map(Sentence::text).toList());
+            } else {
+                throw new FormatException("missing field 'body'");
+            }
+        }
+        items.add(new Item(id, kind, body, List.of(), g));
+    }
+
+    private Receipt receipt(FactId owner, JsonNode r, String what) throws FormatException {
+        if (r == null || !r.isArray() || r.isEmpty()) {
+            throw new FormatException(what + ": receipt must be a non-empty list of bundles, e.g. [[a1], [a2, a3]]");
+        }
+        List<List<Pin>> bundles = new ArrayList<>();
+        for (JsonNode b : r) {
+            if (!b.isArray() || b.isEmpty()) {
+                throw new FormatException(what + ": each bundle must be a non-empty list of ids");
+            }
+            List<Pin> pins = new ArrayList<>();
+            b.forEach(m -> pins.add(Pin.of(FactId.of(m.asText()))));
+            bundles.add(pins);
+        }
+        Receipt out = Receipt.truncated(bundles);
+        long distinct = bundles.stream().map(bl -> bl.stream().map(Pin::id).sorted().distinct().toList()).distinct().count();
+        if (distinct > Receipt.MAX_BUNDLES) {
+            if (strict) {
+                throw new FormatException(what + ": " + bundles.size() + " bundles; at most " + Receipt.MAX_BUNDLES
+                        + " (without --strict the smallest " + Receipt.MAX_BUNDLES + " are kept)");
+            }
+            if (!truncated.contains(owner)) {
+                truncated.add(owner);
+            }
+        }
+        return out;
+    }
+
+    static String tripleText(Grounding g) {
+        return g.subject() + " " + g.predicate() + " " + g.object();
+    }
+
+    private FactId id(JsonNode n) throws FormatException {
+        FactId id = FactId.of(text(n, "id", "batch entry", true));
+        if (!ids.add(id.value())) {
+            throw new FormatException("id " + id + " appears twice in the batch");
+        }
+        return id;
+    }
+
+    private void problem(String subject, String msg) {
+        problems.add(new Violation("invalid-batch", subject, msg));
+    }
+
+    private static List<JsonNode> list(JsonNode n, String field) {
+        JsonNode l = n.get(field);
+        List<JsonNode> out = new ArrayList<>();
+        if (l != null && l.isArray()) {
+            l.forEach(out::add);
+        }
+        return out;
+    }
+
+    private static void only(JsonNode n, String what, String... allowed) throws FormatException {
+        Set<String> ok = Set.of(allowed);
+        Iterator<String> it = n.fieldNames();
+        while (it.hasNext()) {
+            String f = it.next();
+            if (!ok.contains(f)) {
+                throw new FormatException(what + ": unknown field '" + f + "'");
+            }
+        }
+    }
+
+    private static String text(JsonNode n, String field, String what, boolean required) throws FormatException {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw new FormatException(what + ": missing field '" + field + "'");
+            }
+            return null;
+        }
+        if (!v.isValueNode()) {
+            throw new FormatException(what + ": field '" + field + "' must be a string");
+        }
+        return v.asText();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.palimpsest.internal.receipts;
+
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.CleanupPlan;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Sentence;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns a cleanup plan into the operations of one transaction: the roots retracted with the
+ * caller's reason, then the cascade layer by layer (each reason records the root withdrawal),
+ * then sentence summaries rewritten without their dead sentences. Stateless.
+ */
+public final class Cascade {
+    private Cascade() {}
+
+    public static void addTo(Transaction tx, CleanupPlan plan, Cleanup cleanup) {
+        String root = plan.operation() + " " + String.join(", ", plan.targets());
+        for (var id : plan.roots()) {
+            tx.retract(id, plan.reason());
+        }
+        for (CleanupPlan.Removal r : plan.removals()) {
+            tx.retract(r.id(), "cascade of " + root + " (" + plan.reason() + "): " + r.why());
+        }
+        for (CleanupPlan.Revision r : plan.revisions()) {
+            Fact f = cleanup.fact(r.id());
+            Set<Integer> drop = new HashSet<>(r.dropped());
+            List<Sentence> keep = new ArrayList<>();
+            for (int i = 0; i < f.grounding().sentences().size(); i++) {
+                if (!drop.contains(i)) {
+                    keep.add(f.grounding().sentences().get(i));
+                }
+            }
+            Grounding g = f.grounding().withReceipts(null, keep);
+            String body = String.join(" ", keep.stream().map(Sentence::text).toList());
+            tx.reground(r.id(), body, g, "cascade of " + root + ": dropped sentence(s) " + r.dropped());
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.palimpsest.internal.receipts;
+
+import dev.palimpsest.model.CleanupPlan;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.LayerCounts;
+import dev.palimpsest.model.ReceiptReport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Cleanup as set arithmetic over one commit's receipts: the roots of a withdrawal (a document and
+ * its assertions, or every assertion using a predicate), the cascade that follows from them, and
+ * the per-layer report. Thread-safe once built (the baseline is copied for each plan).
+ */
+public final class Cleanup {
+    public static final String RETRACT_SOURCE = "retract-source";
+    public static final String REVOKE_RELATION = "revoke-relation";
+
+    private final ReceiptGraph g;
+    private final Liveness baseline;
+    private final Map<Integer, int[]> bySource = new HashMap<>();
+    private final Map<String, int[]> byPredicate = new HashMap<>();
+
+    public Cleanup(ReceiptGraph g) {
+        this.g = g;
+        this.baseline = Liveness.at(g);
+        Map<Integer, ReceiptGraph.IntList> src = new HashMap<>();
+        Map<String, ReceiptGraph.IntList> pred = new HashMap<>();
+        for (int n = 0; n < g.size(); n++) {
+            if (g.kind[n] == ReceiptGraph.ASSERTION && g.live[n] && g.facts[n] != null) {
+                if (g.sourceOf[n] >= 0) {
+                    src.computeIfAbsent(g.sourceOf[n], k -> new ReceiptGraph.IntList()).add(n);
+                }
+                pred.computeIfAbsent(g.facts[n].grounding().predicate(), k -> new ReceiptGraph.IntList()).add(n);
+            }
+        }
+        src.forEach((k, v) -> bySource.put(k, v.toArray()));
+        pred.forEach((k, v) -> byPredicate.put(k, v.toArray()));
+    }
+
+    public ReceiptGraph graph() {
+        return g;
+    }
+
+    public Liveness baseline() {
+        return baseline;
+    }
+
+    /** The live root nodes of retracting {@code docs}: each live document and its live assertions. */
+    public int[] sourceRoots(List<FactId> docs) {
+        ReceiptGraph.IntList out = new ReceiptGraph.IntList();
+        for (FactId d : docs) {
+            int n = g.find(d);
+            if (n < 0) {
+                continue;
+            }
+            if (g.live[n]) {
+                out.add(n);
+            }
+            for (int a : bySource.getOrDefault(n, new int[0])) {
+                out.add(a);
+            }
+        }
+        return out.toArray();
+    }
+
+    /** The live assertions using {@code predicate}. */
+    public int[] predicateRoots(String predicate) {
+        return byPredicate.getOrDefault(predicate, new int[0]).clone();
+    }
+
+    /** The set arithmetic alone: the baseline with {@code roots} killed, propagated. */
+    public Liveness after(int[] roots) {
+        Liveness l = baseline.copy();
+        l.kill(roots, roots.length);
+        return l;
+    }
+
+    /** The full plan of a withdrawal with these roots. */
+    public CleanupPlan plan(String operation, List<String> targets, String reason, int[] roots) {
+        Liveness l = after(roots);
+        List<FactId> rootIds = Arrays.stream(roots).boxed().distinct()
+                .sorted(Comparator.comparingInt((Integer r) -> g.kind[r]).thenComparing(r -> g.ids.get(r)))
+                .map(g.ids::get).toList();
+        List<Integer> removed = new ArrayList<>();
+        List<CleanupPlan.Revision> revisions = new ArrayList<>();
+        List<FactId> touched = new ArrayList<>();
+        for (int n = 0; n < g.size(); n++) {
+            byte k = g.kind[n];
+            if (!g.live[n] || k < ReceiptGraph.MERGE) {
+                continue;
+            }
+            if (l.dead.get(n)) {
+                removed.add(n);
+            } else if (l.partlyDead(n)) {
+                List<Integer> dropped = new ArrayList<>();
+                for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
+                    if (l.unitDead(u)) {
+                        dropped.add(g.unitSentence[u]);
+                    }
+                }
+                revisions.add(new CleanupPlan.Revision(g.ids.get(n), dropped, g.sentenceCount[n] - dropped.size()));
+            } else if (l.touched.get(n)) {
+                touched.add(g.ids.get(n));
+            }
+        }
+        removed.sort(Comparator.comparingInt((Integer n) -> g.kind[n]).thenComparing(n -> g.ids.get(n)));
+        List<CleanupPlan.Removal> removals = new ArrayList<>(removed.size());
+        for (int n : removed) {
+            String why = g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
+                    ? "flat summary receipt touched (policy distrust)" : "no live bundle";
+            removals.add(new CleanupPlan.Removal(g.ids.get(n), ReceiptGraph.LAYER[g.kind[n]], why));
+        }
+        return new CleanupPlan(CommitId.of(g.commit.name()), operation, targets, reason,
+                g.config.distrustFlat() ? "distrust" : "trust", rootIds, removals, revisions, touched);
+    }
+
+    /** The fact of a live node, as decoded (null for sources and plain facts). */
+    public Fact fact(FactId id) {
+        int n = g.find(id);
+        return n < 0 ? null : g.facts[n];
+    }
+
+    /** Alive, dead, touched and pending per layer at the graph's commit. */
+    public ReceiptReport report() {
+        int[][] c = new int[6][4];
+        Liveness l = baseline;
+        for (int n = 0; n < g.size(); n++) {
+            byte k = g.kind[n];
+            if (k < ReceiptGraph.ASSERTION) {
+                continue;
+            }
+            boolean alive = g.live[n] && l.alive(n);
+            c[k][alive ? 0 : 1]++;
+            if (alive && l.touched.get(n)) {
+                c[k][2]++;
+            }
+            if (g.live[n] && (!alive || l.partlyDead(n))) {
+                c[k][3]++;
+            }
+        }
+        TreeMap<String, LayerCounts> layers = new TreeMap<>();
+        for (byte k = ReceiptGraph.ASSERTION; k <= ReceiptGraph.SUMMARY; k++) {
+            layers.put(ReceiptGraph.LAYER[k], new LayerCounts(c[k][0], c[k][1], c[k][2], c[k][3]));
+        }
+        return new ReceiptReport(CommitId.of(g.commit.name()), g.config.distrustFlat() ? "distrust" : "trust", layers);
+    }
+}

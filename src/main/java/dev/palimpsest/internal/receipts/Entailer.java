@@ -1,0 +1,352 @@
+package dev.palimpsest.internal.receipts;
+
+import dev.palimpsest.internal.yaml.Ontology;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Entailment under the ontology's axioms (sub-property, inverse, two-step chains, transitivity as
+ * the chain p∘p ⊑ p), maintained incrementally. A triple's rank is 0 when some live assertion
+ * states it, else 1 + the least, over its derivations, of the largest premise rank (its shortest
+ * derivation depth); triples of rank >= 1 are the entailed edges. An edge's derivations are the
+ * rule instances whose premises all have a smaller rank, so receipts never form cycles.
+ *
+ * <p>Changes (assertions added or removed) are applied by delete-and-rederive over the affected
+ * region only: the forward closure of the changed triples, re-ranked by a Knuth-style least-rank
+ * propagation with everything outside the region fixed. The state is a function of the live
+ * assertions alone, so an incremental result equals a from-scratch one. Not thread-safe.
+ */
+public final class Entailer {
+    /** A subject-predicate-object triple. */
+    public record Triple(String s, String p, String o) {
+        String key() {
+            return s + '\u0000' + p + '\u0000' + o;
+        }
+    }
+
+    /** One rule instance: its premises (triple ids). */
+    record Derivation(int[] premises) {}
+
+    private final Map<String, List<String>> sub = new HashMap<>();
+    private final Map<String, List<String>> subBack = new HashMap<>();
+    private final Map<String, List<String>> inv = new HashMap<>();
+    private final Map<String, List<String>> invBack = new HashMap<>();
+    private final Map<String, List<String[]>> byFirst = new HashMap<>();
+    private final Map<String, List<String[]>> bySecond = new HashMap<>();
+    private final Map<String, List<String[]>> chainBack = new HashMap<>();
+
+    private final Map<String, Integer> ids = new HashMap<>();
+    private final List<Triple> triples = new ArrayList<>();
+    private int[] rank = new int[1024];
+    private final Map<Integer, TreeSet<String>> asserted = new HashMap<>();
+    private final Map<String, Integer> assertionTriple = new HashMap<>();
+    private final Map<String, Set<Integer>> out = new HashMap<>();
+    private final Map<String, Set<Integer>> in = new HashMap<>();
+    private final Set<Integer> seeds = new LinkedHashSet<>();
+
+    public Entailer(Ontology ontology) {
+        ontology.subproperty().forEach((p, q) -> {
+            sub.computeIfAbsent(p, k -> new ArrayList<>()).add(q);
+            subBack.computeIfAbsent(q, k -> new ArrayList<>()).add(p);
+        });
+        ontology.inverse().forEach((p, q) -> {
+            addInverse(p, q);
+            addInverse(q, p);
+        });
+        for (Ontology.Chain c : ontology.chainRules()) {
+            String p1 = c.of().get(0);
+            String p2 = c.of().get(1);
+            byFirst.computeIfAbsent(p1, k -> new ArrayList<>()).add(new String[] {p2, c.implies()});
+            bySecond.computeIfAbsent(p2, k -> new ArrayList<>()).add(new String[] {p1, c.implies()});
+            chainBack.computeIfAbsent(c.implies(), k -> new ArrayList<>()).add(new String[] {p1, p2});
+        }
+    }
+
+    private void addInverse(String p, String q) {
+        List<String> l = inv.computeIfAbsent(p, k -> new ArrayList<>());
+        if (!l.contains(q)) {
+            l.add(q);
+            invBack.computeIfAbsent(q, k -> new ArrayList<>()).add(p);
+        }
+    }
+
+    /** Records that assertion {@code id} states {@code t}; takes effect at {@link #apply()}. */
+    public void addAssertion(String id, Triple t) {
+        if (assertionTriple.containsKey(id)) {
+            return;
+        }
+        int tid = intern(t);
+        assertionTriple.put(id, tid);
+        asserted.computeIfAbsent(tid, k -> new TreeSet<>()).add(id);
+        seeds.add(tid);
+    }
+
+    /** Records that assertion {@code id} is gone; takes effect at {@link #apply()}. */
+    public void removeAssertion(String id) {
+        Integer tid = assertionTriple.remove(id);
+        if (tid == null) {
+            return;
+        }
+        TreeSet<String> set = asserted.get(tid);
+        set.remove(id);
+        if (set.isEmpty()) {
+            asserted.remove(tid);
+        }
+        seeds.add(tid);
+    }
+
+    /** Applies the recorded changes; returns the region: every triple whose rank or derivations may have changed. */
+    public Set<Triple> apply() {
+        if (seeds.isEmpty()) {
+            return Set.of();
+        }
+        Set<Integer> region = closure(seeds);
+        seeds.clear();
+        rerank(region);
+        Set<Triple> outSet = new HashSet<>();
+        region.forEach(t -> outSet.add(triples.get(t)));
+        return outSet;
+    }
+
+    /** Every entailed triple (rank >= 1). */
+    public List<Triple> entailed() {
+        List<Triple> outList = new ArrayList<>();
+        for (int t = 0; t < triples.size(); t++) {
+            if (rank[t] >= 1) {
+                outList.add(triples.get(t));
+            }
+        }
+        return outList;
+    }
+
+    /** The triple's rank: 0 asserted, >= 1 entailed, -1 neither. */
+    public int rank(Triple t) {
+        Integer id = ids.get(t.key());
+        return id == null ? -1 : rank[id];
+    }
+
+    /**
+     * The alternative derivations of an entailed triple, each expanded to member names: a premise of
+     * rank 0 becomes one of its assertions (each a separate alternative), a premise of rank >= 1 the
+     * name {@code edgeName} gives it. Empty for a triple that is not entailed.
+     */
+    public List<List<String>> bundles(Triple t, java.util.function.Function<Triple, String> edgeName) {
+        Integer id = ids.get(t.key());
+        if (id == null || rank[id] < 1) {
+            return List.of();
+        }
+        int r = rank[id];
+        List<List<String>> outList = new ArrayList<>();
+        for (Derivation d : derivations(id)) {
+            boolean lower = true;
+            for (int p : d.premises()) {
+                lower &= rank[p] >= 0 && rank[p] < r;
+            }
+            if (!lower) {
+                continue;
+            }
+            List<List<String>> partial = new ArrayList<>();
+            partial.add(new ArrayList<>());
+            for (int p : d.premises()) {
+                Collection<String> alts = rank[p] == 0 ? asserted.get(p) : List.of(edgeName.apply(triples.get(p)));
+                List<List<String>> next = new ArrayList<>();
+                for (List<String> base : partial) {
+                    for (String a : alts) {
+                        List<String> b = new ArrayList<>(base);
+                        if (!b.contains(a)) {
+                            b.add(a);
+                        }
+                        next.add(b);
+                    }
+                }
+                partial = next;
+            }
+            outList.addAll(partial);
+        }
+        return outList;
+    }
+
+    private int intern(Triple t) {
+        Integer id = ids.get(t.key());
+        if (id != null) {
+            return id;
+        }
+        int n = triples.size();
+        triples.add(t);
+        ids.put(t.key(), n);
+        if (n == rank.length) {
+            rank = Arrays.copyOf(rank, n * 2);
+        }
+        rank[n] = -1;
+        return n;
+    }
+
+    private boolean present(int t) {
+        return rank[t] >= 0;
+    }
+
+    private void index(int t) {
+        Triple x = triples.get(t);
+        out.computeIfAbsent(x.s() + '\u0000' + x.p(), k -> new HashSet<>()).add(t);
+        in.computeIfAbsent(x.o() + '\u0000' + x.p(), k -> new HashSet<>()).add(t);
+    }
+
+    private void unindex(int t) {
+        Triple x = triples.get(t);
+        Set<Integer> o = out.get(x.s() + '\u0000' + x.p());
+        if (o != null) {
+            o.remove(t);
+        }
+        Set<Integer> i = in.get(x.o() + '\u0000' + x.p());
+        if (i != null) {
+            i.remove(t);
+        }
+    }
+
+    private Set<Integer> outOf(String s, String p) {
+        return out.getOrDefault(s + '\u0000' + p, Set.of());
+    }
+
+    private Set<Integer> inOf(String o, String p) {
+        return in.getOrDefault(o + '\u0000' + p, Set.of());
+    }
+
+    /** Calls {@code each(conclusion, otherPremise or -1)} for every rule instance using {@code t} over indexed triples. */
+    private void forward(int t, java.util.function.BiConsumer<Triple, Integer> each) {
+        Triple x = triples.get(t);
+        for (String q : sub.getOrDefault(x.p(), List.of())) {
+            each.accept(new Triple(x.s(), q, x.o()), -1);
+        }
+        for (String q : inv.getOrDefault(x.p(), List.of())) {
+            each.accept(new Triple(x.o(), q, x.s()), -1);
+        }
+        for (String[] r : byFirst.getOrDefault(x.p(), List.of())) {
+            for (int other : new ArrayList<>(outOf(x.o(), r[0]))) {
+                each.accept(new Triple(x.s(), r[1], triples.get(other).o()), other);
+            }
+        }
+        for (String[] r : bySecond.getOrDefault(x.p(), List.of())) {
+            for (int other : new ArrayList<>(inOf(x.s(), r[0]))) {
+                each.accept(new Triple(triples.get(other).s(), r[1], x.o()), other);
+            }
+        }
+    }
+
+    /** Every rule instance concluding {@code t} whose premises are indexed. */
+    private List<Derivation> derivations(int t) {
+        Triple x = triples.get(t);
+        List<Derivation> ds = new ArrayList<>();
+        for (String p : subBack.getOrDefault(x.p(), List.of())) {
+            Integer q = ids.get(new Triple(x.s(), p, x.o()).key());
+            if (q != null && present(q)) {
+                ds.add(new Derivation(new int[] {q}));
+            }
+        }
+        for (String p : invBack.getOrDefault(x.p(), List.of())) {
+            Integer q = ids.get(new Triple(x.o(), p, x.s()).key());
+            if (q != null && present(q)) {
+                ds.add(new Derivation(new int[] {q}));
+            }
+        }
+        for (String[] r : chainBack.getOrDefault(x.p(), List.of())) {
+            for (int first : outOf(x.s(), r[0])) {
+                Integer second = ids.get(new Triple(triples.get(first).o(), r[1], x.o()).key());
+                if (second != null && present(second)) {
+                    ds.add(new Derivation(new int[] {first, second}));
+                }
+            }
+        }
+        return ds;
+    }
+
+    /**
+     * The forward closure of {@code start} over the present triples and the closure itself: every
+     * triple that a rule instance with a premise in the region concludes. Newly concluded triples
+     * are indexed provisionally so later steps can combine them.
+     */
+    private Set<Integer> closure(Set<Integer> start) {
+        Set<Integer> region = new LinkedHashSet<>(start);
+        ArrayDeque<Integer> queue = new ArrayDeque<>(start);
+        Set<Integer> provisional = new HashSet<>();
+        for (int t : start) {
+            if (!present(t)) {
+                provisional.add(t);
+                index(t);
+            }
+        }
+        while (!queue.isEmpty()) {
+            int t = queue.poll();
+            forward(t, (c, other) -> {
+                int cid = intern(c);
+                if (region.add(cid)) {
+                    queue.add(cid);
+                    if (!present(cid) && provisional.add(cid)) {
+                        index(cid);
+                    }
+                }
+            });
+        }
+        for (int t : region) {
+            unindex(t);
+        }
+        return region;
+    }
+
+    /** Least ranks for the region, everything outside fixed: a bucketed Knuth/Dijkstra on 1 + max. */
+    private void rerank(Set<Integer> region) {
+        Map<Integer, Integer> tentative = new HashMap<>();
+        for (int t : region) {
+            rank[t] = -1;
+        }
+        PriorityQueue<long[]> pq = new PriorityQueue<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
+                : Long.compare(a[1], b[1]));
+        for (int t : region) {
+            int best = asserted.containsKey(t) ? 0 : Integer.MAX_VALUE;
+            if (best != 0) {
+                for (Derivation d : derivations(t)) {
+                    int m = 0;
+                    for (int p : d.premises()) {
+                        m = Math.max(m, rank[p]);
+                    }
+                    best = Math.min(best, m + 1);
+                }
+            }
+            if (best != Integer.MAX_VALUE) {
+                tentative.put(t, best);
+                pq.add(new long[] {best, t});
+            }
+        }
+        while (!pq.isEmpty()) {
+            long[] top = pq.poll();
+            int t = (int) top[1];
+            int r = (int) top[0];
+            if (present(t) || tentative.get(t) != r) {
+                continue;
+            }
+            rank[t] = r;
+            index(t);
+            forward(t, (c, other) -> {
+                Integer cid = ids.get(c.key());
+                if (cid == null || present(cid) || !region.contains(cid) || (other >= 0 && !present(other))) {
+                    return;
+                }
+                int cand = 1 + Math.max(r, other >= 0 ? rank[other] : 0);
+                Integer old = tentative.get(cid);
+                if (old == null || cand < old) {
+                    tentative.put(cid, cand);
+                    pq.add(new long[] {cand, cid});
+                }
+            });
+        }
+    }
+}

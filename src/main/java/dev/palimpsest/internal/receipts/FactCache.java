@@ -1,0 +1,37 @@
+package dev.palimpsest.internal.receipts;
+
+import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.Fact;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+
+/**
+ * Decoded fact files by blob id: a blob is immutable, so each is decoded once per store instance.
+ * Malformed files decode to nothing (the audit reports them). Thread-safe.
+ */
+public final class FactCache {
+    private static final Fact MALFORMED = new Fact(dev.palimpsest.model.FactId.of("malformed"),
+            dev.palimpsest.model.Kind.CLAIM, "malformed", null, java.util.List.of());
+    private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
+
+    /** The fact in {@code blob}, or null when the file is malformed. */
+    public Fact get(ObjectReader reader, ObjectId blob) {
+        Fact f = facts.get(blob);
+        if (f == null) {
+            try {
+                f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), blob.name());
+            } catch (FormatException e) {
+                f = MALFORMED;
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot read blob " + blob.name(), e);
+            }
+            facts.put(blob.copy(), f);
+        }
+        return f == MALFORMED ? null : f;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.palimpsest.internal.receipts;
+
+import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.index.RefPin;
+import dev.palimpsest.internal.query.Dependents;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.RefStatus;
+import dev.palimpsest.model.ReviewItem;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * The review queue, derived from history at a commit (never hand-maintained): artifacts touched
+ * (a bundle lost a member) but still alive, and live facts whose refs are stale (target retracted,
+ * superseded or revised), less the items acknowledged at their current version by a live
+ * {@code review-ack} fact (ref role {@code acknowledges}). Stateless.
+ */
+public final class ReviewQueue {
+    public static final String ACK_KIND = "review-ack";
+    public static final String ACK_ROLE = "acknowledges";
+
+    private ReviewQueue() {}
+
+    public static List<ReviewItem> items(PredicateIndex index, Cleanup c) {
+        ReceiptGraph g = c.graph();
+        Liveness l = c.baseline();
+        ObjectId at = g.commit;
+        List<ReviewItem> out = new ArrayList<>();
+        for (int n = 0; n < g.size(); n++) {
+            if (!g.live[n]) {
+                continue;
+            }
+            FactId id = g.ids.get(n);
+            FactState st = index.state(id, at);
+            if (st == null || ACK_KIND.equals(st.kind()) || acknowledged(index, id, st.versionCommit(), at)) {
+                continue;
+            }
+            CommitId version = CommitId.of(st.versionCommit().name());
+            String layer = ReceiptGraph.LAYER[g.kind[n]];
+            if (g.kind[n] >= ReceiptGraph.MERGE && l.alive(n) && l.touched.get(n)) {
+                TreeSet<String> lost = new TreeSet<>();
+                for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
+                    for (int b = g.unitFirstBundle[u]; b < g.unitFirstBundle[u + 1]; b++) {
+                        if (l.deadBundle.get(b)) {
+                            for (int i = g.bundleStart[b]; i < g.bundleStart[b + 1]; i++) {
+                                if (l.dead.get(g.members[i])) {
+                                    lost.add("lost " + g.ids.get(g.members[i]));
+                                }
+                            }
+                        }
+                    }
+                }
+                out.add(new ReviewItem(id, layer, "touched", version, List.copyOf(lost)));
+            }
+            if (!st.refs().isEmpty()) {
+                List<String> stale = new ArrayList<>();
+                for (RefStatus r : Dependents.stale(index, st, at)) {
+                    if (r.status() != RefStatus.Status.CURRENT) {
+                        stale.add(r.role() + " " + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT));
+                    }
+                }
+                if (!stale.isEmpty()) {
+                    out.add(new ReviewItem(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer,
+                            "stale-refs", version, stale));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The id of the acknowledgement of {@code item} at version {@code version}. */
+    public static FactId ackId(FactId item, CommitId version) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-1").digest((item.value() + "@" + version.hex())
+                    .getBytes(StandardCharsets.UTF_8));
+            return FactId.of("ack-" + HexFormat.of().formatHex(h, 0, 6));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean acknowledged(PredicateIndex index, FactId id, ObjectId version, ObjectId at) {
+        for (String citer : index.citers(id)) {
+            FactState st = index.state(FactId.of(citer), at);
+            if (st == null || !st.live() || !ACK_KIND.equals(st.kind())) {
+                continue;
+            }
+            for (RefPin p : st.refs()) {
+                if (p.target().equals(id.value()) && ACK_ROLE.equals(p.role()) && version.equals(p.commit())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,320 @@
+package dev.palimpsest.internal.write;
+
+import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.Versions;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.internal.yaml.StoreConfig;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Pin;
+import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.Sentence;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * The receipt rules of the reference gate: an assertion cites one existing source (ref role
+ * {@code source}) and states a triple; a merge, edge or summary carries a receipt (a summary: one
+ * per sentence, or one flat receipt with {@code flat: true}); every bundle member exists at the
+ * parent (or is written in the same transaction) and is not the artifact itself; receipt
+ * dependencies among artifacts have no cycle. Pins members exactly like refs, once all operations
+ * of the transaction are known. Not thread-safe (one per gate).
+ */
+final class ReceiptRules {
+    static final String SOURCE_ROLE = "source";
+    static final String CONFIG_TRAILER = "Palimpsest-Config";
+
+    private record Deferred(Fact fact, String path, Set<Pin> carried, ObjectId carriedAt, boolean readd) {}
+
+    private final ReferenceGate gate;
+    private final Map<FactId, Deferred> deferred = new LinkedHashMap<>();
+    private final Map<FactId, Optional<FactVersion>> existing = new HashMap<>();
+    private final Map<FactId, Receipt[]> existingReceipts = new HashMap<>();
+    private boolean anyReadd;
+
+    ReceiptRules(ReferenceGate gate) {
+        this.gate = gate;
+    }
+
+    /** Checks a new fact's grounding against its kind; false (with violations) when it breaks a rule. */
+    boolean asserted(Fact f, String path) {
+        if (!kindRules(f)) {
+            return false;
+        }
+        if (hasReceipts(f.grounding())) {
+            deferred.put(f.id(), new Deferred(f, path, Set.of(), null, gate.versions.existsAt(f.id()).isPresent()));
+        }
+        return true;
+    }
+
+    /** True when the fact's file is written by {@link #finish()}, once its receipt members are pinned. */
+    boolean isDeferred(FactId id) {
+        return deferred.containsKey(id);
+    }
+
+    void reground(Operation.Reground r) {
+        FactId id = r.id();
+        if (!gate.touched.add(id)) {
+            gate.violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
+            return;
+        }
+        Versions.Located loc = gate.versions.locate(id);
+        if (loc == null) {
+            gate.notLive(id, "revise");
+            return;
+        }
+        Fact current = gate.decode(loc);
+        if (current == null) {
+            return;
+        }
+        Fact next;
+        try {
+            next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
+                    current.refs(), current.pooled(), r.grounding());
+        } catch (IllegalArgumentException e) {
+            gate.violation("invalid-fact", "fact " + id, e.getMessage());
+            return;
+        }
+        if (!current.kind().isArtifact()) {
+            gate.violation("not-an-artifact", "fact " + id, "only merges, edges and summaries carry receipts");
+            return;
+        }
+        if (!kindRules(next)) {
+            return;
+        }
+        Set<Pin> carried = new HashSet<>();
+        forEachBundle(current.grounding(), b -> carried.addAll(b));
+        FactVersion previous = gate.versions.existsAt(id).orElseThrow();
+        deferred.put(id, new Deferred(next, loc.path(), carried, ObjectId.fromString(previous.commit().hex()), false));
+        gate.files.put(loc.path(), FactCodec.encode(next));
+        gate.written.add(id);
+        gate.message.add("revise", CommitMessage.FACT, id.value(), r.reason() == null ? next.body() : r.reason());
+    }
+
+    void configure(Operation.Configure c) {
+        byte[] bytes = gate.parent.readPath(StorePaths.CONFIG);
+        StoreConfig current;
+        try {
+            current = FactCodec.decodeConfig(bytes, StorePaths.CONFIG);
+        } catch (FormatException e) {
+            gate.violation("corrupt-file", StorePaths.CONFIG, e.getMessage());
+            return;
+        }
+        StoreConfig next;
+        try {
+            next = current.with(c.policy(), c.ontology());
+        } catch (IllegalArgumentException e) {
+            gate.violation("invalid-config", StorePaths.CONFIG, e.getMessage());
+            return;
+        }
+        if (!next.equals(current) && !gate.files.containsKey(StorePaths.CONFIG)) {
+            gate.files.put(StorePaths.CONFIG, FactCodec.encode(next));
+            gate.message.add("configure", CONFIG_TRAILER, StorePaths.CONFIG, null);
+        }
+    }
+
+    /** Pins every deferred receipt now that the whole transaction is known, then rejects cycles. */
+    void finish() {
+        for (Deferred d : new ArrayList<>(deferred.values())) {
+            Fact f = d.fact();
+            Grounding g = f.grounding();
+            Receipt r = g.receipt() == null ? null : pin(f.id(), g.receipt(), d, "receipt");
+            List<Sentence> ss = new ArrayList<>();
+            for (int i = 0; i < g.sentences().size(); i++) {
+                Sentence s = g.sentences().get(i);
+                Receipt sr = pin(f.id(), s.receipt(), d, "sentence #" + (i + 1) + " receipt");
+                ss.add(sr == null ? s : new Sentence(s.text(), sr));
+            }
+            Fact pinned = new Fact(f.id(), f.kind(), f.body(), f.confidence(), f.refs(), f.pooled(),
+                    g.withReceipts(r == null ? g.receipt() : r, ss));
+            deferred.put(f.id(), new Deferred(pinned, d.path(), d.carried(), d.carriedAt(), d.readd()));
+            gate.pending.put(f.id(), pinned);
+            gate.files.put(d.path(), FactCodec.encode(pinned));
+        }
+        rejectCycles();
+    }
+
+    private Receipt pin(FactId self, Receipt r, Deferred d, String what) {
+        Set<Pin> carried = d.carried();
+        List<List<Pin>> out = new ArrayList<>();
+        boolean ok = true;
+        for (List<Pin> bundle : r.bundles()) {
+            List<Pin> pins = new ArrayList<>();
+            for (Pin p : bundle) {
+                String subject = "receipt " + self + " -> " + p.id();
+                if (p.id().equals(self)) {
+                    gate.violation("self-receipt", subject, "an artifact's " + what + " cannot name the artifact itself");
+                    ok = false;
+                } else if (p.commit() != null) {
+                    if (!carried.contains(p)) {
+                        gate.violation("pin-not-carried", subject, "a pinned member must be carried over from the "
+                                + "previous version; name the member unpinned and the gate pins it");
+                        ok = false;
+                    }
+                    pins.add(p);
+                } else if (gate.pending.containsKey(p.id())) {
+                    pins.add(p);
+                } else if (d.carriedAt() != null && carried.contains(p)) {
+                    FactState st = gate.index.state(p.id(), d.carriedAt());
+                    pins.add(st == null ? p : new Pin(p.id(), dev.palimpsest.model.CommitId.of(st.versionCommit().name()),
+                            dev.palimpsest.model.BlobId.of(st.blob().name())));
+                } else {
+                    Optional<FactVersion> v = existing.computeIfAbsent(p.id(), gate.versions::existsAt);
+                    if (v.isEmpty()) {
+                        gate.violation("receipt-member-missing", subject, p.id() + " does not exist at "
+                                + gate.parent.commit().name() + " and is not written in this transaction");
+                        ok = false;
+                    } else {
+                        pins.add(new Pin(p.id(), v.get().commit(), v.get().blob()));
+                    }
+                }
+            }
+            out.add(pins);
+        }
+        return ok ? new Receipt(out) : null;
+    }
+
+    private boolean kindRules(Fact f) {
+        Grounding g = f.grounding();
+        String subject = "fact " + f.id();
+        Kind k = f.kind();
+        int before = gate.violationCount();
+        if (Kind.ASSERTION.equals(k)) {
+            if (!g.hasTriple()) {
+                gate.violation("assertion-triple", subject, "an assertion states one triple: subject, predicate, object");
+            }
+            long sources = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).count();
+            if (sources != 1) {
+                gate.violation("assertion-source", subject, "an assertion cites exactly one source document (ref role "
+                        + "'source'), found " + sources);
+            } else {
+                Ref src = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).findFirst().orElseThrow();
+                String kind = sourceKind(src);
+                if (kind != null && !Kind.SOURCE.value().equals(kind)) {
+                    gate.violation("assertion-source", subject, src.id() + " is a " + kind + ", not a source");
+                }
+            }
+            if (hasReceipts(g)) {
+                gate.violation("receipt-on-assertion", subject, "assertions are evidence; they carry no receipt");
+            }
+        } else if (k.isArtifact()) {
+            if (Kind.SUMMARY.equals(k)) {
+                if (g.sentences().isEmpty() && g.receipt() == null) {
+                    gate.violation("receipt-required", subject, "a summary needs sentence receipts or a flat receipt");
+                } else if (g.receipt() != null && !g.flat()) {
+                    gate.violation("flat-unflagged", subject, "a whole-summary receipt must be flagged flat: true");
+                }
+            } else {
+                if (g.receipt() == null) {
+                    gate.violation("receipt-required", subject, "a " + k + " needs a receipt");
+                }
+                if (!g.sentences().isEmpty() || g.flat()) {
+                    gate.violation("sentences-on-non-summary", subject, "only summaries have sentences or flat receipts");
+                }
+            }
+            if (Kind.EDGE.equals(k) && !g.hasTriple()) {
+                gate.violation("edge-triple", subject, "an edge states one triple: subject, predicate, object");
+            }
+        } else if (!g.isEmpty()) {
+            gate.violation("grounding-on-plain-fact", subject, "only assertions, merges, edges and summaries carry "
+                    + "triples and receipts");
+        }
+        return gate.violationCount() == before;
+    }
+
+    private String sourceKind(Ref src) {
+        if (src.commit() == null) {
+            Fact same = gate.pending.get(src.id());
+            return same == null ? null : same.kind().value();
+        }
+        FactState st = gate.index.state(src.id(), ObjectId.fromString(src.commit().hex()));
+        return st == null ? null : st.kind();
+    }
+
+    private void rejectCycles() {
+        anyReadd = deferred.values().stream().anyMatch(Deferred::readd);
+        Map<FactId, Integer> color = new HashMap<>();
+        for (FactId start : deferred.keySet()) {
+            List<FactId> path = new ArrayList<>();
+            if (cycleFrom(start, color, path)) {
+                gate.violation("receipt-cycle", "fact " + start, "receipt dependencies form a cycle: "
+                        + String.join(" -> ", path.stream().map(FactId::value).toList()));
+                return;
+            }
+        }
+    }
+
+    private boolean cycleFrom(FactId id, Map<FactId, Integer> color, List<FactId> path) {
+        Integer c = color.get(id);
+        if (c != null) {
+            if (c == 1) {
+                path.add(id);
+                return true;
+            }
+            return false;
+        }
+        color.put(id, 1);
+        path.add(id);
+        for (Receipt r : receiptsOf(id)) {
+            for (FactId m : r.members()) {
+                if (cycleFrom(m, color, path)) {
+                    return true;
+                }
+            }
+        }
+        path.remove(path.size() - 1);
+        color.put(id, 2);
+        return false;
+    }
+
+    /**
+     * The receipts an artifact depends through: batch artifacts' own; existing artifacts' only when
+     * the batch re-adds some id (only then can an older receipt name a batch artifact).
+     */
+    private Receipt[] receiptsOf(FactId id) {
+        Deferred d = deferred.get(id);
+        if (d != null) {
+            return receipts(d.fact().grounding());
+        }
+        if (!anyReadd) {
+            return new Receipt[0];
+        }
+        return existingReceipts.computeIfAbsent(id, x -> {
+            Versions.Located loc = gate.versions.locate(x);
+            Fact f = loc == null ? null : gate.decode(loc);
+            return f == null ? new Receipt[0] : receipts(f.grounding());
+        });
+    }
+
+    private static Receipt[] receipts(Grounding g) {
+        List<Receipt> rs = new ArrayList<>();
+        if (g.receipt() != null) {
+            rs.add(g.receipt());
+        }
+        g.sentences().forEach(s -> rs.add(s.receipt()));
+        return rs.toArray(new Receipt[0]);
+    }
+
+    private static boolean hasReceipts(Grounding g) {
+        return g.receipt() != null || !g.sentences().isEmpty();
+    }
+
+    private static void forEachBundle(Grounding g, java.util.function.Consumer<List<Pin>> each) {
+        for (Receipt r : receipts(g)) {
+            r.bundles().forEach(each);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.palimpsest.model;
+
+import java.util.List;
+
+/**
+ * What a withdrawal does, computed by set arithmetic over receipts at commit {@code at}:
+ * {@code operation} ({@code retract-source} or {@code revoke-relation}) of {@code targets}, the
+ * facts retracted at the root ({@code roots}: documents and their assertions, or the assertions
+ * using a predicate), the artifacts retracted by the cascade ({@code removals}, layer by layer),
+ * the sentence summaries revised to drop exactly their dead sentences ({@code revisions}), and the
+ * artifacts that were touched but stay alive ({@code touched}, for review). Immutable.
+ */
+public record CleanupPlan(CommitId at, String operation, List<String> targets, String reason, String policy,
+        List<FactId> roots, List<Removal> removals, List<Revision> revisions, List<FactId> touched) {
+    /** An artifact the cascade retracts, its layer, and why. */
+    public record Removal(FactId id, String layer, String why) {}
+
+    /** A sentence summary revised: the 0-based indexes of the sentences dropped and how many stay. */
+    public record Revision(FactId id, List<Integer> dropped, int kept) {
+        public Revision {
+            dropped = List.copyOf(dropped);
+        }
+    }
+
+    public CleanupPlan {
+        targets = List.copyOf(targets);
+        roots = List.copyOf(roots);
+        removals = List.copyOf(removals);
+        revisions = List.copyOf(revisions);
+        touched = List.copyOf(touched);
+    }
+
+    /** True when applying the plan would write nothing. */
+    public boolean isEmpty() {
+        return roots.isEmpty() && removals.isEmpty() && revisions.isEmpty();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.palimpsest.model;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What a layered fact rests on, beyond its refs: the typed triple of an assertion or edge
+ * ({@code subject}, {@code predicate}, {@code object}: all three or none), the receipt of a derived
+ * artifact, the per-sentence receipts of a summary, and whether a summary's receipt is one flat
+ * receipt for the whole text. {@link #NONE} for plain facts.
+ *
+ * <p>Immutable; rejects inconsistent combinations with an {@link IllegalArgumentException}: a
+ * predicate must match {@code [a-z][a-z0-9_-]{0,31}}, sentences exclude a whole-fact receipt, and
+ * {@code flat} needs a receipt.
+ */
+public record Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
+        boolean flat) {
+    public static final Grounding NONE = new Grounding(null, null, null, null, List.of(), false);
+    private static final Pattern PREDICATE = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
+
+    public Grounding {
+        sentences = List.copyOf(sentences == null ? List.of() : sentences);
+        int parts = (subject == null ? 0 : 1) + (predicate == null ? 0 : 1) + (object == null ? 0 : 1);
+        if (parts != 0 && parts != 3) {
+            throw new IllegalArgumentException("a triple needs subject, predicate and object together");
+        }
+        if (parts == 3) {
+            if (subject.isBlank() || object.isBlank()) {
+                throw new IllegalArgumentException("a triple's subject and object must not be blank");
+            }
+            Ids.require("predicate", predicate, PREDICATE, "[a-z][a-z0-9_-]{0,31}");
+        }
+        if (receipt != null && !sentences.isEmpty()) {
+            throw new IllegalArgumentException("a summary has either sentence receipts or one flat receipt, not both");
+        }
+        if (flat && receipt == null) {
+            throw new IllegalArgumentException("flat: true needs a receipt");
+        }
+    }
+
+    /** A triple without receipts (an assertion's content). */
+    public static Grounding triple(String subject, String predicate, String object) {
+        return new Grounding(subject, predicate, object, null, List.of(), false);
+    }
+
+    public boolean hasTriple() {
+        return predicate != null;
+    }
+
+    public boolean isEmpty() {
+        return equals(NONE);
+    }
+
+    /** The same grounding with another receipt and sentences (pins resolved by the gate). */
+    public Grounding withReceipts(Receipt r, List<Sentence> s) {
+        return new Grounding(subject, predicate, object, r, s, flat);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.palimpsest.model;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Receipt liveness per layer ({@code assertion}, {@code merge}, {@code edge}, {@code summary}) at
+ * commit {@code at}, under the store's flat-summary {@code policy}. Immutable.
+ */
+public record ReceiptReport(CommitId at, String policy, SortedMap<String, LayerCounts> layers) {
+    public ReceiptReport {
+        layers = Collections.unmodifiableSortedMap(new TreeMap<>(layers == null ? Map.of() : layers));
+    }
+}
