@@ -2,7 +2,11 @@ package dev.palimpsest.api;
 
 import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
+import java.util.ArrayList;
+import java.util.List;
 import dev.palimpsest.model.CommitId;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -69,8 +73,24 @@ public final class Auditor implements AutoCloseable {
      * {@code from} null audits down to the genesis commit.
      */
     public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) {
-        return new AuditEngine(repo, AuditEngine.standardChecks()).run(
+        AuditReport r = new AuditEngine(repo, AuditEngine.standardChecks()).run(
                 from == null ? null : ObjectId.fromString(from.hex()), ObjectId.fromString(to.hex()), progress);
+        if (from != null) {
+            return r;
+        }
+        List<ObjectId> disagree = PredicateIndex.verifyPersisted(repo);
+        if (disagree.isEmpty()) {
+            return r;
+        }
+        List<AuditViolation> all = new ArrayList<>(r.violations());
+        for (ObjectId c : disagree) {
+            all.add(new AuditViolation(c.equals(ObjectId.zeroId()) ? to : CommitId.of(c.name()),
+                    "palimpsest-index/index-v1.log", "index-disagrees", c.equals(ObjectId.zeroId())
+                            ? "the persisted predicate index is corrupt; it was discarded and will be rebuilt"
+                            : "the persisted predicate index disagrees with history at this commit; it was"
+                                    + " discarded and will be rebuilt"));
+        }
+        return new AuditReport(r.commits(), r.signatures(), r.files(), r.refs(), all);
     }
 
     /**

@@ -137,6 +137,11 @@ class CliTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("retract pmid-39973430").contains("git --git-dir");
         assertThat(run("demo", demo.toString()).code()).as("a second demo replaces the first").isZero();
+        for (String store : new String[] {"store.git", "receipts.git"}) {
+            Run audit = run("audit", "--store", demo.resolve(store).toString());
+            assertThat(audit.code()).as(store + ": " + audit.out() + audit.err()).isZero();
+            assertThat(audit.out()).contains("clean");
+        }
         Path foreign = Files.createDirectories(dir.resolve("foreign"));
         Files.writeString(foreign.resolve("keep.txt"), "mine");
         Run refused = run("demo", foreign.toString());

@@ -39,7 +39,7 @@ final class FileCheck implements AuditCheck {
                 config(c, ch);
             } else if (p.startsWith(StorePaths.KEYS + "/")) {
                 key(c, ch);
-            } else if (p.startsWith(StorePaths.FACTS + "/") || p.startsWith(StorePaths.SOURCES + "/")) {
+            } else if (StorePaths.FACT_FOLDERS.stream().anyMatch(f -> p.startsWith(f + "/"))) {
                 fact(c, ch);
             } else if (p.startsWith(StorePaths.RETRACTIONS + "/")) {
                 retraction(c, ch);
@@ -53,7 +53,7 @@ final class FileCheck implements AuditCheck {
         byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
         try {
             StoreConfig cfg = FactCodec.decodeConfig(bytes, ch.path());
-            if (!cfg.equals(StoreConfig.current())) {
+            if (cfg.format() != StoreConfig.FORMAT || !StoreConfig.LAYOUT.equals(cfg.layout())) {
                 c.violation(ch.path(), "malformed-file", "format " + cfg.format() + " / layout '" + cfg.layout()
                         + "' is not format " + StoreConfig.FORMAT + " / '" + StoreConfig.LAYOUT + "'");
             } else if (!Arrays.equals(bytes, FactCodec.encode(cfg))) {
@@ -156,6 +156,7 @@ final class FileCheck implements AuditCheck {
                     + f.kind());
         }
         RefReplay.check(c, ch.path(), f, previous == null ? null : previous.refs());
+        ReceiptReplay.check(c, ch.path(), f, previous);
     }
 
     private static void retraction(AuditedCommit c, Change ch) throws IOException {

@@ -97,6 +97,8 @@ final class TrailerCheck implements AuditCheck {
                 case "revise":
                 case "retract":
                     return op.key().equals(FACT) && FactId.of(op.subject()) != null;
+                case "configure":
+                    return op.key().equals("Palimpsest-Config") && op.subject().equals(StorePaths.CONFIG);
                 default:
                     return false;
             }
@@ -132,6 +134,9 @@ final class TrailerCheck implements AuditCheck {
                 break;
             case "revise":
                 factFile(c, op, claimed, Change.Kind.MODIFIED);
+                break;
+            case "configure":
+                path(c, op, claimed, StorePaths.CONFIG, EnumSet.of(Change.Kind.MODIFIED), "rewritten");
                 break;
             case "retract":
                 factFile(c, op, claimed, Change.Kind.DELETED);

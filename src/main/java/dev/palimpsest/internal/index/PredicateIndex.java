@@ -86,6 +86,50 @@ public final class PredicateIndex {
         return !unpersisted.isEmpty() || logEnd < 0;
     }
 
+    /**
+     * Compares the persisted log with the index rebuilt from git alone: returns the commits whose
+     * recorded events disagree (or whose record is corrupt), and discards the log when any does, so
+     * the next open rebuilds it. The live index of any open store is not affected.
+     */
+    public static List<ObjectId> verifyPersisted(GitRepo repo) {
+        IndexLog log = new IndexLog(repo.gitDir());
+        List<ObjectId> bad = new ArrayList<>();
+        if (!Files.exists(log.file())) {
+            return bad;
+        }
+        try {
+            IndexLog.Read r = log.read(0);
+            if (r.headerBad()) {
+                bad.add(ObjectId.zeroId());
+            } else {
+                PredicateIndex fresh = new PredicateIndex(repo);
+                Map<ObjectId, IndexLog.Entry> rebuilt = new HashMap<>();
+                for (IndexLog.Entry e : r.entries()) {
+                    fresh.catchUp(e.commit());
+                }
+                for (IndexLog.Entry e : fresh.order) {
+                    rebuilt.put(e.commit(), e);
+                }
+                for (IndexLog.Entry e : r.entries()) {
+                    IndexLog.Entry truth = rebuilt.get(e.commit());
+                    if (truth == null || !java.util.Objects.equals(truth.firstParent(), e.firstParent())
+                            || !truth.events().equals(e.events())) {
+                        bad.add(e.commit());
+                    }
+                }
+                if (r.end() < Files.size(log.file())) {
+                    bad.add(ObjectId.zeroId());
+                }
+            }
+            if (!bad.isEmpty()) {
+                Files.deleteIfExists(log.file());
+            }
+        } catch (IOException | RuntimeException e) {
+            bad.add(ObjectId.zeroId());
+        }
+        return bad;
+    }
+
     /** How many times a persisted index was found corrupt and discarded (for audits). */
     public synchronized int discardedLogs() {
         return rebuilt;

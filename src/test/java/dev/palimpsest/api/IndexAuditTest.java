@@ -1,0 +1,52 @@
+package dev.palimpsest.api;
+
+import static dev.palimpsest.api.TestStores.ALICE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IndexAuditTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCorruptPersistedIndexIsReportedDiscardedAndRebuilt() throws Exception {
+        Path gitDir;
+        try (Store s = TestStores.init(dir)) {
+            for (int i = 0; i < 5; i++) {
+                Transaction tx = s.begin(ALICE);
+                tx.assertFact(FactId.of("f" + i), Kind.CLAIM, "fact " + i, null, List.of());
+                tx.commit();
+            }
+            gitDir = s.gitDir();
+        }
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        try (Auditor a = Auditor.open(gitDir)) {
+            assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+        }
+        Path log = gitDir.resolve("palimpsest-index/index-v1.log");
+        byte[] b = Files.readAllBytes(log);
+        b[b.length - 30] ^= (byte) 0xff;
+        Files.write(log, b);
+        try (Auditor a = Auditor.open(gitDir)) {
+            AuditReport r = a.audit((String) null, AuditProgress.none());
+            assertThat(r.violations()).extracting(AuditViolation::rule).containsExactly("index-disagrees");
+        }
+        assertThat(log).doesNotExist();
+        try (Store s = Store.open(gitDir, home, StoreOptions.defaults())) {
+            assertThat(s.factLiveAtCommit(FactId.of("f4"), s.head())).isTrue();
+        }
+        assertThat(log).exists();
+        try (Auditor a = Auditor.open(gitDir)) {
+            assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+        }
+    }
+}
