@@ -228,6 +228,18 @@ class AuditPushTest {
         assertThat(cli("audit", "--store", served.toString()).code).isZero();
     }
 
+    @Test
+    void aWholeStorePushedIntoAnEmptyRepositoryIsAuditedFromGenesis() throws Exception {
+        Path empty = tmp.resolve("empty.git");
+        GitCli.run(GitCli.gitEnv(Map.of()), null, 60, List.of("git", "init", "-q", "--bare", empty.toString())).ok();
+        assertThat(cli("hooks", "install", "--store", empty.toString()).code).isZero();
+        GitCli.Result push = GitCli.git(origin, "push", empty.toString(), "main");
+        assertThat(push.exitCode()).as(push.describe()).isZero();
+        assertThat(push.stderr()).contains("audited 7 commits").contains("clean");
+        assertThat(GitCli.git(empty, "rev-parse", "refs/heads/main").ok().stdout())
+                .isEqualTo(GitCli.git(origin, "rev-parse", "main").ok().stdout());
+    }
+
     /** The clone's new commit is flagged by audit with exactly these rules, and the push is refused. */
     private void flaggedAndRefused(Path work, String... rules) throws Exception {
         Cli audit = cli("audit", "--store", work.resolve(".git").toString(), "--range", "origin/main..main", "--json");
