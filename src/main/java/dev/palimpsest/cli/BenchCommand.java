@@ -64,7 +64,7 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "10000")
         int commits;
 
-        @Option(names = "--runs", defaultValue = "3", description = "Warm audit runs after the first (median reported).")
+        @Option(names = "--runs", defaultValue = "5", description = "Warm audit runs after the first (median reported).")
         int runs;
 
         @Option(names = "--no-git", description = "Skip git log --format=%G?.")
@@ -82,11 +82,12 @@ final class BenchCommand implements Callable<Integer> {
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%naudit: %.0f commits/s (first run %.0f commits/s); git log %%G?: %s; %d violations%n",
-                        r.auditCommitsPerSecond(), r.coldCommitsPerSecond(),
+                out().printf("%naudit: %.0f commits/s (median of warm runs; %.0f us CPU per commit; first run"
+                        + " %.0f commits/s); git log %%G?: %s; %d violations; load average %.1f%n",
+                        r.auditCommitsPerSecond(), r.auditCpuMicrosPerCommit(), r.coldCommitsPerSecond(),
                         Double.isNaN(r.gitLogCommitsPerSecond()) ? "skipped"
                                 : String.format("%.0f commits/s %s", r.gitLogCommitsPerSecond(), r.gitStatuses()),
-                        r.violations());
+                        r.violations(), r.loadAverage());
             }
             return Main.OK;
         }

@@ -39,6 +39,9 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (!Files.isRegularFile(key)) {
+                throw new IllegalArgumentException("--key " + key + ": no such file");
+            }
             String armored = Files.readString(key, StandardCharsets.US_ASCII);
             try (Store store = open()) {
                 ActorName who = ActorName.of(name);

@@ -10,6 +10,7 @@ import dev.palimpsest.api.StoreOptions;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.cli.Main;
+import dev.palimpsest.internal.demo.Demo;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.RetractionRecord;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A store served as a git remote with the pre-receive hook installed, exercised with the real git
- * and gpg: plain git verifies every commit with the exported keys; each kind of tampering made with
+ * and gpg: plain git verifies every commit (of the demo store, and of a store whose keys were added
+ * and revoked) with the keys exported from history; each kind of tampering made with
  * git commit is flagged by {@code palimpsest audit} and refused on push, leaving the origin
  * unchanged; commits written with palimpsest in a clone are accepted.
  */
@@ -104,21 +106,37 @@ class AuditPushTest {
 
     @Test
     void plainGitVerifiesEveryCommitWithTheKeysExportedFromHistory() throws Exception {
-        Path verify = newGnupgHome("verify");
+        assertGitVerifiesEveryCommit(origin, "verify", 7);
+    }
+
+    @Test
+    void theDemoStorePassesTheAuditAndPlainGitVerifiesEveryCommit() throws Exception {
+        Path demo = tmp.resolve("demo");
+        new Demo(new PrintWriter(java.io.Writer.nullWriter())).run(demo);
+        Path store = demo.resolve("store.git");
+        Cli audit = cli("audit", "--store", store.toString());
+        assertThat(audit.code).as(audit.out).isZero();
+        assertThat(audit.out).endsWith("clean\n");
+        assertGitVerifiesEveryCommit(store, "verify-demo", 6);
+    }
+
+    /** Imports every key ever added (as README shows), then git verify-commit and git log --show-signature. */
+    private void assertGitVerifiesEveryCommit(Path store, String gnupgName, int commits) throws Exception {
+        Path verify = newGnupgHome(gnupgName);
         GitCli.Result keys = GitCli.run(GitCli.gitEnv(Map.of()), null, 60, List.of("sh", "-c",
                 "git --git-dir=\"$0\" log --format= -p --diff-filter=A -- 'keys/*.asc' | sed -n 's/^+//p'"
-                        + " | grep -v '^++ '", origin.toString())).ok();
+                        + " | grep -v '^++ '", store.toString())).ok();
         gpg(verify, keys.stdoutBytes(), "--import");
         Map<String, String> env = Map.of("GNUPGHOME", verify.toString());
-        List<String> revs = GitCli.git(origin, "rev-list", "main").ok().stdoutLines();
-        assertThat(revs).hasSize(7);
+        List<String> revs = GitCli.git(store, "rev-list", "main").ok().stdoutLines();
+        assertThat(revs).hasSize(commits);
         for (String c : revs) {
-            GitCli.Result v = GitCli.git(origin, env, "verify-commit", c);
+            GitCli.Result v = GitCli.git(store, env, "verify-commit", c);
             assertThat(v.exitCode()).as(v.describe()).isZero();
         }
-        GitCli.Result log = GitCli.git(origin, env, "log", "--show-signature", "main").ok();
+        GitCli.Result log = GitCli.git(store, env, "log", "--show-signature", "main").ok();
         assertThat(log.stdout().split("Good signature from", -1)).hasSize(revs.size() + 1);
-        assertThat(GitCli.git(origin, env, "log", "--format=%G?", "main").ok().stdoutLines())
+        assertThat(GitCli.git(store, env, "log", "--format=%G?", "main").ok().stdoutLines())
                 .hasSize(revs.size()).allMatch(s -> s.equals("G") || s.equals("U"));
     }
 
@@ -226,6 +244,18 @@ class AuditPushTest {
         assertThat(GitCli.git(served, "rev-parse", "main").ok().stdout())
                 .isEqualTo(GitCli.git(clone, "rev-parse", "main").ok().stdout());
         assertThat(cli("audit", "--store", served.toString()).code).isZero();
+    }
+
+    @Test
+    void aWholeStorePushedIntoAnEmptyRepositoryIsAuditedFromGenesis() throws Exception {
+        Path empty = tmp.resolve("empty.git");
+        GitCli.run(GitCli.gitEnv(Map.of()), null, 60, List.of("git", "init", "-q", "--bare", empty.toString())).ok();
+        assertThat(cli("hooks", "install", "--store", empty.toString()).code).isZero();
+        GitCli.Result push = GitCli.git(origin, "push", empty.toString(), "main");
+        assertThat(push.exitCode()).as(push.describe()).isZero();
+        assertThat(push.stderr()).contains("audited 7 commits").contains("clean");
+        assertThat(GitCli.git(empty, "rev-parse", "refs/heads/main").ok().stdout())
+                .isEqualTo(GitCli.git(origin, "rev-parse", "main").ok().stdout());
     }
 
     /** The clone's new commit is flagged by audit with exactly these rules, and the push is refused. */

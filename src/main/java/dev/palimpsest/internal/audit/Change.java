@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import java.util.Objects;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -8,6 +9,13 @@ import org.eclipse.jgit.lib.ObjectId;
  * and the new entry's raw mode (0 when absent). Immutable.
  */
 public record Change(String path, ObjectId oldBlob, ObjectId newBlob, int newMode) {
+    public Change {
+        Objects.requireNonNull(path, "path");
+        if (oldBlob == null && newBlob == null) {
+            throw new IllegalArgumentException(path + ": a change needs an old or a new blob");
+        }
+    }
+
     /** What happened to the path. */
     public enum Kind { ADDED, MODIFIED, DELETED }
 

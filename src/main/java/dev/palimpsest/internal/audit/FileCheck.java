@@ -75,35 +75,41 @@ final class FileCheck implements AuditCheck {
         }
         KeyTables.Table table = c.run().keys.at(c.reading(), c.tree());
         KeyTables.Entry own = table.byActor().get(actor.value());
-        if (asc) {
-            if (own.key() == null) {
-                c.violation(ch.path(), "invalid-key", own.problem());
-            } else if (!own.key().isEd25519V4()) {
-                c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
-                        + " is not a v4 Ed25519 (EdDSA legacy) key");
-            } else if (!Arrays.equals(c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB),
-                    own.key().armored().getBytes(StandardCharsets.US_ASCII))) {
-                c.violation(ch.path(), "malformed-file", "the key is not in canonical armored form");
-            }
-            if (own.key() != null) {
-                for (Map.Entry<String, KeyTables.Entry> e : table.byActor().entrySet()) {
-                    if (!e.getKey().equals(actor.value()) && e.getValue().key() != null
-                            && e.getValue().key().fingerprint().equals(own.key().fingerprint())) {
-                        c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
-                                + " is also trusted as actor " + e.getKey());
-                    }
-                }
-                String info = StorePaths.keyInfoPath(actor);
-                ObjectId record = c.blobAt(info);
-                if (record == null) {
-                    c.violation(ch.path(), "invalid-key", "the key has no record " + info + " beside it");
-                } else if (c.change(info) == null) {
-                    recordAgrees(c, info, c.reading().bytes(record, Constants.OBJ_BLOB), actor, own);
-                }
-            }
+        if (!asc) {
+            recordAgrees(c, ch.path(), c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB), actor, own);
+        } else if (own != null) {
+            armoredKey(c, ch, actor, own, table);
+        }
+    }
+
+    /** {@code keys/<actor>.asc}: a canonical v4 Ed25519 key, trusted under no other name, with its record. */
+    private static void armoredKey(AuditedCommit c, Change ch, ActorName actor, KeyTables.Entry own,
+            KeyTables.Table table) throws IOException {
+        if (own.key() == null) {
+            c.violation(ch.path(), "invalid-key", own.problem());
             return;
         }
-        recordAgrees(c, ch.path(), c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB), actor, own);
+        if (!own.key().isEd25519V4()) {
+            c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
+                    + " is not a v4 Ed25519 (EdDSA legacy) key");
+        } else if (!Arrays.equals(c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB),
+                own.key().armored().getBytes(StandardCharsets.US_ASCII))) {
+            c.violation(ch.path(), "malformed-file", "the key is not in canonical armored form");
+        }
+        for (Map.Entry<String, KeyTables.Entry> e : table.byActor().entrySet()) {
+            if (!e.getKey().equals(actor.value()) && e.getValue().key() != null
+                    && e.getValue().key().fingerprint().equals(own.key().fingerprint())) {
+                c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint() + " is also trusted as actor "
+                        + e.getKey());
+            }
+        }
+        String info = StorePaths.keyInfoPath(actor);
+        ObjectId record = c.blobAt(info);
+        if (record == null) {
+            c.violation(ch.path(), "invalid-key", "the key has no record " + info + " beside it");
+        } else if (c.change(info) == null) {
+            recordAgrees(c, info, c.reading().bytes(record, Constants.OBJ_BLOB), actor, own);
+        }
     }
 
     /** The key record {@code bytes} at {@code path} is canonical and names the actor and its key. */

@@ -15,6 +15,7 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,8 @@ import java.util.TreeMap;
 public final class AuditBench {
     /** The outcome: audit rates (first run, and the median of the warm runs) and git's rate. */
     public record Result(int commits, double setupSeconds, double coldCommitsPerSecond, double auditCommitsPerSecond,
-            double gitLogCommitsPerSecond, Map<String, Integer> gitStatuses, int violations) {}
+            double auditCpuMicrosPerCommit, double gitLogCommitsPerSecond, Map<String, Integer> gitStatuses,
+            int violations, double loadAverage) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private final Path workDir;
@@ -46,7 +48,7 @@ public final class AuditBench {
     }
 
     public Result run(int commits, int warmRuns, boolean git) throws IOException, PalimpsestException {
-        Path dir = Files.createTempDirectory(workDir, "bench-audit-");
+        Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), "bench-audit-");
         try {
             KeyHome home = new KeyHome(dir.resolve("home"));
             Path storeDir = dir.resolve("store.git");
@@ -57,31 +59,39 @@ public final class AuditBench {
             log.flush();
             double cold = 0;
             double[] warm = new double[warmRuns];
+            double[] cpu = new double[warmRuns];
             int violations = 0;
             try (Auditor auditor = Auditor.open(storeDir)) {
                 for (int i = 0; i <= warmRuns; i++) {
+                    long c0 = processCpuNanos();
                     long s = System.nanoTime();
                     AuditReport r = auditor.audit(null, AuditProgress.none());
                     double rate = r.commits() / ((System.nanoTime() - s) / 1e9);
+                    double micros = (processCpuNanos() - c0) / 1e3 / r.commits();
                     violations = r.violations().size();
-                    log.printf("  audit run %d: %d commits, %d signatures, %d refs, %d violations: %.0f commits/s%n",
-                            i + 1, r.commits(), r.signatures(), r.refs(), violations, rate);
+                    log.printf("  audit run %d: %d commits, %d signatures, %d refs, %d violations: %.0f commits/s"
+                            + " (%.0f us CPU per commit)%n", i + 1, r.commits(), r.signatures(), r.refs(), violations,
+                            rate, micros);
                     log.flush();
                     if (i == 0) {
                         cold = rate;
                     } else {
                         warm[i - 1] = rate;
+                        cpu[i - 1] = micros;
                     }
                 }
             }
             Arrays.sort(warm);
+            Arrays.sort(cpu);
             double median = warmRuns == 0 ? cold : warm[warmRuns / 2];
+            double cpuMedian = warmRuns == 0 ? Double.NaN : cpu[warmRuns / 2];
             double gitRate = Double.NaN;
             Map<String, Integer> statuses = new TreeMap<>();
             if (git) {
                 gitRate = gitLog(dir, storeDir, statuses);
             }
-            return new Result(commits, setup, cold, median, gitRate, statuses, violations);
+            return new Result(commits, setup, cold, median, cpuMedian, gitRate, statuses, violations,
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         } finally {
             CommitBench.deleteTree(dir);
         }
@@ -104,13 +114,13 @@ public final class AuditBench {
                     continue;
                 }
                 if (i % 50 == 0 && !claims.isEmpty()) {
-                    t.revise(claims.get(recent(rnd, claims.size())), "revised at commit " + i, List.of());
+                    t.revise(claims.get(rnd.nextInt(claims.size())), "revised at commit " + i, List.of());
                 } else if (i % 199 == 0 && claims.size() > 1) {
-                    t.retract(claims.remove(recent(rnd, claims.size())), "superseded at commit " + i);
+                    t.retract(claims.remove(rnd.nextInt(claims.size())), "superseded at commit " + i);
                 } else {
                     List<RefSpec> refs = new ArrayList<>();
                     if (i % 3 == 0) {
-                        int k = recent(rnd, sources.size());
+                        int k = rnd.nextInt(sources.size());
                         refs.add(RefSpec.cites(sources.get(k)).at(sourceCommits.get(k))
                                 .withQuote("approved the breakwater by seven votes"));
                     }
@@ -123,12 +133,10 @@ public final class AuditBench {
         }
     }
 
-    /**
-     * One of the last 8 indexes: writes cite, revise and retract recent facts, because the gate's
-     * cost of pinning a version grows with its distance from the tip (it walks history).
-     */
-    private static int recent(Random rnd, int size) {
-        return size - 1 - rnd.nextInt(Math.min(8, size));
+    /** CPU time of this process (all threads), or 0 where the JVM does not report it. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
     private double gitLog(Path dir, Path storeDir, Map<String, Integer> statuses) throws IOException {

@@ -9,6 +9,7 @@ import dev.palimpsest.model.Ref;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Decodes a fact file and tells whether it is canonical, fast for the common case: a file whose
@@ -19,7 +20,11 @@ import java.util.List;
  */
 public final class CanonicalFacts {
     /** A decoded fact and whether its bytes are exactly its canonical encoding. */
-    public record Decoded(Fact fact, boolean canonical) {}
+    public record Decoded(Fact fact, boolean canonical) {
+        public Decoded {
+            Objects.requireNonNull(fact, "fact");
+        }
+    }
 
     private CanonicalFacts() {}
 

@@ -11,6 +11,9 @@ import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.crypto.TrustedKey;
+import dev.palimpsest.internal.yaml.KeyCodec;
+import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.RetractionRecord;
@@ -208,6 +211,17 @@ class ForgedCommitTest {
     }
 
     @Test
+    void aKeyRecordThatDisagreesWithItsKeyIsFlagged() throws Exception {
+        TrustedKey dave = TrustedKey.of(OpenPgpKeys.publicRing(OpenPgpKeys.generate("dave", "d@x", new java.util.Date())));
+        String aliceFingerprint = TrustedKey.parse(new String(readMain("keys/alice.asc"),
+                java.nio.charset.StandardCharsets.US_ASCII)).fingerprint();
+        ObjectId c = forge().put("keys/dave.asc", dave.armored())
+                .put("keys/dave.yaml", KeyCodec.encode(new ActorKey(ActorName.of("dave"), "agent", aliceFingerprint)))
+                .trailers("alice", "key-add", "Palimpsest-Key", "dave").commit();
+        assertOnly(c, "keys/dave.yaml", "invalid-key");
+    }
+
+    @Test
     void aMergeCommitIsFlagged() throws Exception {
         ObjectId side = assertFact(forge(), "side", "A commit on a side line.").commit(false);
         ObjectId c = forge().parents(main(), side).trailers("alice").commit();
@@ -252,6 +266,14 @@ class ForgedCommitTest {
         AuditReport r = audit();
         assertThat(r.violations()).allMatch(v -> v.commit().hex().equals(commit.name()), "all in the forged commit");
         return r.violations();
+    }
+
+    private byte[] readMain(String path) throws Exception {
+        try (org.eclipse.jgit.lib.Repository r = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(gitDir().toFile()).build(); Reading reading = new Reading(r.newObjectReader())) {
+            ObjectId tree = reading.treeOf(main());
+            return reading.bytes(reading.blobAt(tree, path), org.eclipse.jgit.lib.Constants.OBJ_BLOB);
+        }
     }
 
     private ObjectId main() throws Exception {
