@@ -52,6 +52,7 @@ public final class Main {
     /** Runs one command line and returns its exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
+        addHelp(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -74,6 +75,14 @@ public final class Main {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** Gives every subcommand --help and --version, like the top-level command. */
+    private static void addHelp(CommandLine cl) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().mixinStandardHelpOptions(true);
+            addHelp(sub);
+        }
     }
 
     static int exitCode(Exception ex) {
