@@ -64,7 +64,10 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "10000")
         int commits;
 
-        @Option(names = "--runs", defaultValue = "5", description = "Warm audit runs after the first (median reported).")
+        @Option(names = "--warmup", defaultValue = "5", description = "Audit runs to warm the JIT up (not measured).")
+        int warmup;
+
+        @Option(names = "--runs", defaultValue = "5", description = "Measured audit runs (median reported).")
         int runs;
 
         @Option(names = "--no-git", description = "Skip git log --format=%G?.")
@@ -78,13 +81,13 @@ final class BenchCommand implements Callable<Integer> {
             Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
             out().println("bench audit: " + commits + " commits, fsync off, "
                     + Runtime.getRuntime().availableProcessors() + " cores");
-            AuditBench.Result r = new AuditBench(work, out()).run(commits, runs, !noGit);
+            AuditBench.Result r = new AuditBench(work, out()).run(commits, warmup, runs, !noGit);
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%naudit: %.0f commits/s (median of warm runs; %.0f us CPU per commit; first run"
-                        + " %.0f commits/s); git log %%G?: %s; %d violations; load average %.1f%n",
-                        r.auditCommitsPerSecond(), r.auditCpuMicrosPerCommit(), r.coldCommitsPerSecond(),
+                out().printf("%naudit: %.0f commits/s (median of %d runs after %d warm-up runs; %.0f us CPU per commit;"
+                        + " first, cold run %.0f commits/s); git log %%G?: %s; %d violations; load average %.1f%n",
+                        r.auditCommitsPerSecond(), runs, warmup, r.auditCpuMicrosPerCommit(), r.coldCommitsPerSecond(),
                         Double.isNaN(r.gitLogCommitsPerSecond()) ? "skipped"
                                 : String.format("%.0f commits/s %s", r.gitLogCommitsPerSecond(), r.gitStatuses()),
                         r.violations(), r.loadAverage());

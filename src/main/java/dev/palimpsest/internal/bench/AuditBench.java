@@ -33,7 +33,7 @@ import java.util.TreeMap;
  * gpg to verify every signature) on the same store in the same run.
  */
 public final class AuditBench {
-    /** The outcome: audit rates (first run, and the median of the warm runs) and git's rate. */
+    /** The outcome: audit rates (the first, cold run; the median of the measured runs) and git's rate. */
     public record Result(int commits, double setupSeconds, double coldCommitsPerSecond, double auditCommitsPerSecond,
             double auditCpuMicrosPerCommit, double gitLogCommitsPerSecond, Map<String, Integer> gitStatuses,
             int violations, double loadAverage) {}
@@ -47,7 +47,11 @@ public final class AuditBench {
         this.log = log;
     }
 
-    public Result run(int commits, int warmRuns, boolean git) throws IOException, PalimpsestException {
+    /**
+     * Builds the store, audits it {@code warmup} times (JIT warm-up; the first is reported as the
+     * cold rate) and then {@code runs} times (the median is reported), then times git log.
+     */
+    public Result run(int commits, int warmup, int runs, boolean git) throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), "bench-audit-");
         try {
             KeyHome home = new KeyHome(dir.resolve("home"));
@@ -57,44 +61,47 @@ public final class AuditBench {
             double setup = (System.nanoTime() - t0) / 1e9;
             log.printf("  built %d commits in %.1f s%n", commits, setup);
             log.flush();
-            double cold = 0;
-            double[] warm = new double[warmRuns];
-            double[] cpu = new double[warmRuns];
+            double cold = Double.NaN;
+            double[] rates = new double[runs];
+            double[] cpu = new double[runs];
             int violations = 0;
             try (Auditor auditor = Auditor.open(storeDir)) {
-                for (int i = 0; i <= warmRuns; i++) {
+                for (int i = 0; i < warmup + runs; i++) {
                     long c0 = processCpuNanos();
                     long s = System.nanoTime();
                     AuditReport r = auditor.audit(null, AuditProgress.none());
                     double rate = r.commits() / ((System.nanoTime() - s) / 1e9);
                     double micros = (processCpuNanos() - c0) / 1e3 / r.commits();
                     violations = r.violations().size();
-                    log.printf("  audit run %d: %d commits, %d signatures, %d refs, %d violations: %.0f commits/s"
-                            + " (%.0f us CPU per commit)%n", i + 1, r.commits(), r.signatures(), r.refs(), violations,
-                            rate, micros);
+                    log.printf("  audit %s %d: %d commits, %d signatures, %d refs, %d violations: %.0f commits/s"
+                            + " (%.0f us CPU per commit)%n", i < warmup ? "warm-up" : "run", i < warmup ? i + 1
+                            : i - warmup + 1, r.commits(), r.signatures(), r.refs(), violations, rate, micros);
                     log.flush();
                     if (i == 0) {
                         cold = rate;
-                    } else {
-                        warm[i - 1] = rate;
-                        cpu[i - 1] = micros;
+                    }
+                    if (i >= warmup) {
+                        rates[i - warmup] = rate;
+                        cpu[i - warmup] = micros;
                     }
                 }
             }
-            Arrays.sort(warm);
+            Arrays.sort(rates);
             Arrays.sort(cpu);
-            double median = warmRuns == 0 ? cold : warm[warmRuns / 2];
-            double cpuMedian = warmRuns == 0 ? Double.NaN : cpu[warmRuns / 2];
             double gitRate = Double.NaN;
             Map<String, Integer> statuses = new TreeMap<>();
             if (git) {
                 gitRate = gitLog(dir, storeDir, statuses);
             }
-            return new Result(commits, setup, cold, median, cpuMedian, gitRate, statuses, violations,
+            return new Result(commits, setup, cold, median(rates), median(cpu), gitRate, statuses, violations,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         } finally {
             CommitBench.deleteTree(dir);
         }
+    }
+
+    private static double median(double[] sorted) {
+        return sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2];
     }
 
     private static void build(Path storeDir, KeyHome home, int commits) throws PalimpsestException {
