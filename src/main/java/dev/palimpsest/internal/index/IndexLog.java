@@ -104,6 +104,15 @@ final class IndexLog {
         }
     }
 
+    /** The file's current size (0 when absent), without reading it. */
+    long size() throws IOException {
+        try {
+            return Files.size(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return 0;
+        }
+    }
+
     /** Appends records; returns the new end offset. */
     long append(List<Entry> entries) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

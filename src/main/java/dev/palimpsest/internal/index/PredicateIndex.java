@@ -182,6 +182,19 @@ public final class PredicateIndex {
             return;
         }
         try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+            RevCommit direct = walk.parseCommit(target);
+            boolean parentsKnown = true;
+            for (RevCommit p : direct.getParents()) {
+                parentsKnown &= graph.contains(p);
+            }
+            if (parentsKnown) {
+                // the common case (a commit on top of indexed history): no walk needed
+                IndexLog.Entry e = index(reader, walk, direct);
+                apply(e);
+                unpersisted.add(e);
+                return;
+            }
+            walk.reset();
             walk.sort(RevSort.TOPO);
             walk.sort(RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(target));
@@ -226,13 +239,16 @@ public final class PredicateIndex {
                 log.reset(0);
                 logEnd = 8;
             }
-            IndexLog.Read r = log.read(logEnd);
+            if (unpersisted.isEmpty() && log.size() == logEnd) {
+                return;
+            }
+            IndexLog.Read r = log.size() == logEnd ? new IndexLog.Read(List.of(), logEnd, false) : log.read(logEnd);
             Set<ObjectId> inFile = new HashSet<>();
             for (IndexLog.Entry e : r.entries()) {
                 apply(e);
                 inFile.add(e.commit());
             }
-            if (r.end() < Files.size(log.file())) {
+            if (r.end() < log.size()) {
                 log.reset(r.end());
             }
             List<IndexLog.Entry> todo = new ArrayList<>();

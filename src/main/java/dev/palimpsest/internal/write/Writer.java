@@ -52,6 +52,8 @@ public final class Writer {
     private final StoreOptions options;
     private final WriterLock lock;
     private final Map<ObjectId, String> keyFingerprints = new ConcurrentHashMap<>();
+    /** Each commit adds one pack; tiers are checked once per MERGE commits of this writer. */
+    private int commitsSinceCompaction;
 
     public Writer(GitRepo repo, PredicateIndex index, StoreOptions options) {
         this.repo = repo;
@@ -160,8 +162,11 @@ public final class Writer {
         while (true) {
             switch (cas.update(expected, commit, options.fsync())) {
                 case UPDATED:
-                    PackCompactor.compact(repo, repo.pool(), options.fsync());
-                    repo.repack().maybeStart();
+                    if (++commitsSinceCompaction >= PackCompactor.MERGE) {
+                        commitsSinceCompaction = 0;
+                        PackCompactor.compact(repo, repo.pool(), options.fsync());
+                        repo.repack().maybeStart();
+                    }
                     return true;
                 case MOVED:
                     return false;
