@@ -174,20 +174,7 @@ public final class Store implements AutoCloseable {
      * @throws NotFoundException when it names no commit of this store
      */
     public CommitId resolve(String revision) throws NotFoundException {
-        try {
-            ObjectId id = repo.repository().resolve(revision + "^{commit}");
-            if (id == null) {
-                throw new NotFoundException("no commit '" + revision + "' in this store");
-            }
-            return CommitId.of(id.name());
-        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
-            throw new NotFoundException("no commit '" + revision + "' in this store");
-        } catch (org.eclipse.jgit.errors.RevisionSyntaxException | org.eclipse.jgit.errors.AmbiguousObjectException
-                | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
-            throw new NotFoundException("'" + revision + "' is not an unambiguous commit of this store");
-        } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot resolve " + revision, e);
-        }
+        return Revisions.resolve(repo, revision);
     }
 
     /** Reads a fact as of {@code at}: found, retracted (with its last valid version) or missing. */
