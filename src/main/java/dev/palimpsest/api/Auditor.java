@@ -2,6 +2,8 @@ package dev.palimpsest.api;
 
 import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.audit.AuditCheck;
+import dev.palimpsest.internal.audit.IndexCheck;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
@@ -62,23 +64,22 @@ public final class Auditor implements AutoCloseable {
      * {@code from} null audits down to the genesis commit.
      */
     public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) {
-        AuditReport r = new AuditEngine(repo, AuditEngine.standardChecks()).run(
+        PredicateIndex.Persisted persisted = PredicateIndex.readPersisted(repo);
+        IndexCheck index = new IndexCheck(persisted);
+        List<AuditCheck> checks = new ArrayList<>(AuditEngine.standardChecks());
+        checks.add(index);
+        AuditReport r = new AuditEngine(repo, checks).run(
                 from == null ? null : ObjectId.fromString(from.hex()), ObjectId.fromString(to.hex()), progress);
-        if (from != null) {
+        if (!persisted.corrupt() && !index.disagreed()) {
             return r;
         }
-        List<ObjectId> disagree = PredicateIndex.verifyPersisted(repo);
-        if (disagree.isEmpty()) {
+        PredicateIndex.discardPersisted(repo);
+        if (!persisted.corrupt()) {
             return r;
         }
         List<AuditViolation> all = new ArrayList<>(r.violations());
-        for (ObjectId c : disagree) {
-            all.add(new AuditViolation(c.equals(ObjectId.zeroId()) ? to : CommitId.of(c.name()),
-                    "palimpsest-index/index-v1.log", "index-disagrees", c.equals(ObjectId.zeroId())
-                            ? "the persisted predicate index is corrupt; it was discarded and will be rebuilt"
-                            : "the persisted predicate index disagrees with history at this commit; it was"
-                                    + " discarded and will be rebuilt"));
-        }
+        all.add(new AuditViolation(to, IndexCheck.PATH, "index-disagrees",
+                "the persisted predicate index is corrupt; it was discarded and will be rebuilt"));
         return new AuditReport(r.commits(), r.signatures(), r.files(), r.refs(), all);
     }
 

@@ -119,7 +119,11 @@ public final class PackCompactor {
         return null;
     }
 
-    /** Closes the merged packs and returns their files to the pool; {@code kept} is never retired. */
+    /**
+     * Closes the merged packs and deletes their files; {@code kept} is never retired. The inodes are
+     * not reused: a reader (git maps pack files into memory) may still be reading them, and
+     * emptying a mapped file would crash it; deleting only removes the names.
+     */
     static void retire(List<Pack> group, FilePool pool, Path kept) throws IOException {
         for (Pack p : group) {
             Path file = p.getPackFile().toPath();
@@ -129,9 +133,7 @@ public final class PackCompactor {
             p.close();
             for (String ext : new String[] {".idx", ".rev", ".bitmap", ".pack"}) {
                 Path f = sibling(file, ext);
-                if (Files.exists(f)) {
-                    pool.recycle(f);
-                }
+                Files.deleteIfExists(f);
             }
         }
     }

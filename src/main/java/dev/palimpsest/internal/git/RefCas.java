@@ -17,9 +17,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * {@code main.lock} is taken exclusively (a hard link to a pooled file that already holds the new
  * id, which fails if the lock exists, exactly like git's O_EXCL create), the current value is
  * compared with the expected one under the lock, and the lock is renamed over the ref. Compatible
- * with git and JGit writers, which take the same lock. The replaced ref file's inode is kept for
- * the pool (a hard link made before the rename), so an update creates no inode. Not thread-safe;
- * used under the writer lock.
+ * with git and JGit writers, which take the same lock. The new ref file comes from the pool, so
+ * an update waits for no inode creation. Not thread-safe; used under the writer lock.
  */
 public final class RefCas {
     /** The outcome of one attempt. */
@@ -67,16 +66,8 @@ public final class RefCas {
             if (expected == null ? current != null : !expected.equals(current)) {
                 return Result.MOVED;
             }
-            Path keep = null;
-            if (current != null && Files.isRegularFile(ref)) {
-                keep = pool.newName();
-                Files.createLink(keep, ref);
-            }
             Files.move(lock, ref, StandardCopyOption.ATOMIC_MOVE);
             renamed = true;
-            if (keep != null) {
-                pool.adopt(keep);
-            }
             if (fsync) {
                 syncDirectory(ref.getParent());
             }

@@ -86,48 +86,36 @@ public final class PredicateIndex {
         return !unpersisted.isEmpty() || logEnd < 0;
     }
 
-    /**
-     * Compares the persisted log with the index rebuilt from git alone: returns the commits whose
-     * recorded events disagree (or whose record is corrupt), and discards the log when any does, so
-     * the next open rebuilds it. The live index of any open store is not affected.
-     */
-    public static List<ObjectId> verifyPersisted(GitRepo repo) {
+    /** The persisted log as read: per commit, the fact events it records; corrupt when a bad header or tail was found. */
+    public record Persisted(Map<ObjectId, Map<String, FactState>> byCommit, boolean corrupt) {}
+
+    /** Reads the persisted log without touching any open index (for audits). */
+    public static Persisted readPersisted(GitRepo repo) {
         IndexLog log = new IndexLog(repo.gitDir());
-        List<ObjectId> bad = new ArrayList<>();
-        if (!Files.exists(log.file())) {
-            return bad;
-        }
+        Map<ObjectId, Map<String, FactState>> out = new HashMap<>();
         try {
+            if (!Files.exists(log.file())) {
+                return new Persisted(out, false);
+            }
             IndexLog.Read r = log.read(0);
-            if (r.headerBad()) {
-                bad.add(ObjectId.zeroId());
-            } else {
-                PredicateIndex fresh = new PredicateIndex(repo);
-                Map<ObjectId, IndexLog.Entry> rebuilt = new HashMap<>();
-                for (IndexLog.Entry e : r.entries()) {
-                    fresh.catchUp(e.commit());
-                }
-                for (IndexLog.Entry e : fresh.order) {
-                    rebuilt.put(e.commit(), e);
-                }
-                for (IndexLog.Entry e : r.entries()) {
-                    IndexLog.Entry truth = rebuilt.get(e.commit());
-                    if (truth == null || !java.util.Objects.equals(truth.firstParent(), e.firstParent())
-                            || !truth.events().equals(e.events())) {
-                        bad.add(e.commit());
-                    }
-                }
-                if (r.end() < Files.size(log.file())) {
-                    bad.add(ObjectId.zeroId());
-                }
+            for (IndexLog.Entry e : r.entries()) {
+                Map<String, FactState> events = new HashMap<>();
+                e.events().forEach((k, v) -> events.put(k, new FactState(v)));
+                out.put(e.commit(), events);
             }
-            if (!bad.isEmpty()) {
-                Files.deleteIfExists(log.file());
-            }
+            return new Persisted(out, r.headerBad() || r.end() < log.size());
         } catch (IOException | RuntimeException e) {
-            bad.add(ObjectId.zeroId());
+            return new Persisted(out, true);
         }
-        return bad;
+    }
+
+    /** Deletes the persisted log, so the next open rebuilds it from git. */
+    public static void discardPersisted(GitRepo repo) {
+        try {
+            Files.deleteIfExists(new IndexLog(repo.gitDir()).file());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot discard the predicate index of " + repo.gitDir(), e);
+        }
     }
 
     /** How many times a persisted index was found corrupt and discarded (for audits). */
