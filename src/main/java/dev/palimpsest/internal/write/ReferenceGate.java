@@ -160,17 +160,21 @@ final class ReferenceGate {
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
-        List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
-        refs.addAll(added);
-        Fact next = fact(id, () -> new Fact(id, current.kind(), body, confidence, refs, current.pooled()));
-        if (next == null) {
+        List<Ref> unchanged = new ArrayList<>(current.refs());
+        unchanged.addAll(added);
+        Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
+                current.grounding()));
+        if (same == null) {
             return;
         }
-        byte[] bytes = FactCodec.encode(next);
-        if (new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, bytes).equals(loc.blob())) {
+        if (new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, FactCodec.encode(same)).equals(loc.blob())) {
             violation("no-change", subject, "the revision changes nothing");
             return;
         }
+        List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
+        refs.addAll(added);
+        Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding());
+        byte[] bytes = FactCodec.encode(next);
         files.put(loc.path(), bytes);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), next.body());
