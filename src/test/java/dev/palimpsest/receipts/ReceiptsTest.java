@@ -53,6 +53,22 @@ class ReceiptsTest {
     }
 
     @Test
+    void aPlainRevisionOfAnArtifactKeepsItsReceiptAndTheAuditStaysClean() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            IngestResult r = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
+            FactRead.Found before = (FactRead.Found) store.read(FactId.of("m1"), r.commit().commit());
+            dev.palimpsest.api.CommitResult revised = store.begin(TestStores.ALICE)
+                    .revise(FactId.of("m1"), "MAPK/ERK pathway == ERK1/2 signalling (reworded)", List.of()).commit();
+            FactRead.Found after = (FactRead.Found) store.read(FactId.of("m1"), revised.commit());
+            assertThat(after.fact().body()).endsWith("(reworded)");
+            assertThat(after.fact().grounding()).isEqualTo(before.fact().grounding());
+            try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(store.gitDir())) {
+                assertThat(a.audit((String) null, dev.palimpsest.api.AuditProgress.none()).violations()).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void retractSourceCascadesLayerByLayerInOneCommitAndKeepsWhatAStandingPaperSupports() throws Exception {
         try (Store store = TestStores.init(dir)) {
             CommitId ingested = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false).commit().commit();
