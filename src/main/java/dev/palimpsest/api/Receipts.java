@@ -2,6 +2,7 @@ package dev.palimpsest.api;
 
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.query.FactCache;
 import dev.palimpsest.internal.receipts.BatchFile;
 import dev.palimpsest.internal.receipts.Cascade;
 import dev.palimpsest.internal.receipts.Cleanup;
@@ -9,7 +10,6 @@ import dev.palimpsest.internal.receipts.EntailSync;
 import dev.palimpsest.internal.receipts.Entailer;
 import dev.palimpsest.internal.receipts.ReviewQueue;
 import dev.palimpsest.internal.yaml.Ontology;
-import dev.palimpsest.internal.receipts.FactCache;
 import dev.palimpsest.internal.receipts.ReceiptGraph;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.model.ActorName;

@@ -21,23 +21,6 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 public final class History {
     private History() {}
 
-    /**
-     * The newest commit reachable from {@code start} (inclusive) that changed any of {@code paths},
-     * or null when none did. Merges that took a path unchanged from one parent are passed over.
-     */
-    public static ObjectId lastChange(GitRepo repo, ObjectId start, List<String> paths) {
-        try (RevWalk walk = new RevWalk(repo.repository())) {
-            // without this, JGit buffers the whole history to rewrite parents before the first result
-            walk.setRewriteParents(false);
-            walk.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF));
-            walk.markStart(walk.parseCommit(start));
-            RevCommit c = walk.next();
-            return c == null ? null : c.copy();
-        } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
-        }
-    }
-
     /** Every commit reachable from {@code start} that changed any of {@code paths}, newest first. */
     public static void changes(GitRepo repo, ObjectId start, List<String> paths, Consumer<RevCommit> each) {
         try (RevWalk walk = new RevWalk(repo.repository())) {

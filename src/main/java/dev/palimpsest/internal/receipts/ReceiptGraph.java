@@ -5,6 +5,7 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.query.FactCache;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.StoreConfig;

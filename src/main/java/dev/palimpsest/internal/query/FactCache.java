@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.receipts;
+package dev.palimpsest.internal.query;
 
 import dev.palimpsest.api.PalimpsestInternalException;
 import dev.palimpsest.internal.yaml.FactCodec;
