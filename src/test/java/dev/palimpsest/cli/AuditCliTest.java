@@ -3,16 +3,11 @@ package dev.palimpsest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -34,19 +29,9 @@ class AuditCliTest {
     private String store;
     private String home;
 
-    record Run(int code, String out, String err) {
-        JsonNode json() throws Exception {
-            return new ObjectMapper().readTree(out);
-        }
-    }
 
     private Run cmd(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--store", store, "--home", home));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(all.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
+        return Run.inStore(store, home, args);
     }
 
     @BeforeEach

@@ -3,12 +3,9 @@ package dev.palimpsest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,19 +17,9 @@ class CliReceiptsTest {
     private String store;
     private String home;
 
-    record Run(int code, String out, String err) {
-        JsonNode json() throws Exception {
-            return new ObjectMapper().readTree(out);
-        }
-    }
 
     private Run cmd(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--store", store, "--home", home));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(all.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
+        return Run.inStore(store, home, args);
     }
 
     @BeforeEach

@@ -3,13 +3,8 @@ package dev.palimpsest.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,23 +16,13 @@ class CliTest {
     private String store;
     private String home;
 
-    record Run(int code, String out, String err) {
-        JsonNode json() throws Exception {
-            return new ObjectMapper().readTree(out);
-        }
-    }
 
     private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
+        return Run.of(args);
     }
 
     private Run cmd(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--store", store, "--home", home));
-        return run(all.toArray(String[]::new));
+        return Run.inStore(store, home, args);
     }
 
     @BeforeEach
