@@ -1,7 +1,6 @@
 package dev.palimpsest.model;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * What a layered fact rests on, beyond its refs: the typed triple of an assertion or edge
@@ -16,7 +15,6 @@ import java.util.regex.Pattern;
 public record Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
         boolean flat) {
     public static final Grounding NONE = new Grounding(null, null, null, null, List.of(), false);
-    private static final Pattern PREDICATE = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
 
     public Grounding {
         sentences = List.copyOf(sentences == null ? List.of() : sentences);
@@ -28,7 +26,7 @@ public record Grounding(String subject, String predicate, String object, Receipt
             if (subject.isBlank() || object.isBlank()) {
                 throw new IllegalArgumentException("a triple's subject and object must not be blank");
             }
-            Ids.require("predicate", predicate, PREDICATE, "[a-z][a-z0-9_-]{0,31}");
+            Ids.require("predicate", predicate, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");
         }
         if (receipt != null && !sentences.isEmpty()) {
             throw new IllegalArgumentException("a summary has either sentence receipts or one flat receipt, not both");

@@ -35,6 +35,26 @@ class IdsTest {
     }
 
     @org.junit.jupiter.api.Test
+    void idSyntaxTablesAgreeWithTheRegularExpressionsTheyStandFor() {
+        java.util.Random rnd = new java.util.Random(11);
+        String alphabet = "az09._-AZ/ é\n\u0000~";
+        Object[][] cases = {{Ids.FACT_ID, "[a-z0-9][a-z0-9._-]{0,79}"}, {Ids.ACTOR, "[a-z0-9][a-z0-9._-]{0,39}"},
+            {Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}"}, {Ids.HEX40, "[0-9a-f]{40}"}};
+        for (int i = 0; i < 20000; i++) {
+            StringBuilder b = new StringBuilder();
+            int n = rnd.nextInt(4) == 0 ? 38 + rnd.nextInt(5) : rnd.nextInt(90);
+            for (int k = 0; k < n; k++) {
+                b.append(rnd.nextInt(3) > 0 ? "abcdef0123456789xyz".charAt(rnd.nextInt(19))
+                        : alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            for (Object[] c : cases) {
+                assertThat(((Ids.Syntax) c[0]).matches(b.toString())).as(c[1] + " on '" + b + "'")
+                        .isEqualTo(b.toString().matches((String) c[1]));
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void commitIdsAreStoredInLowerCase() {
         assertThat(CommitId.of("ABCDEF0123456789ABCDEF0123456789ABCDEF01").hex())
                 .isEqualTo("abcdef0123456789abcdef0123456789abcdef01");

@@ -82,11 +82,15 @@ public final class StorePaths {
         }
     }
 
-    private static byte[] sha256(String s) {
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+
+    private static byte[] sha256(String s) {
+        return SHA256.get().digest(s.getBytes(StandardCharsets.UTF_8));
     }
 }

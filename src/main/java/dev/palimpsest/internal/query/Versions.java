@@ -38,7 +38,11 @@ public final class Versions {
 
     /** The fact's live file, or null when it is not live here. */
     public Located locate(FactId id) {
-        FactState s = state(id);
+        return locate(id, state(id));
+    }
+
+    /** The live file of fact {@code id} whose indexed state here is {@code s}, or null. */
+    public Located locate(FactId id, FactState s) {
         if (s == null || !s.live()) {
             return null;
         }
@@ -63,7 +67,11 @@ public final class Versions {
 
     /** factExistsAt: the last navigable version at or before this snapshot, stepping over retractions. */
     public Optional<FactVersion> existsAt(FactId id) {
-        FactState s = state(id);
+        return version(id, state(id));
+    }
+
+    /** The last navigable version of fact {@code id} whose indexed state here is {@code s}. */
+    public static Optional<FactVersion> version(FactId id, FactState s) {
         if (s == null || s.versionCommit() == null || s.blob() == null) {
             return Optional.empty();
         }

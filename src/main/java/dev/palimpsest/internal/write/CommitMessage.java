@@ -46,8 +46,22 @@ final class CommitMessage {
         return b.toString();
     }
 
+    /** The text with whitespace runs collapsed to one space, cut to 60 characters. */
     static String excerpt(String text) {
-        String flat = text.strip().replaceAll("\\s+", " ");
-        return flat.length() <= 60 ? flat : flat.substring(0, 57) + "...";
+        StringBuilder b = new StringBuilder(Math.min(text.length(), 61));
+        boolean space = false;
+        for (int i = 0; i < text.length() && b.length() <= 60; i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                space = b.length() > 0;
+            } else {
+                if (space) {
+                    b.append(' ');
+                    space = false;
+                }
+                b.append(c);
+            }
+        }
+        return b.length() <= 60 ? b.toString() : b.substring(0, 57) + "...";
     }
 }

@@ -216,12 +216,13 @@ final class ReferenceGate {
             violation("reason-required", subject, "a retraction needs a reason");
             return;
         }
-        Versions.Located loc = versions.locate(id);
+        dev.palimpsest.internal.index.FactState state = versions.state(id);
+        Versions.Located loc = versions.locate(id, state);
         if (loc == null) {
             notLive(id, "retract");
             return;
         }
-        FactVersion version = versions.existsAt(id).orElseThrow();
+        FactVersion version = Versions.version(id, state).orElseThrow();
         files.put(loc.path(), null);
         files.put(StorePaths.retractionPath(id), FactCodec.encode(new RetractionRecord(version, r.reason(), actor)));
         retracted.add(id);

@@ -15,8 +15,10 @@ import java.util.Objects;
  * Decodes a fact file and tells whether it is canonical, fast for the common case: a file whose
  * strings are all printable ASCII without {@code "} or {@code \} is parsed directly against the
  * canonical layout, which {@link FactCodec#encode(Fact)} writes byte for byte for such facts; any
- * other file goes through {@link FactCodec} (decode, then compare with its re-encoding).
- * Stateless and thread-safe.
+ * other file goes through {@link FactCodec} (decode, then compare with its re-encoding). The same
+ * holds in the other direction for retraction records, which a cleanup cascade writes by the
+ * thousand: {@link #encodeRetraction} writes the canonical bytes directly when every string is
+ * simple. Stateless and thread-safe.
  */
 public final class CanonicalFacts {
     /** A decoded fact and whether its bytes are exactly its canonical encoding. */
@@ -35,6 +37,35 @@ public final class CanonicalFacts {
         }
         f = FactCodec.decodeFact(bytes, what);
         return new Decoded(f, FactCodec.isCanonicalFact(bytes, f));
+    }
+
+    /**
+     * The canonical encoding of {@code r} (byte for byte what {@link FactCodec}'s YAML mapper
+     * writes), or null when one of its strings needs escaping and the mapper must write it.
+     */
+    static byte[] encodeRetraction(RetractionRecord r) {
+        String id = r.version().id().value();
+        String reason = r.reason();
+        String actor = r.actor().value();
+        if (!simple(id) || !simple(reason) || !simple(actor)) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder(160 + id.length() + reason.length());
+        b.append("id: \"").append(id).append("\"\nversion:\n  commit: \"").append(r.version().commit().hex())
+                .append("\"\n  blob: \"").append(r.version().blob().hex()).append("\"\nreason: \"").append(reason)
+                .append("\"\nactor: \"").append(actor).append("\"\n");
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Printable ASCII without quote or backslash: written between double quotes as it is. */
+    static boolean simple(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A parser of the simple canonical layout; every method returns null (or -1) on the first deviation. */

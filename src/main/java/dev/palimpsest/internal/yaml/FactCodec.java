@@ -111,6 +111,11 @@ public final class FactCodec {
     }
 
     public static byte[] encode(RetractionRecord r) {
+        byte[] fast = CanonicalFacts.encodeRetraction(r);
+        return fast != null ? fast : encodeWithMapper(r);
+    }
+
+    static byte[] encodeWithMapper(RetractionRecord r) {
         ObjectNode n = Yaml.NODES.objectNode();
         n.put("id", r.version().id().value());
         ObjectNode v = n.putObject("version");

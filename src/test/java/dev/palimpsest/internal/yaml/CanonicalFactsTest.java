@@ -2,10 +2,12 @@ package dev.palimpsest.internal.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactVersion;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +60,31 @@ class CanonicalFactsTest {
                 "id: x\nkind: claim\nbody: plain\n".getBytes(StandardCharsets.UTF_8), "f");
         assertThat(d.fact().body()).isEqualTo("plain");
         assertThat(d.canonical()).isFalse();
+    }
+
+    @Test
+    void retractionRecordsAreWrittenExactlyAsTheYamlMapperWritesThem() {
+        Random rnd = new Random(7);
+        String[] tricky = {"null", "true", "~", "123", "0x1F", "- item", "key: value", "# not a comment", "  padded  ",
+            "'single'", "*alias", "&anchor", "!tag", "%directive", "@at", "`tick`", "[1, 2]", "{a: b}", "a | b > c",
+            "?", "---", "...", "yes", "NO", "1e3", ".inf", "é", "tab\there", "line\nbreak", "quote \" mark", "back \\ slash"};
+        int fast = 0;
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder reason = new StringBuilder(rnd.nextBoolean() ? tricky[rnd.nextInt(tricky.length)] : "r");
+            for (int n = rnd.nextInt(40); n > 0; n--) {
+                reason.append(rnd.nextInt(4) == 0 ? tricky[rnd.nextInt(tricky.length)]
+                        : String.valueOf((char) (0x20 + rnd.nextInt(0x5f))));
+            }
+            if (reason.toString().isBlank()) {
+                reason.append('x');
+            }
+            RetractionRecord r = new RetractionRecord(new FactVersion(FactId.of("f-" + rnd.nextInt(1000)),
+                    CommitId.of(hex(rnd)), BlobId.of(hex(rnd))), reason.toString(), ActorName.of("curator" + i % 3));
+            assertThat(new String(FactCodec.encode(r), StandardCharsets.UTF_8)).as(reason.toString())
+                    .isEqualTo(new String(FactCodec.encodeWithMapper(r), StandardCharsets.UTF_8));
+            fast += CanonicalFacts.encodeRetraction(r) != null ? 1 : 0;
+        }
+        assertThat(fast).as("records written by the direct encoder").isBetween(300, 2900);
     }
 
     private static Fact randomFact(Random rnd) {
