@@ -203,6 +203,68 @@ public final class PredicateIndex {
         }
     }
 
+    /**
+     * Indexes {@code commit}, written by this process on top of the indexed {@code parent} with
+     * exactly the path changes {@code changes} (path to new blob, null for a removal), without
+     * diffing its tree against its parent's: the writer already knows what it changed. Gives the
+     * same events as {@link #catchUp}; falls back to it when {@code parent} is not indexed.
+     */
+    public synchronized void indexOwnCommit(ObjectId commit, ObjectId parent, Map<String, ObjectId> changes) {
+        if (graph.contains(commit)) {
+            return;
+        }
+        if (parent == null || !graph.contains(parent)) {
+            catchUp(commit);
+            return;
+        }
+        List<String> paths = new ArrayList<>();
+        for (String path : changes.keySet()) {
+            if (inFactFolder(path)) {
+                paths.add(path);
+            }
+        }
+        paths.sort(null);
+        Map<String, FactEvent> events = new LinkedHashMap<>();
+        ObjectId self = commit.copy();
+        try (ObjectReader reader = repo.newReader()) {
+            for (String path : paths) {
+                FactId id = StorePaths.idFromPath(path);
+                if (id == null) {
+                    continue;
+                }
+                ObjectId blob = changes.get(path);
+                FactState before = state(id, parent);
+                boolean live = before != null && before.live();
+                if (blob != null) {
+                    if (!(live && before.blob().equals(blob) && path.equals(livePath(before, id)))) {
+                        events.put(id.value(), written(reader, self, self, id, blob));
+                    }
+                } else if (live && !events.containsKey(id.value())) {
+                    events.put(id.value(), new FactEvent(self, false, before.versionCommit(), before.blob(),
+                            before.kind(), before.refs()));
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot index " + commit.name(), e);
+        }
+        IndexLog.Entry e = new IndexLog.Entry(self, parent.copy(), events);
+        apply(e);
+        unpersisted.add(e);
+    }
+
+    private static boolean inFactFolder(String path) {
+        for (String f : StorePaths.FACT_FOLDERS) {
+            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String livePath(FactState s, FactId id) {
+        return s.kind() == null ? null : StorePaths.factPath(dev.palimpsest.model.Kind.of(s.kind()), id);
+    }
+
     /** The tips of the indexed chains: every indexed commit is one of their ancestors. */
     private List<ObjectId> frontier(RevWalk walk, ObjectId target) {
         return graph.tips();
@@ -360,6 +422,12 @@ public final class PredicateIndex {
                 break;
             }
         }
+        return written(reader, c.copy(), version.copy(), id, blob);
+    }
+
+    /** A new version: the file's kind and refs, read from its blob. */
+    private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
+            throws IOException {
         String kind = null;
         List<RefPin> refs = new ArrayList<>();
         try {
@@ -373,6 +441,6 @@ public final class PredicateIndex {
         } catch (FormatException e) {
             // a malformed file is still a version; the audit reports it
         }
-        return new FactEvent(c.copy(), true, version.copy(), blob.copy(), kind, refs);
+        return new FactEvent(commit, true, version, blob.copy(), kind, refs);
     }
 }

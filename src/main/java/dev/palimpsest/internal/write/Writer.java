@@ -94,11 +94,12 @@ public final class Writer {
                 checkSigner(parent, actor, signer);
             }
             Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
-            ObjectId commit = writeObjects(plan, parent, actor, signer);
+            Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
+            ObjectId commit = writeObjects(plan, parent, actor, signer, edits);
             if (!moveRef(tip, commit, held)) {
                 return null;
             }
-            index.catchUp(commit);
+            index.indexOwnCommit(commit, tip, edits);
             index.persist();
             return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
         } catch (IOException e) {
@@ -125,11 +126,11 @@ public final class Writer {
         }
     }
 
-    private ObjectId writeObjects(Plan plan, Snapshot parent, ActorName actor, CommitSigner signer)
-            throws IOException {
+    /** Writes the plan's blobs, trees and signed commit as one pack; fills {@code edits} (path to blob or null). */
+    private ObjectId writeObjects(Plan plan, Snapshot parent, ActorName actor, CommitSigner signer,
+            Map<String, ObjectId> edits) throws IOException {
         try (PackObjectWriter ins = new PackObjectWriter(repo, repo.pool(), options.fsync(), Deflater.BEST_SPEED);
                 var reader = ins.newReader()) {
-            Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
             for (Map.Entry<String, byte[]> f : plan.files.entrySet()) {
                 edits.put(f.getKey(), f.getValue() == null ? null : ins.insert(Constants.OBJ_BLOB, f.getValue()));
             }
