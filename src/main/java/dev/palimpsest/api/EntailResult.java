@@ -1,10 +1,20 @@
 package dev.palimpsest.api;
 
+import java.util.Objects;
+
 /**
  * The outcome of an entailment run: the commit ({@code null} when nothing changed), how many
  * entailed edges were added, revised (their derivations changed) and retracted (no derivation
- * remains), the number of entailed edges now, and whether the closure was updated incrementally
- * (false: computed from scratch, the first run in this process). Immutable.
+ * remains), the number of entailed edges now, whether the run started from a kept or saved
+ * entailer state ({@code incremental}; false: recomputed from scratch), and {@code basis}, a
+ * sentence for people saying which state it started from or why it recomputed. Immutable.
  */
 public record EntailResult(CommitResult commit, int added, int revised, int retracted, int edges,
-        boolean incremental) {}
+        boolean incremental, String basis) {
+    public EntailResult {
+        Objects.requireNonNull(basis, "basis");
+        if (added < 0 || revised < 0 || retracted < 0 || edges < 0) {
+            throw new IllegalArgumentException("counts must not be negative");
+        }
+    }
+}

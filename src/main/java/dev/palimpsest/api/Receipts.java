@@ -1,15 +1,16 @@
 package dev.palimpsest.api;
 
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.query.FactCache;
 import dev.palimpsest.internal.receipts.BatchFile;
 import dev.palimpsest.internal.receipts.Cascade;
 import dev.palimpsest.internal.receipts.Cleanup;
 import dev.palimpsest.internal.receipts.EntailSync;
-import dev.palimpsest.internal.receipts.Entailer;
+import dev.palimpsest.internal.receipts.Entailment;
+import dev.palimpsest.internal.receipts.Retractions;
 import dev.palimpsest.internal.receipts.ReviewQueue;
-import dev.palimpsest.internal.yaml.Ontology;
 import dev.palimpsest.internal.receipts.ReceiptGraph;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.model.ActorName;
@@ -20,19 +21,20 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.ReviewItem;
-import java.util.HashMap;
+import dev.palimpsest.model.Violation;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * Receipts of a store's derived artifacts: ingest of layered batches, liveness per layer at any
- * commit, and withdrawals (retract-source, revoke-relation) whose cascade is computed by set
- * arithmetic over the receipts and lands as one signed commit.
+ * commit, withdrawals (retract-source, revoke-relation, retract by id) whose cascade is computed by
+ * set arithmetic over the receipts and lands as one signed commit, the review queue, and
+ * entailment.
  *
- * <p>Thread-safe; the receipts of the last commit asked about are kept in memory. Arguments must
- * not be null unless documented.
+ * <p>Thread-safe; the receipts of the last commit asked about and the entailer's state are kept in
+ * memory, and the entailer's state is also saved beside the repository for the next process.
+ * Arguments must not be null unless documented.
  */
 public final class Receipts {
     private final Store store;
@@ -40,14 +42,13 @@ public final class Receipts {
     private final PredicateIndex index;
     private final FactCache cache = new FactCache();
     private volatile Cleanup last;
-    private Entailer entailer;
-    private Ontology entailerOntology;
-    private Map<String, Entailer.Triple> entailerBase;
+    private final Entailment entailment;
 
     Receipts(Store store, GitRepo repo, PredicateIndex index) {
         this.store = store;
         this.repo = repo;
         this.index = index;
+        this.entailment = new Entailment(repo, index, cache);
     }
 
     /**
@@ -107,6 +108,40 @@ public final class Receipts {
     }
 
     /**
+     * The plan of retracting facts {@code ids} with {@code reason} at main's tip (operation
+     * {@code retract}, roots the ids in the order given): the cascade is what their retraction kills
+     * by receipts — artifacts left without a live bundle, sentence summaries that lose sentences —
+     * and the artifacts touched but still alive. When main's tip holds no artifact nothing can rest
+     * on a fact: the plan is the retraction alone, made without loading any receipt.
+     *
+     * @throws RejectedException the reason is empty, an id is named twice, or an id is not live at
+     *     main's tip (never written, or already retracted): the violations the gate would report
+     * @throws IllegalArgumentException when {@code ids} is empty
+     */
+    public CleanupPlan planRetract(List<FactId> ids, String reason) throws RejectedException {
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("nothing to retract: no ids given");
+        }
+        CommitId head = store.head();
+        List<String> targets = ids.stream().map(FactId::value).toList();
+        try (Snapshot s = Snapshot.of(repo, ObjectId.fromString(head.hex()))) {
+            List<Violation> bad = Retractions.violations(index, s, ids, reason);
+            if (!bad.isEmpty()) {
+                throw new RejectedException(bad);
+            }
+            if (!Retractions.hasArtifacts(s)) {
+                return new CleanupPlan(head, Cleanup.RETRACT, targets, reason, Retractions.policy(s), ids, List.of(),
+                        List.of(), List.of());
+            }
+        }
+        Cleanup c = cleanupAt(head);
+        int[] roots = ids.stream().mapToInt(id -> c.graph().find(id)).filter(n -> n >= 0).toArray();
+        CleanupPlan p = c.plan(Cleanup.RETRACT, targets, reason, roots);
+        return new CleanupPlan(p.at(), p.operation(), p.targets(), p.reason(), p.policy(), ids, p.removals(),
+                p.revisions(), p.touched());
+    }
+
+    /**
      * Lands a plan as one signed commit by {@code actor}: the roots, then the cascade layer by layer,
      * then the sentence summaries revised.
      *
@@ -120,11 +155,7 @@ public final class Receipts {
             throw new RejectedException("empty-plan", plan.operation(), "the plan changes nothing");
         }
         Transaction tx = store.begin(actor);
-        try {
-            Cascade.addTo(tx, plan, cleanup(plan.at()));
-        } catch (NotFoundException e) {
-            throw new PalimpsestInternalException("main's tip vanished: " + e.getMessage(), e);
-        }
+        Cascade.addTo(tx, plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at()));
         return tx.commit();
     }
 
@@ -155,44 +186,38 @@ public final class Receipts {
 
     /**
      * Brings the entailed edges up to date with the live assertions and the ontology at main's tip,
-     * writing only the changes as one commit (none when nothing changed). The closure is kept in
-     * memory and updated incrementally between runs of this store instance; an incremental run
-     * compares receipts only in the region the changed assertions reach and for entailed edges
-     * missing from the store (the first run in a process compares every entailed edge).
+     * writing only the changes as one commit (none when nothing changed). The entailer's state is
+     * kept in memory between runs of this store and saved beside the repository
+     * ({@code palimpsest-index/entail-v1.state}) for the next process: a run that starts from it reads
+     * only the assertion and entailed-edge files changed since the state's commit and compares
+     * receipts only in the region they reach. Without a usable state (none, unreadable, another
+     * ontology, a commit not in main's past) it recomputes from scratch and compares every entailed
+     * edge; {@link EntailResult#incremental()} and {@link EntailResult#basis()} say which ran.
      */
     public synchronized EntailResult entail(ActorName actor) throws NotFoundException, RejectedException,
             ConflictException {
-        Cleanup c = cleanup(store.head());
-        Map<String, Entailer.Triple> now = EntailSync.assertions(c.graph());
-        Ontology onto = c.graph().config().ontology();
-        boolean incremental = entailer != null && onto.equals(entailerOntology);
-        if (!incremental) {
-            entailer = new Entailer(onto);
-            entailerOntology = onto;
-            entailerBase = new HashMap<>();
-        }
-        for (String gone : entailerBase.keySet()) {
-            if (!now.containsKey(gone)) {
-                entailer.removeAssertion(gone);
-            }
-        }
-        now.forEach((id, t) -> {
-            if (!t.equals(entailerBase.get(id))) {
-                entailer.removeAssertion(id);
-                entailer.addAssertion(id, t);
-            }
-        });
-        entailerBase = new HashMap<>(now);
-        var region = entailer.apply();
-        EntailSync.Changes ch = EntailSync.diff(c.graph(), entailer, incremental ? region : null);
-        int edges = entailer.entailed().size();
+        CommitId head = store.head();
+        Entailment.Run run = entailment.prepare(ObjectId.fromString(head.hex()), c -> cleanupAt(head).graph());
+        EntailSync.Changes ch = run.changes();
         if (ch.isEmpty()) {
-            return new EntailResult(null, 0, 0, 0, edges, incremental);
+            entailment.landed(run, null);
+            return new EntailResult(null, 0, 0, 0, run.edges(), run.incremental(), run.basis());
         }
         Transaction tx = store.begin(actor);
         EntailSync.addTo(tx, ch);
-        return new EntailResult(tx.commit(), ch.added().size(), ch.revised().size(), ch.retracted().size(), edges,
-                incremental);
+        CommitResult landed = tx.commit();
+        entailment.landed(run, ObjectId.fromString(landed.commit().hex()));
+        return new EntailResult(landed, ch.added().size(), ch.revised().size(), ch.retracted().size(), run.edges(),
+                run.incremental(), run.basis());
+    }
+
+    /** The cleanup at a commit known to exist (main's tip, or a plan's). */
+    private Cleanup cleanupAt(CommitId at) {
+        try {
+            return cleanup(at);
+        } catch (NotFoundException e) {
+            throw new PalimpsestInternalException("main's tip vanished: " + e.getMessage(), e);
+        }
     }
 
     Cleanup cleanup(CommitId at) throws NotFoundException {

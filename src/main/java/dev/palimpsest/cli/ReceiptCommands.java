@@ -11,6 +11,7 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.LayerCounts;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.ReviewItem;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -118,54 +119,56 @@ final class ReceiptCommands {
                 if (json()) {
                     printJson(planJson(plan, landed));
                 } else {
-                    printPlan(plan, landed);
+                    printPlan(out(), plan, landed);
                 }
             }
             return Main.OK;
         }
+    }
 
-        private Map<String, Object> planJson(CleanupPlan p, CommitResult landed) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("at", p.at().hex());
-            m.put("operation", p.operation());
-            m.put("targets", p.targets());
-            m.put("reason", p.reason());
-            m.put("policy", p.policy());
-            m.put("roots", ids(p.roots()));
-            m.put("removals", p.removals().stream().map(r -> {
-                Map<String, Object> x = new LinkedHashMap<>();
-                x.put("id", r.id().value());
-                x.put("layer", r.layer());
-                x.put("why", r.why());
-                return x;
-            }).toList());
-            m.put("revisions", p.revisions().stream().map(r -> {
-                Map<String, Object> x = new LinkedHashMap<>();
-                x.put("id", r.id().value());
-                x.put("dropped", r.dropped());
-                x.put("kept", r.kept());
-                return x;
-            }).toList());
-            m.put("touched", ids(p.touched()));
-            m.put("dry_run", landed == null);
-            m.put("commit", landed == null ? null : landed.commit().hex());
-            return m;
+    /** A plan as JSON (README: the {@code retract-source} fields); {@code landed} null on a dry run. */
+    static Map<String, Object> planJson(CleanupPlan p, CommitResult landed) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("at", p.at().hex());
+        m.put("operation", p.operation());
+        m.put("targets", p.targets());
+        m.put("reason", p.reason());
+        m.put("policy", p.policy());
+        m.put("roots", ids(p.roots()));
+        m.put("removals", p.removals().stream().map(r -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("id", r.id().value());
+            x.put("layer", r.layer());
+            x.put("why", r.why());
+            return x;
+        }).toList());
+        m.put("revisions", p.revisions().stream().map(r -> {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("id", r.id().value());
+            x.put("dropped", r.dropped());
+            x.put("kept", r.kept());
+            return x;
+        }).toList());
+        m.put("touched", ids(p.touched()));
+        m.put("dry_run", landed == null);
+        m.put("commit", landed == null ? null : landed.commit().hex());
+        return m;
+    }
+
+    /** A plan as text, one line per operation; {@code landed} null on a dry run. */
+    static void printPlan(PrintWriter out, CleanupPlan p, CommitResult landed) {
+        out.println((landed == null ? "plan (dry run) " : "") + p.operation() + " " + p.targets() + " at "
+                + p.at().abbreviated() + ", flat summaries: " + p.policy());
+        out.println("  retract " + p.roots().size() + " root fact(s): " + p.roots());
+        for (CleanupPlan.Removal r : p.removals()) {
+            out.println("  retract " + r.layer() + " " + r.id() + ": " + r.why());
         }
-
-        private void printPlan(CleanupPlan p, CommitResult landed) {
-            out().println((landed == null ? "plan (dry run) " : "") + p.operation() + " " + p.targets() + " at "
-                    + p.at().abbreviated() + ", flat summaries: " + p.policy());
-            out().println("  retract " + p.roots().size() + " root fact(s): " + p.roots());
-            for (CleanupPlan.Removal r : p.removals()) {
-                out().println("  retract " + r.layer() + " " + r.id() + ": " + r.why());
-            }
-            for (CleanupPlan.Revision r : p.revisions()) {
-                out().println("  revise summary " + r.id() + ": drop sentence(s) " + r.dropped() + ", keep " + r.kept());
-            }
-            out().println("  touched but alive (for review): " + p.touched().size());
-            if (landed != null) {
-                out().println("one signed commit " + landed.commit().hex());
-            }
+        for (CleanupPlan.Revision r : p.revisions()) {
+            out.println("  revise summary " + r.id() + ": drop sentence(s) " + r.dropped() + ", keep " + r.kept());
+        }
+        out.println("  touched but alive (for review): " + p.touched().size());
+        if (landed != null) {
+            out.println("one signed commit " + landed.commit().hex());
         }
     }
 
@@ -261,11 +264,13 @@ final class ReceiptCommands {
                     m.put("retracted", r.retracted());
                     m.put("edges", r.edges());
                     m.put("incremental", r.incremental());
+                    m.put("basis", r.basis());
                     printJson(m);
                 } else {
                     out().println(r.edges() + " entailed edges: " + r.added() + " added, " + r.revised() + " revised, "
                             + r.retracted() + " retracted" + (r.commit() == null ? " (nothing to write)"
                                     : " in " + r.commit().commit().hex()));
+                    out().println("  " + r.basis());
                 }
             }
             return Main.OK;

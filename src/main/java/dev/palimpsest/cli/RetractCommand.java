@@ -1,41 +1,92 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.api.ConflictException;
 import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.FactId;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "retract", description = "Assert that a live fact is false; history keeps every version.")
+@Command(name = "retract", description = "Assert that live facts are false, with the cascade through receipts, in one"
+        + " commit; history keeps every version.")
 final class RetractCommand extends Context implements Callable<Integer> {
+    /** Plans made against a tip another writer moved are made again, this many times in all. */
+    private static final int ATTEMPTS = 3;
+
     @Option(names = "--actor", required = true)
     String actor;
 
-    @Parameters(index = "0", paramLabel = "ID")
-    String id;
+    @Parameters(index = "0..*", arity = "1..*", paramLabel = "ID")
+    List<String> ids;
 
     @Option(names = "--reason", required = true)
     String reason;
 
+    @Option(names = "--dry-run", description = "Print the plan (the retraction and its cascade); write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--no-cascade", description = "Retract only the facts; artifacts resting on them stay, pending in"
+            + " review.")
+    boolean noCascade;
+
     @Override
     public Integer call() throws Exception {
-        FactId fid = FactId.of(id);
+        if (dryRun && noCascade) {
+            throw new Main.UsageException("--dry-run shows the cascade; it does not go with --no-cascade");
+        }
+        List<FactId> fids = ids.stream().map(FactId::of).toList();
         try (Store store = open()) {
-            CommitResult r = store.begin(ActorName.of(actor)).retract(fid, reason).commit();
-            if (json()) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("commit", r.commit().hex());
-                m.put("retracted", r.retracted().stream().map(FactId::value).toList());
-                printJson(m);
-            } else {
-                out().println("retracted " + r.retracted() + " " + r.commit().hex());
+            if (noCascade) {
+                Transaction tx = store.begin(ActorName.of(actor));
+                fids.forEach(id -> tx.retract(id, reason));
+                print(tx.commit(), null);
+                return Main.OK;
+            }
+            for (int attempt = 1; ; attempt++) {
+                CleanupPlan plan = store.receipts().planRetract(fids, reason);
+                if (dryRun) {
+                    if (json()) {
+                        printJson(ReceiptCommands.planJson(plan, null));
+                    } else {
+                        ReceiptCommands.printPlan(out(), plan, null);
+                    }
+                    return Main.OK;
+                }
+                try {
+                    print(store.receipts().apply(ActorName.of(actor), plan), plan);
+                    return Main.OK;
+                } catch (ConflictException e) {
+                    if (attempt == ATTEMPTS) {
+                        throw e;
+                    }
+                }
             }
         }
-        return Main.OK;
+    }
+
+    private void print(CommitResult r, CleanupPlan plan) {
+        List<FactId> revised = plan == null ? List.of() : plan.revisions().stream().map(CleanupPlan.Revision::id).toList();
+        if (json()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("commit", r.commit().hex());
+            m.put("retracted", ReceiptCommands.ids(r.retracted()));
+            m.put("revised", ReceiptCommands.ids(revised));
+            printJson(m);
+        } else if (plan != null && (!plan.removals().isEmpty() || !plan.revisions().isEmpty())) {
+            ReceiptCommands.printPlan(out(), plan, r);
+        } else {
+            out().println("retracted " + r.retracted() + " " + r.commit().hex());
+            if (plan != null && !plan.touched().isEmpty()) {
+                out().println("  touched but alive (for review): " + plan.touched());
+            }
+        }
     }
 }

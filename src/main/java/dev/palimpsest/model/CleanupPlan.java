@@ -4,9 +4,10 @@ import java.util.List;
 
 /**
  * What a withdrawal does, computed by set arithmetic over receipts at commit {@code at}:
- * {@code operation} ({@code retract-source} or {@code revoke-relation}) of {@code targets}, the
- * facts retracted at the root ({@code roots}: documents and their assertions, or the assertions
- * using a predicate), the artifacts retracted by the cascade ({@code removals}, layer by layer),
+ * {@code operation} ({@code retract-source}, {@code revoke-relation} or {@code retract}) of
+ * {@code targets}, the facts retracted at the root ({@code roots}: documents and their assertions,
+ * the assertions using a predicate, or the facts named), the artifacts retracted by the cascade
+ * ({@code removals}, layer by layer, never a root),
  * the sentence summaries revised to drop exactly their dead sentences ({@code revisions}), and the
  * artifacts that were touched but stay alive ({@code touched}, for review). Immutable.
  */

@@ -65,6 +65,26 @@ class CliReceiptsTest {
     }
 
     @Test
+    void entailSaysWhetherItRanFromScratchOrFromTheStateTheLastRunSaved() throws Exception {
+        Run first = cmd("entail", "--actor", "alice");
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("from scratch: no saved state");
+        Run ingested = cmd("ingest", "--actor", "alice", "--file", write("more.yaml",
+                "assertions: [{id: a7, source: pmid-38800001, subject: programmed cell death, predicate: part_of,"
+                        + " object: cell fate}]"));
+        assertThat(ingested.code()).as(ingested.err()).isZero();
+        JsonNode next = cmd("entail", "--actor", "alice", "--json").json();
+        assertThat(next.get("incremental").asBoolean()).isTrue();
+        assertThat(next.get("basis").asText()).startsWith("incremental from the saved state at ");
+        assertThat(next.get("added").asInt()).isPositive();
+        assertThat(cmd("entail", "--actor", "alice").out()).contains("(nothing to write)").contains("incremental");
+    }
+
+    private String write(String name, String content) throws java.io.IOException {
+        return java.nio.file.Files.writeString(dir.resolve(name), content).toString();
+    }
+
+    @Test
     void demoNarratesTheFigureOneStory() {
         StringWriter out = new StringWriter();
         int code = Main.run(new String[] {"demo", dir.resolve("demo").toString()}, new PrintWriter(out),

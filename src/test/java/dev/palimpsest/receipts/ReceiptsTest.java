@@ -113,6 +113,44 @@ class ReceiptsTest {
     }
 
     @Test
+    void planRetractCascadesFromAnyFactAndRetractsAnArtifactRootOnlyOnce() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
+            CleanupPlan plan = store.receipts().planRetract(List.of(FactId.of("a2")), "misread");
+            assertThat(plan.operation()).isEqualTo("retract");
+            assertThat(plan.roots()).extracting(FactId::value).containsExactly("a2");
+            assertThat(plan.removals()).extracting(rm -> rm.id().value()).containsExactly("s-aim2-flat");
+            assertThat(plan.revisions()).extracting(rv -> rv.id().value()).containsExactly("s-aim2");
+            CommitResult landed = store.receipts().apply(TestStores.ALICE, plan);
+            assertThat(landed.retracted()).extracting(FactId::value).containsExactly("a2", "s-aim2-flat");
+            FactRead s = store.read(FactId.of("s-aim2"), landed.commit());
+            assertThat(((FactRead.Found) s).fact().body()).isEqualTo("ERK1/2 signalling regulates apoptosis.");
+
+            CleanupPlan merge = store.receipts().planRetract(List.of(FactId.of("m1")), "not the same pathway");
+            assertThat(merge.roots()).extracting(FactId::value).containsExactly("m1");
+            assertThat(merge.removals()).isEmpty();
+            assertThat(store.receipts().apply(TestStores.ALICE, merge).retracted()).extracting(FactId::value)
+                    .containsExactly("m1");
+        }
+    }
+
+    @Test
+    void planRetractInAStoreWithoutArtifactsIsTheRetractionAlone() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            var tx = store.begin(TestStores.ALICE);
+            tx.assertFact(FactId.of("src"), dev.palimpsest.model.Kind.SOURCE, "text", null, List.of());
+            tx.commit();
+            CleanupPlan plan = store.receipts().planRetract(List.of(FactId.of("src")), "withdrawn");
+            assertThat(plan.roots()).extracting(FactId::value).containsExactly("src");
+            assertThat(plan.removals()).isEmpty();
+            assertThat(plan.policy()).isEqualTo("distrust");
+            assertThat(plan.at()).isEqualTo(store.head());
+            assertThatThrownBy(() -> store.receipts().planRetract(List.of(FactId.of("src"), FactId.of("src")), "twice"))
+                    .isInstanceOf(RejectedException.class).hasMessageContaining("duplicate-operation");
+        }
+    }
+
+    @Test
     void theTrustPolicyKeepsAFlatSummaryThatStillHasALiveBundle() throws Exception {
         try (Store store = TestStores.init(dir)) {
             store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);

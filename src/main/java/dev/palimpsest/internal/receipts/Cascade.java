@@ -18,6 +18,7 @@ import java.util.Set;
 public final class Cascade {
     private Cascade() {}
 
+    /** Adds the plan's operations; {@code cleanup} (the plan's graph) may be null when the plan revises nothing. */
     public static void addTo(Transaction tx, CleanupPlan plan, Cleanup cleanup) {
         String root = plan.operation() + " " + String.join(", ", plan.targets());
         for (var id : plan.roots()) {

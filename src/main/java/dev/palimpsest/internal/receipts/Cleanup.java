@@ -16,12 +16,13 @@ import java.util.TreeMap;
 
 /**
  * Cleanup as set arithmetic over one commit's receipts: the roots of a withdrawal (a document and
- * its assertions, or every assertion using a predicate), the cascade that follows from them, and
- * the per-layer report. Thread-safe once built (the baseline is copied for each plan).
+ * its assertions, every assertion using a predicate, or facts retracted by id), the cascade that
+ * follows from them, and the per-layer report. Thread-safe once built (the baseline is copied for each plan).
  */
 public final class Cleanup {
     public static final String RETRACT_SOURCE = "retract-source";
     public static final String REVOKE_RELATION = "revoke-relation";
+    public static final String RETRACT = "retract";
 
     private final ReceiptGraph g;
     private final Liveness baseline;
@@ -83,9 +84,13 @@ public final class Cleanup {
         return l;
     }
 
-    /** The full plan of a withdrawal with these roots. */
+    /** The full plan of a withdrawal with these roots (roots are retracted as roots, never again as removals). */
     public CleanupPlan plan(String operation, List<String> targets, String reason, int[] roots) {
         Liveness l = after(roots);
+        java.util.BitSet isRoot = new java.util.BitSet(g.size());
+        for (int r : roots) {
+            isRoot.set(r);
+        }
         List<FactId> rootIds = Arrays.stream(roots).boxed().distinct()
                 .sorted(Comparator.comparingInt((Integer r) -> g.kind[r]).thenComparing(r -> g.ids.get(r)))
                 .map(g.ids::get).toList();
@@ -94,7 +99,7 @@ public final class Cleanup {
         List<FactId> touched = new ArrayList<>();
         for (int n = 0; n < g.size(); n++) {
             byte k = g.kind[n];
-            if (!g.live[n] || k < ReceiptGraph.MERGE) {
+            if (!g.live[n] || k < ReceiptGraph.MERGE || isRoot.get(n)) {
                 continue;
             }
             if (l.dead.get(n)) {

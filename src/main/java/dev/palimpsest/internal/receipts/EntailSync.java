@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Materialises entailment as {@code edge} artifacts: an entailed edge's id is derived from its
@@ -48,9 +49,9 @@ public final class EntailSync {
     public static Map<String, Entailer.Triple> assertions(ReceiptGraph g) {
         Map<String, Entailer.Triple> out = new HashMap<>();
         for (int n = 0; n < g.size(); n++) {
-            if (g.kind[n] == ReceiptGraph.ASSERTION && g.live[n] && g.facts[n] != null) {
-                Grounding gr = g.facts[n].grounding();
-                out.put(g.ids.get(n).value(), new Entailer.Triple(gr.subject(), gr.predicate(), gr.object()));
+            if (g.kind[n] == ReceiptGraph.ASSERTION && g.live[n] && g.facts[n] != null
+                    && g.facts[n].grounding().hasTriple()) {
+                out.put(g.ids.get(n).value(), EntailTrees.triple(g.facts[n].grounding()));
             }
         }
         return out;
@@ -65,12 +66,8 @@ public final class EntailSync {
         return Receipt.truncated(bundles);
     }
 
-    /**
-     * What to write so the graph's entailed edges match the entailer. With {@code region} (the
-     * triples the last {@link Entailer#apply()} touched), receipts are compared only there and for
-     * edges missing from the store; null compares every entailed edge.
-     */
-    public static Changes diff(ReceiptGraph g, Entailer e, java.util.Set<Entailer.Triple> region) {
+    /** What to write so every entailed edge of the graph matches the entailer (a from-scratch comparison). */
+    public static Changes diff(ReceiptGraph g, Entailer e) {
         List<Fact> added = new ArrayList<>();
         List<Fact> revised = new ArrayList<>();
         List<FactId> retracted = new ArrayList<>();
@@ -80,17 +77,7 @@ public final class EntailSync {
             wanted.put(id, true);
             int n = g.find(id);
             boolean missing = n < 0 || !g.live[n] || g.facts[n] == null;
-            if (!missing && region != null && !region.contains(t)) {
-                continue;
-            }
-            Receipt r = receipt(e, t);
-            Fact f = new Fact(id, Kind.EDGE, t.s() + " " + t.p() + " " + t.o(), null, List.of(), null,
-                    new Grounding(t.s(), t.p(), t.o(), r, List.of(), false));
-            if (missing) {
-                added.add(f);
-            } else if (!sameMembers(g.facts[n].grounding().receipt(), r)) {
-                revised.add(f);
-            }
+            compare(e, t, missing ? null : g.facts[n], added, revised);
         }
         for (int n = 0; n < g.size(); n++) {
             Fact f = g.facts[n];
@@ -99,6 +86,42 @@ public final class EntailSync {
                 retracted.add(f.id());
             }
         }
+        return sorted(added, revised, retracted);
+    }
+
+    /**
+     * What to write so the edges of the triples in {@code region} match the entailer, given the
+     * store's files of their edge ids ({@code stored}: id -> decoded file, null when malformed; absent
+     * when there is no file). Edges outside the region are taken to match already.
+     */
+    public static Changes diff(Entailer e, Set<Entailer.Triple> region, Map<FactId, Fact> stored) {
+        List<Fact> added = new ArrayList<>();
+        List<Fact> revised = new ArrayList<>();
+        List<FactId> retracted = new ArrayList<>();
+        for (Entailer.Triple t : region) {
+            FactId id = edgeId(t);
+            Fact f = stored.get(id);
+            if (e.rank(t) >= 1) {
+                compare(e, t, f, added, revised);
+            } else if (f != null && Kind.EDGE.equals(f.kind()) && isEntailedEdge(f)) {
+                retracted.add(id);
+            }
+        }
+        return sorted(added, revised, retracted);
+    }
+
+    private static void compare(Entailer e, Entailer.Triple t, Fact stored, List<Fact> added, List<Fact> revised) {
+        Receipt r = receipt(e, t);
+        Fact f = new Fact(edgeId(t), Kind.EDGE, t.s() + " " + t.p() + " " + t.o(), null, List.of(), null,
+                new Grounding(t.s(), t.p(), t.o(), r, List.of(), false));
+        if (stored == null) {
+            added.add(f);
+        } else if (!sameMembers(stored.grounding().receipt(), r)) {
+            revised.add(f);
+        }
+    }
+
+    private static Changes sorted(List<Fact> added, List<Fact> revised, List<FactId> retracted) {
         added.sort((a, b) -> a.id().compareTo(b.id()));
         revised.sort((a, b) -> a.id().compareTo(b.id()));
         retracted.sort(null);

@@ -24,13 +24,30 @@ import java.util.TreeSet;
  * <p>Changes (assertions added or removed) are applied by delete-and-rederive over the affected
  * region only: the forward closure of the changed triples, re-ranked by a Knuth-style least-rank
  * propagation with everything outside the region fixed. The state is a function of the live
- * assertions alone, so an incremental result equals a from-scratch one. Not thread-safe.
+ * assertions alone, so an incremental result equals a from-scratch one. The applied state can be
+ * exported and restored without re-evaluating rules ({@link #export()}, {@link #restore}), which is
+ * how it outlives a process ({@link EntailStateFile}). Not thread-safe.
  */
 public final class Entailer {
     /** A subject-predicate-object triple. */
     public record Triple(String s, String p, String o) {
         String key() {
             return s + '\u0000' + p + '\u0000' + o;
+        }
+    }
+
+    /**
+     * An entailer's applied state: the present triples, their ranks (same order; 0 asserted, >= 1
+     * entailed) and the assertions (id -> triple). Immutable (copied).
+     */
+    public record State(List<Triple> triples, int[] ranks, Map<String, Triple> assertions) {
+        public State {
+            triples = List.copyOf(triples);
+            ranks = ranks.clone();
+            assertions = Map.copyOf(assertions);
+            if (ranks.length != triples.size()) {
+                throw new IllegalArgumentException(triples.size() + " triples but " + ranks.length + " ranks");
+            }
         }
     }
 
@@ -103,6 +120,75 @@ public final class Entailer {
             asserted.remove(tid);
         }
         seeds.add(tid);
+    }
+
+    /** The triple assertion {@code id} states as recorded, or null when none is recorded. */
+    public Triple assertion(String id) {
+        Integer tid = assertionTriple.get(id);
+        return tid == null ? null : triples.get(tid);
+    }
+
+    /** The recorded assertions: id -> triple (a copy). */
+    public Map<String, Triple> assertions() {
+        Map<String, Triple> out = new HashMap<>();
+        assertionTriple.forEach((id, t) -> out.put(id, triples.get(t)));
+        return out;
+    }
+
+    /**
+     * The applied state: every present triple (asserted or entailed) with its rank, and the recorded
+     * assertions. Restoring it ({@link #restore}) gives an entailer that behaves exactly like this one.
+     *
+     * @throws IllegalStateException when changes are recorded but not applied yet
+     */
+    public State export() {
+        if (!seeds.isEmpty()) {
+            throw new IllegalStateException("changes are recorded but not applied");
+        }
+        List<Triple> present = new ArrayList<>();
+        int[] ranks = new int[triples.size()];
+        for (int t = 0; t < triples.size(); t++) {
+            if (rank[t] >= 0) {
+                ranks[present.size()] = rank[t];
+                present.add(triples.get(t));
+            }
+        }
+        return new State(present, Arrays.copyOf(ranks, present.size()), assertions());
+    }
+
+    /**
+     * An entailer in {@code state} under {@code ontology}, without evaluating any rule: the ranks are
+     * taken as given and only the lookup maps are rebuilt (linear in the state's size).
+     *
+     * @throws IllegalArgumentException when the state is inconsistent: a triple given twice, a negative
+     *     rank, an assertion of a triple that is absent or not of rank 0, or a rank-0 triple nothing asserts
+     */
+    public static Entailer restore(Ontology ontology, State state) {
+        Entailer e = new Entailer(ontology);
+        for (int i = 0; i < state.triples().size(); i++) {
+            Triple t = state.triples().get(i);
+            int r = state.ranks()[i];
+            if (r < 0 || e.ids.containsKey(t.key())) {
+                throw new IllegalArgumentException("triple " + t + " is given twice or with a negative rank");
+            }
+            int tid = e.intern(t);
+            e.rank[tid] = r;
+            e.index(tid);
+        }
+        state.assertions().forEach((id, t) -> {
+            Integer tid = e.ids.get(t.key());
+            if (tid == null || e.rank[tid] != 0) {
+                throw new IllegalArgumentException("assertion " + id + " states " + t + ", which is not of rank 0");
+            }
+            e.assertionTriple.put(id, tid);
+            e.asserted.computeIfAbsent(tid, k -> new TreeSet<>()).add(id);
+        });
+        for (int t = 0; t < e.triples.size(); t++) {
+            if (e.rank[t] == 0 && !e.asserted.containsKey(t)) {
+                throw new IllegalArgumentException("triple " + e.triples.get(t) + " has rank 0 but no assertion");
+            }
+        }
+        return e;
     }
 
     /** Applies the recorded changes; returns the region: every triple whose rank or derivations may have changed. */

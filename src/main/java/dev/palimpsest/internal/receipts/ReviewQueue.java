@@ -20,7 +20,9 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The review queue, derived from history at a commit (never hand-maintained): artifacts touched
- * (a bundle lost a member) but still alive, and live facts whose refs are stale (target retracted,
+ * (a bundle lost a member) but still alive, artifacts pending cleanup (file present although their
+ * receipt died, or some of their sentences did: what a cascade would have removed or revised, e.g.
+ * after {@code retract --no-cascade}), and live facts whose refs are stale (target retracted,
  * superseded or revised), less the items acknowledged at their current version by a live
  * {@code review-ack} fact (ref role {@code acknowledges}). Stateless.
  */
@@ -46,20 +48,24 @@ public final class ReviewQueue {
             }
             CommitId version = CommitId.of(st.versionCommit().name());
             String layer = ReceiptGraph.LAYER[g.kind[n]];
-            if (g.kind[n] >= ReceiptGraph.MERGE && l.alive(n) && l.touched.get(n)) {
-                TreeSet<String> lost = new TreeSet<>();
-                for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
-                    for (int b = g.unitFirstBundle[u]; b < g.unitFirstBundle[u + 1]; b++) {
-                        if (l.deadBundle.get(b)) {
-                            for (int i = g.bundleStart[b]; i < g.bundleStart[b + 1]; i++) {
-                                if (l.dead.get(g.members[i])) {
-                                    lost.add("lost " + g.ids.get(g.members[i]));
-                                }
-                            }
+            if (g.kind[n] >= ReceiptGraph.MERGE && (!l.alive(n) || l.partlyDead(n))) {
+                List<String> details = new ArrayList<>();
+                if (!l.alive(n)) {
+                    details.add(g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
+                            ? "flat summary receipt touched (policy distrust)" : "no live bundle");
+                } else {
+                    List<Integer> dead = new ArrayList<>();
+                    for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
+                        if (l.unitDead(u)) {
+                            dead.add(g.unitSentence[u]);
                         }
                     }
+                    details.add("dead sentence(s) " + dead);
                 }
-                out.add(new ReviewItem(id, layer, "touched", version, List.copyOf(lost)));
+                details.addAll(lost(g, l, n));
+                out.add(new ReviewItem(id, layer, "pending", version, details));
+            } else if (g.kind[n] >= ReceiptGraph.MERGE && l.touched.get(n)) {
+                out.add(new ReviewItem(id, layer, "touched", version, List.copyOf(lost(g, l, n))));
             }
             if (!st.refs().isEmpty()) {
                 List<String> stale = new ArrayList<>();
@@ -75,6 +81,23 @@ public final class ReviewQueue {
             }
         }
         return out;
+    }
+
+    /** "lost X" for each dead member of a dead bundle of node {@code n}, sorted. */
+    private static TreeSet<String> lost(ReceiptGraph g, Liveness l, int n) {
+        TreeSet<String> lost = new TreeSet<>();
+        for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
+            for (int b = g.unitFirstBundle[u]; b < g.unitFirstBundle[u + 1]; b++) {
+                if (l.deadBundle.get(b)) {
+                    for (int i = g.bundleStart[b]; i < g.bundleStart[b + 1]; i++) {
+                        if (l.dead.get(g.members[i])) {
+                            lost.add("lost " + g.ids.get(g.members[i]));
+                        }
+                    }
+                }
+            }
+        }
+        return lost;
     }
 
     /** The id of the acknowledgement of {@code item} at version {@code version}. */

@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.receipts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.internal.yaml.Ontology;
 import java.util.ArrayList;
@@ -71,6 +72,87 @@ class EntailerTest {
                 assertThat(snapshot(inc)).as("seed %d round %d step %d", seed, round, step).isEqualTo(snapshot(scratch));
             }
         }
+    }
+
+    @Test
+    void aRestoredEntailerBehavesExactlyLikeOneThatWasNeverPersisted() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("EntailerTest restore seed " + seed);
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 20; round++) {
+            Ontology onto = randomOntology(rnd);
+            Entailer kept = new Entailer(onto);
+            Entailer restored = null;
+            Map<String, Entailer.Triple> live = new HashMap<>();
+            int next = 0;
+            int persistAt = rnd.nextInt(12);
+            for (int step = 0; step < 25; step++) {
+                if (step == persistAt) {
+                    byte[] file = EntailStateFile.encode(org.eclipse.jgit.lib.ObjectId.zeroId(),
+                            EntailStateFile.fingerprint(onto), kept.export());
+                    restored = Entailer.restore(onto, EntailStateFile.decode(file).state());
+                    assertThat(snapshot(restored)).as("seed %d round %d: just restored", seed, round)
+                            .isEqualTo(snapshot(kept));
+                }
+                int changes = 1 + rnd.nextInt(3);
+                for (int c = 0; c < changes; c++) {
+                    if (!live.isEmpty() && rnd.nextInt(3) == 0) {
+                        List<String> ids = new ArrayList<>(live.keySet());
+                        ids.sort(null);
+                        String gone = ids.get(rnd.nextInt(ids.size()));
+                        live.remove(gone);
+                        kept.removeAssertion(gone);
+                        if (restored != null) {
+                            restored.removeAssertion(gone);
+                        }
+                    } else {
+                        String id = "a" + next++;
+                        Entailer.Triple t = new Entailer.Triple("n" + rnd.nextInt(7), "p" + rnd.nextInt(4),
+                                "n" + rnd.nextInt(7));
+                        live.put(id, t);
+                        kept.addAssertion(id, t);
+                        if (restored != null) {
+                            restored.addAssertion(id, t);
+                        }
+                    }
+                }
+                var keptRegion = kept.apply();
+                if (restored != null) {
+                    assertThat(restored.apply()).as("seed %d round %d step %d: region", seed, round, step)
+                            .isEqualTo(keptRegion);
+                    assertThat(snapshot(restored)).as("seed %d round %d step %d", seed, round, step)
+                            .isEqualTo(snapshot(kept));
+                    assertThat(restored.assertions()).isEqualTo(live);
+                }
+            }
+            Entailer scratch = new Entailer(onto);
+            live.forEach(scratch::addAssertion);
+            scratch.apply();
+            assertThat(snapshot(restored)).as("seed %d round %d: against a recomputation", seed, round)
+                    .isEqualTo(snapshot(scratch));
+        }
+    }
+
+    @Test
+    void restoreRejectsAStateWhoseRanksDisagreeWithItsAssertions() {
+        Entailer e = new Entailer(ONTOLOGY);
+        e.addAssertion("a1", new Entailer.Triple("x", "activates", "y"));
+        e.apply();
+        Entailer.State s = e.export();
+        Entailer.Triple asserted = new Entailer.Triple("x", "activates", "y");
+        int i = s.triples().indexOf(asserted);
+        int[] wrong = s.ranks().clone();
+        wrong[i] = 1;
+        assertThatThrownBy(() -> Entailer.restore(ONTOLOGY,
+                new Entailer.State(s.triples(), wrong, s.assertions()))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a1");
+        int[] orphan = s.ranks().clone();
+        orphan[s.triples().indexOf(new Entailer.Triple("x", "regulates", "y"))] = 0;
+        assertThatThrownBy(() -> Entailer.restore(ONTOLOGY,
+                new Entailer.State(s.triples(), orphan, s.assertions()))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no assertion");
+        e.addAssertion("a2", new Entailer.Triple("y", "part_of", "z"));
+        assertThatThrownBy(e::export).isInstanceOf(IllegalStateException.class);
     }
 
     private static TreeMap<String, String> snapshot(Entailer e) {
