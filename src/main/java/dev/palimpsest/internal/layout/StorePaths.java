@@ -53,6 +53,11 @@ public final class StorePaths {
         return RETRACTIONS + "/" + shard(id) + id.value() + ".yaml";
     }
 
+    /** The retraction record's path for the fact file at {@code factPath}: the same shard and name. */
+    public static String retractionPathOf(String factPath) {
+        return RETRACTIONS + factPath.substring(factPath.indexOf('/'));
+    }
+
     public static String keyPath(ActorName actor) {
         return KEYS + "/" + actor.value() + ".asc";
     }

@@ -18,17 +18,21 @@ final class CommitMessage {
     static final String KEY = "Palimpsest-Key";
 
     private final List<String[]> ops = new ArrayList<>();
-    private String single;
+    private String lastDetail;
 
     void add(String verb, String trailerKey, String subjectValue, String detail) {
         ops.add(new String[] {verb, trailerKey, subjectValue});
-        single = verb + " " + subjectValue + (detail == null ? "" : ": " + excerpt(detail));
+        lastDetail = detail;
     }
 
     String build(ActorName actor) {
         StringBuilder b = new StringBuilder();
         if (ops.size() == 1) {
-            b.append(single);
+            String[] op = ops.get(0);
+            b.append(op[0]).append(' ').append(op[2]);
+            if (lastDetail != null) {
+                b.append(": ").append(excerpt(lastDetail));
+            }
         } else {
             Map<String, Integer> counts = new TreeMap<>();
             for (String[] op : ops) {

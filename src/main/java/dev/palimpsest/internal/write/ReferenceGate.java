@@ -224,7 +224,8 @@ final class ReferenceGate {
         }
         FactVersion version = Versions.version(id, state).orElseThrow();
         files.put(loc.path(), null);
-        files.put(StorePaths.retractionPath(id), FactCodec.encode(new RetractionRecord(version, r.reason(), actor)));
+        files.put(StorePaths.retractionPathOf(loc.path()), FactCodec.encode(new RetractionRecord(version, r.reason(),
+                actor)));
         retracted.add(id);
         message.add("retract", CommitMessage.FACT, id.value(), r.reason());
     }
