@@ -46,9 +46,10 @@ public final class PackObjectWriter extends ObjectInserter {
     private final FilePool pool;
     private final boolean fsync;
     /**
-     * Objects smaller than this are stored in stored (uncompressed) deflate blocks: deflating a few
-     * hundred bytes saves little and costs microseconds of setup each, which dominates a commit of
-     * thousands of small files. Larger objects are deflated at the writer's level.
+     * Blobs smaller than this, and every tree, are written in stored (uncompressed) deflate blocks:
+     * deflating a few hundred bytes saves little and costs microseconds of setup each, which
+     * dominates a commit of thousands of small files, and a tree is mostly 20-byte hashes that do
+     * not compress. Larger blobs and commits are deflated at the writer's level.
      */
     static final int STORE_BELOW = 1024;
 
@@ -107,7 +108,7 @@ public final class PackObjectWriter extends ObjectInserter {
         if (pending.containsKey(id)) {
             return id;
         }
-        if (type == Constants.OBJ_TREE) {
+        if (type == Constants.OBJ_TREE && len >= TreeCache.WORTH_CACHING) {
             repo.trees().put(id, java.util.Arrays.copyOfRange(data, off, off + len));
         }
         append(id, type, data, off, len);
@@ -133,7 +134,7 @@ public final class PackObjectWriter extends ObjectInserter {
         header[h++] = (byte) c;
         body.write(header, 0, h);
         crc.update(header, 0, h);
-        if (len < STORE_BELOW) {
+        if (len < STORE_BELOW || type == Constants.OBJ_TREE) {
             stored(data, off, len);
         } else {
             deflater.reset();
@@ -233,8 +234,9 @@ public final class PackObjectWriter extends ObjectInserter {
             out.write(lastDigest);
         });
         byte[] checksum = lastDigest;
-        List<PackedObjectInfo> sorted = new ArrayList<>(order);
-        sorted.sort(null);
+        PackedObjectInfo[] byId = order.toArray(new PackedObjectInfo[0]);
+        java.util.Arrays.parallelSort(byId);
+        List<PackedObjectInfo> sorted = java.util.Arrays.asList(byId);
         Path idxTmp = writePooled(out -> BasePackIndexWriter.createVersion(out, 2).write(sorted, checksum));
         Path packDir = repo.gitDir().resolve("objects/pack");
         String name = "pack-" + HexFormat.of().formatHex(checksum);

@@ -13,10 +13,16 @@ import org.eclipse.jgit.lib.ObjectReader;
 /**
  * Inflated tree objects by id, least recently used first out, bounded in bytes. The trees on the
  * paths a commit touches are the ones the next commit reads again (root, role folder, shards), so
- * the writer puts every tree it writes here and readers of a {@link GitRepo} look here before
+ * the writer puts the large trees it writes here and readers of a {@link GitRepo} look here before
  * inflating from a pack. Immutable content, so no invalidation. Thread-safe.
  */
 public final class TreeCache {
+    /**
+     * Trees the writer writes are cached from this size up: large folders (the root, role folders,
+     * first-level shards) are the ones the next commit reads again and the costly ones to inflate;
+     * a bulk commit's thousands of small leaf folders would only evict them.
+     */
+    public static final int WORTH_CACHING = 1024;
     private final long maxBytes;
     private long bytes;
     private final LinkedHashMap<ObjectId, byte[]> map = new LinkedHashMap<>(1024, 0.75f, true);

@@ -37,7 +37,7 @@ public final class TreeEditor {
         for (Map.Entry<String, ObjectId> e : edits.entrySet()) {
             list[i++] = new Edit(e.getKey().getBytes(StandardCharsets.UTF_8), e.getValue());
         }
-        Arrays.sort(list, (a, b) -> Arrays.compareUnsigned(a.path, b.path));
+        Arrays.parallelSort(list, (a, b) -> Arrays.compareUnsigned(a.path, b.path));
         ObjectId result = new Rewriter(reader, inserter, list).rewrite(base, 0, list.length, 0);
         return result == null ? inserter.insert(new TreeFormatter()) : result;
     }

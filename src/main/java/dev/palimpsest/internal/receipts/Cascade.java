@@ -18,9 +18,25 @@ import java.util.Set;
 public final class Cascade {
     private Cascade() {}
 
+    /** How many targets a cascade record names before {@code and N more}. */
+    static final int NAMED_TARGETS = 3;
+
+    /**
+     * The targets as a cascade record names them: the first {@value #NAMED_TARGETS}, then how many
+     * more. Every record would otherwise repeat the whole list (61 documents: ~900 bytes, thousands
+     * of times); the list is whole in the same commit, as the retractions of the roots.
+     */
+    static String targets(List<String> targets) {
+        if (targets.size() <= NAMED_TARGETS) {
+            return String.join(", ", targets);
+        }
+        return String.join(", ", targets.subList(0, NAMED_TARGETS)) + " and " + (targets.size() - NAMED_TARGETS)
+                + " more";
+    }
+
     /** Adds the plan's operations; {@code cleanup} (the plan's graph) may be null when the plan revises nothing. */
     public static void addTo(Transaction tx, CleanupPlan plan, Cleanup cleanup) {
-        String root = plan.operation() + " " + String.join(", ", plan.targets());
+        String root = plan.operation() + " " + targets(plan.targets());
         for (var id : plan.roots()) {
             tx.retract(id, plan.reason());
         }

@@ -1,7 +1,6 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.model.FactId;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,13 +9,14 @@ import java.util.Map;
  * written and retracted. Only the gate creates plans; only the committer consumes them.
  */
 final class Plan {
-    final Map<String, byte[]> files = new LinkedHashMap<>();
+    final Map<String, byte[]> files;
     final List<FactId> written;
     final List<FactId> retracted;
     final String message;
 
+    /** Takes {@code files} over: the gate that built it is done with it. */
     Plan(Map<String, byte[]> files, List<FactId> written, List<FactId> retracted, String message) {
-        this.files.putAll(files);
+        this.files = java.util.Collections.unmodifiableMap(files);
         this.written = List.copyOf(written);
         this.retracted = List.copyOf(retracted);
         this.message = message;

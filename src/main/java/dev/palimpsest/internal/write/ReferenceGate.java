@@ -207,13 +207,12 @@ final class ReferenceGate {
 
     private void retract(ActorName actor, Operation.Retract r) {
         FactId id = r.id();
-        String subject = "fact " + id;
         if (!touched.add(id)) {
-            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
             return;
         }
         if (r.reason() == null || r.reason().isBlank()) {
-            violation("reason-required", subject, "a retraction needs a reason");
+            violation("reason-required", "fact " + id, "a retraction needs a reason");
             return;
         }
         dev.palimpsest.internal.index.FactState state = versions.state(id);
