@@ -2,32 +2,20 @@ package dev.palimpsest.internal.index;
 
 import dev.palimpsest.api.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
-import dev.palimpsest.internal.layout.StorePaths;
-import dev.palimpsest.internal.yaml.FactCodec;
-import dev.palimpsest.internal.yaml.FormatException;
-import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Ref;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.EmptyTreeIterator;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * Answers "which version of fact X is navigable at commit C, and is it live" from per-fact events
@@ -49,10 +37,12 @@ public final class PredicateIndex {
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     private long logEnd;
     private int rebuilt;
+    private final CommitEvents events;
 
     private PredicateIndex(GitRepo repo) {
         this.repo = repo;
         this.log = new IndexLog(repo.gitDir());
+        this.events = new CommitEvents(repo, this::state);
     }
 
     /** Loads the persisted index (discarding a corrupt one) and catches it up with main. */
@@ -177,7 +167,7 @@ public final class PredicateIndex {
             }
             if (parentsKnown) {
                 // the common case (a commit on top of indexed history): no walk needed
-                IndexLog.Entry e = index(reader, walk, direct);
+                IndexLog.Entry e = events.of(reader, walk, direct);
                 apply(e);
                 unpersisted.add(e);
                 return;
@@ -191,7 +181,7 @@ public final class PredicateIndex {
             }
             for (RevCommit c : walk) {
                 if (!graph.contains(c)) {
-                    IndexLog.Entry e = index(reader, walk, c);
+                    IndexLog.Entry e = events.of(reader, walk, c);
                     apply(e);
                     unpersisted.add(e);
                 }
@@ -217,52 +207,9 @@ public final class PredicateIndex {
             catchUp(commit);
             return;
         }
-        List<String> paths = new ArrayList<>();
-        for (String path : changes.keySet()) {
-            if (inFactFolder(path)) {
-                paths.add(path);
-            }
-        }
-        paths.sort(null);
-        Map<String, FactEvent> events = new LinkedHashMap<>();
-        ObjectId self = commit.copy();
-        try (ObjectReader reader = repo.newReader()) {
-            for (String path : paths) {
-                FactId id = StorePaths.idFromPath(path);
-                if (id == null) {
-                    continue;
-                }
-                ObjectId blob = changes.get(path);
-                FactState before = state(id, parent);
-                boolean live = before != null && before.live();
-                if (blob != null) {
-                    if (!(live && before.blob().equals(blob) && path.equals(livePath(before, id)))) {
-                        events.put(id.value(), written(reader, self, self, id, blob));
-                    }
-                } else if (live && !events.containsKey(id.value())) {
-                    events.put(id.value(), new FactEvent(self, false, before.versionCommit(), before.blob(),
-                            before.kind(), before.refs()));
-                }
-            }
-        } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot index " + commit.name(), e);
-        }
-        IndexLog.Entry e = new IndexLog.Entry(self, parent.copy(), events);
+        IndexLog.Entry e = events.ofOwnCommit(commit, parent, changes);
         apply(e);
         unpersisted.add(e);
-    }
-
-    private static boolean inFactFolder(String path) {
-        for (String f : StorePaths.FACT_FOLDERS) {
-            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String livePath(FactState s, FactId id) {
-        return s.kind() == null ? null : StorePaths.factPath(dev.palimpsest.model.Kind.of(s.kind()), id);
     }
 
     /** The tips of the indexed chains: every indexed commit is one of their ancestors. */
@@ -338,58 +285,6 @@ public final class PredicateIndex {
         return true;
     }
 
-    private IndexLog.Entry index(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        walk.parseHeaders(c);
-        RevCommit first = c.getParentCount() > 0 ? c.getParent(0) : null;
-        if (first != null) {
-            walk.parseHeaders(first);
-        }
-        Map<String, FactEvent> events = new LinkedHashMap<>();
-        try (TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS),
-                    TreeFilter.ANY_DIFF));
-            if (first == null) {
-                tw.addTree(new EmptyTreeIterator());
-            } else {
-                tw.addTree(first.getTree());
-            }
-            tw.addTree(c.getTree());
-            while (tw.next()) {
-                FactId id = StorePaths.idFromPath(tw.getPathString());
-                if (id == null) {
-                    continue;
-                }
-                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
-                if (present) {
-                    events.put(id.value(), written(reader, walk, c, id, tw.getObjectId(1)));
-                } else if (!events.containsKey(id.value())) {
-                    events.put(id.value(), removed(c, first, id, tw.getObjectId(0)));
-                }
-            }
-        }
-        return new IndexLog.Entry(c.copy(), first == null ? null : first.copy(), events);
-    }
-
-    /**
-     * A removal: the version removed is the first parent's, unless a merge took the removal from
-     * another parent (that parent does not have the file), whose retraction is then the one taken.
-     */
-    private FactEvent removed(RevCommit c, RevCommit first, FactId id, ObjectId oldBlob) {
-        for (int i = 1; i < c.getParentCount(); i++) {
-            FactState other = state(id, c.getParent(i));
-            if (other != null && !other.live()) {
-                return new FactEvent(other.changedAt().copy(), false, other.versionCommit().copy(),
-                        other.blob().copy(), other.kind(), other.refs());
-            }
-        }
-        FactState before = first == null ? null : state(id, first);
-        if (before == null) {
-            return new FactEvent(c.copy(), false, first == null ? null : first.copy(), oldBlob.copy(), null, List.of());
-        }
-        return new FactEvent(c.copy(), false, before.versionCommit(), before.blob(), before.kind(), before.refs());
-    }
-
     /**
      * True when {@code ancestor} is on the first-parent chain of {@code commit} (both indexed); a
      * false answer says nothing about ancestry through merges.
@@ -410,37 +305,5 @@ public final class PredicateIndex {
             chain = graph.parentChain(chain);
         }
         return false;
-    }
-
-    private FactEvent written(ObjectReader reader, RevWalk walk, RevCommit c, FactId id, ObjectId blob)
-            throws IOException {
-        ObjectId version = c;
-        for (int i = 1; i < c.getParentCount(); i++) {
-            FactState other = state(id, c.getParent(i));
-            if (other != null && other.live() && other.blob().equals(blob)) {
-                version = other.versionCommit();
-                break;
-            }
-        }
-        return written(reader, c.copy(), version.copy(), id, blob);
-    }
-
-    /** A new version: the file's kind and refs, read from its blob. */
-    private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
-            throws IOException {
-        String kind = null;
-        List<RefPin> refs = new ArrayList<>();
-        try {
-            Fact f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), id.value());
-            kind = f.kind().value();
-            for (Ref r : f.refs()) {
-                refs.add(new RefPin(r.id().value(), r.role(),
-                        r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
-                        r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
-            }
-        } catch (FormatException e) {
-            // a malformed file is still a version; the audit reports it
-        }
-        return new FactEvent(commit, true, version, blob.copy(), kind, refs);
     }
 }

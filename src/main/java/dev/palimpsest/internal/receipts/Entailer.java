@@ -54,13 +54,7 @@ public final class Entailer {
     /** One rule instance: its premises (triple ids). */
     record Derivation(int[] premises) {}
 
-    private final Map<String, List<String>> sub = new HashMap<>();
-    private final Map<String, List<String>> subBack = new HashMap<>();
-    private final Map<String, List<String>> inv = new HashMap<>();
-    private final Map<String, List<String>> invBack = new HashMap<>();
-    private final Map<String, List<String[]>> byFirst = new HashMap<>();
-    private final Map<String, List<String[]>> bySecond = new HashMap<>();
-    private final Map<String, List<String[]>> chainBack = new HashMap<>();
+    private final Axioms axioms;
 
     private final Map<String, Integer> ids = new HashMap<>();
     private final List<Triple> triples = new ArrayList<>();
@@ -72,29 +66,7 @@ public final class Entailer {
     private final Set<Integer> seeds = new LinkedHashSet<>();
 
     public Entailer(Ontology ontology) {
-        ontology.subproperty().forEach((p, q) -> {
-            sub.computeIfAbsent(p, k -> new ArrayList<>()).add(q);
-            subBack.computeIfAbsent(q, k -> new ArrayList<>()).add(p);
-        });
-        ontology.inverse().forEach((p, q) -> {
-            addInverse(p, q);
-            addInverse(q, p);
-        });
-        for (Ontology.Chain c : ontology.chainRules()) {
-            String p1 = c.of().get(0);
-            String p2 = c.of().get(1);
-            byFirst.computeIfAbsent(p1, k -> new ArrayList<>()).add(new String[] {p2, c.implies()});
-            bySecond.computeIfAbsent(p2, k -> new ArrayList<>()).add(new String[] {p1, c.implies()});
-            chainBack.computeIfAbsent(c.implies(), k -> new ArrayList<>()).add(new String[] {p1, p2});
-        }
-    }
-
-    private void addInverse(String p, String q) {
-        List<String> l = inv.computeIfAbsent(p, k -> new ArrayList<>());
-        if (!l.contains(q)) {
-            l.add(q);
-            invBack.computeIfAbsent(q, k -> new ArrayList<>()).add(p);
-        }
+        this.axioms = new Axioms(ontology);
     }
 
     /** Records that assertion {@code id} states {@code t}; takes effect at {@link #apply()}. */
@@ -310,18 +282,18 @@ public final class Entailer {
     /** Calls {@code each(conclusion, otherPremise or -1)} for every rule instance using {@code t} over indexed triples. */
     private void forward(int t, java.util.function.BiConsumer<Triple, Integer> each) {
         Triple x = triples.get(t);
-        for (String q : sub.getOrDefault(x.p(), List.of())) {
+        for (String q : axioms.sub(x.p())) {
             each.accept(new Triple(x.s(), q, x.o()), -1);
         }
-        for (String q : inv.getOrDefault(x.p(), List.of())) {
+        for (String q : axioms.inv(x.p())) {
             each.accept(new Triple(x.o(), q, x.s()), -1);
         }
-        for (String[] r : byFirst.getOrDefault(x.p(), List.of())) {
+        for (String[] r : axioms.byFirst(x.p())) {
             for (int other : new ArrayList<>(outOf(x.o(), r[0]))) {
                 each.accept(new Triple(x.s(), r[1], triples.get(other).o()), other);
             }
         }
-        for (String[] r : bySecond.getOrDefault(x.p(), List.of())) {
+        for (String[] r : axioms.bySecond(x.p())) {
             for (int other : new ArrayList<>(inOf(x.s(), r[0]))) {
                 each.accept(new Triple(triples.get(other).s(), r[1], x.o()), other);
             }
@@ -332,19 +304,19 @@ public final class Entailer {
     private List<Derivation> derivations(int t) {
         Triple x = triples.get(t);
         List<Derivation> ds = new ArrayList<>();
-        for (String p : subBack.getOrDefault(x.p(), List.of())) {
+        for (String p : axioms.subBack(x.p())) {
             Integer q = ids.get(new Triple(x.s(), p, x.o()).key());
             if (q != null && present(q)) {
                 ds.add(new Derivation(new int[] {q}));
             }
         }
-        for (String p : invBack.getOrDefault(x.p(), List.of())) {
+        for (String p : axioms.invBack(x.p())) {
             Integer q = ids.get(new Triple(x.o(), p, x.s()).key());
             if (q != null && present(q)) {
                 ds.add(new Derivation(new int[] {q}));
             }
         }
-        for (String[] r : chainBack.getOrDefault(x.p(), List.of())) {
+        for (String[] r : axioms.chainBack(x.p())) {
             for (int first : outOf(x.s(), r[0])) {
                 Integer second = ids.get(new Triple(triples.get(first).o(), r[1], x.o()).key());
                 if (second != null && present(second)) {
