@@ -137,7 +137,7 @@ public final class ReceiptsBench {
                 result.put("edges_after_entail_wrong", wrong + missing);
                 log.printf("    after entail: %d entailed edges live; %d leaked, %d missing against the recomputation%n",
                         live, wrong, missing);
-                warmCascades(store, repo, builtId, docs, Math.max(3, samples / 200));
+                warmCascades(store, repo, builtId, docs, Math.max(3, samples / 100));
                 entailment(gen, seed, samples);
             }
         } finally {
