@@ -45,6 +45,29 @@ public final class BackgroundRepack {
         this.lockFile = repo.gitDir().resolve("palimpsest-repack.lock");
     }
 
+    /**
+     * Runs {@code action} while holding the repack lock, so that no merge (in any process) runs
+     * meanwhile; returns false without running it when a merge holds the lock.
+     */
+    public boolean whileIdle(Runnable action) {
+        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock lock = ch.tryLock();
+            if (lock == null) {
+                return false;
+            }
+            try {
+                action.run();
+                return true;
+            } finally {
+                lock.release();
+            }
+        } catch (java.nio.channels.OverlappingFileLockException mergingHere) {
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Starts a merge in the background if a large tier is full and no merge runs here. */
     public void maybeStart() {
         if (running.get() || PackCompactor.fullLargeTier(repo) == null || !running.compareAndSet(false, true)) {

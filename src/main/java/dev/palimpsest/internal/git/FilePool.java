@@ -117,6 +117,32 @@ public final class FilePool implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes claimed ({@code *.taken}) files last modified more than {@code minAge} ago: files a
+     * writer or merger claimed and never renamed into place because it died first. Call only while
+     * no writer and no merger can be using the pool (under the writer lock and the repack lock);
+     * the age is a second guard. Returns how many were deleted.
+     */
+    public int reclaimAbandoned(java.time.Duration minAge) {
+        long before = System.currentTimeMillis() - minAge.toMillis();
+        int n = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                try {
+                    if (p.getFileName().toString().endsWith(".taken")
+                            && Files.getLastModifiedTime(p).toMillis() < before && Files.deleteIfExists(p)) {
+                        n++;
+                    }
+                } catch (NoSuchFileException gone) {
+                    // renamed or deleted meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // best effort: the files are only wasted space
+        }
+        return n;
+    }
+
     @Override
     public void close() {
         closed = true;

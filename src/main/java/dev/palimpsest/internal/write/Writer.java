@@ -54,6 +54,9 @@ public final class Writer {
     private final Map<ObjectId, String> keyFingerprints = new ConcurrentHashMap<>();
     /** Each commit adds one pack; tiers are checked once per MERGE commits of this writer. */
     private int commitsSinceCompaction;
+    /** Claimed pool files older than this, seen under the writer and repack locks, were a dead writer's. */
+    static final java.time.Duration ABANDONED = java.time.Duration.ofMinutes(10);
+    private boolean reclaimed;
 
     public Writer(GitRepo repo, PredicateIndex index, StoreOptions options) {
         this.repo = repo;
@@ -73,6 +76,7 @@ public final class Writer {
     public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops)
             throws RejectedException, ConflictException {
         try (WriterLock.Held held = lock.acquire()) {
+            reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
                 ObjectId tip = repo.head();
                 CommitResult landed = attempt(actor, signer, ops, tip, held);
@@ -84,6 +88,17 @@ public final class Writer {
         }
         throw new ConflictException("could not update " + GitRepo.MAIN + " after " + (options.maxRetries() + 1)
                 + " attempts: other writers kept moving it");
+    }
+
+    /**
+     * Once per writer, under the writer lock: deletes the pool files dead writers or mergers
+     * claimed and never renamed into place (when no merge is running).
+     */
+    private void reclaimOnce() {
+        if (!reclaimed) {
+            reclaimed = true;
+            repo.repack().whileIdle(() -> repo.pool().reclaimAbandoned(ABANDONED));
+        }
     }
 
     private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops, ObjectId tip,
