@@ -114,13 +114,13 @@ public final class Receipts {
      * and the artifacts touched but still alive. When main's tip holds no artifact nothing can rest
      * on a fact: the plan is the retraction alone, made without loading any receipt.
      *
-     * @throws RejectedException the reason is empty, an id is named twice, or an id is not live at
-     *     main's tip (never written, or already retracted): the violations the gate would report
-     * @throws IllegalArgumentException when {@code ids} is empty
+     * @throws RejectedException no id is given, the reason is empty, an id is named twice, or an id
+     *     is not live at main's tip (never written, or already retracted): the violations the gate
+     *     would report
      */
     public CleanupPlan planRetract(List<FactId> ids, String reason) throws RejectedException {
         if (ids.isEmpty()) {
-            throw new IllegalArgumentException("nothing to retract: no ids given");
+            throw new RejectedException("empty-transaction", "retract", "nothing to retract: no ids given");
         }
         CommitId head = store.head();
         List<String> targets = ids.stream().map(FactId::value).toList();

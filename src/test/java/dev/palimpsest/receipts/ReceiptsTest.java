@@ -147,6 +147,8 @@ class ReceiptsTest {
             assertThat(plan.at()).isEqualTo(store.head());
             assertThatThrownBy(() -> store.receipts().planRetract(List.of(FactId.of("src"), FactId.of("src")), "twice"))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("duplicate-operation");
+            assertThatThrownBy(() -> store.receipts().planRetract(List.of(), "nothing"))
+                    .isInstanceOf(RejectedException.class).hasMessageContaining("no ids given");
         }
     }
 
