@@ -96,10 +96,11 @@ final class CommitEvents {
     /**
      * The events of {@code commit}, written on top of the indexed {@code parent} with exactly the
      * path changes {@code changes} (path to new blob, null for a removal): what a diff would find,
-     * without diffing. A write of the blob a live fact already has at that path is no change; a
+     * without diffing. Files whose fact is in {@code decoded} (by path) are not read back. A write of the blob a live fact already has at that path is no change; a
      * removal of a fact that is not live is none either.
      */
-    IndexLog.Entry ofOwnCommit(ObjectId commit, ObjectId parent, Map<String, ObjectId> changes) {
+    IndexLog.Entry ofOwnCommit(ObjectId commit, ObjectId parent, Map<String, ObjectId> changes,
+            Map<String, Fact> decoded) {
         List<String> paths = new ArrayList<>();
         for (String path : changes.keySet()) {
             if (inFactFolder(path)) {
@@ -120,7 +121,9 @@ final class CommitEvents {
                 boolean live = before != null && before.live();
                 if (blob != null) {
                     if (!(live && before.blob().equals(blob) && path.equals(livePath(before, id)))) {
-                        events.put(id.value(), written(reader, self, self, id, blob));
+                        Fact known = decoded.get(path);
+                        events.put(id.value(), known != null ? written(known, self, self, blob)
+                                : written(reader, self, self, id, blob));
                     }
                 } else if (live && !events.containsKey(id.value())) {
                     events.put(id.value(), new FactEvent(self, false, before.versionCommit(), before.blob(),
@@ -163,19 +166,23 @@ final class CommitEvents {
     /** A new version: the file's kind and refs, read from its blob. */
     private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
             throws IOException {
-        String kind = null;
-        List<RefPin> refs = new ArrayList<>();
         try {
-            Fact f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), id.value());
-            kind = f.kind().value();
-            for (Ref r : f.refs()) {
-                refs.add(new RefPin(r.id().value(), r.role(),
-                        r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
-                        r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
-            }
+            return written(FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), id.value()), commit,
+                    version, blob);
         } catch (FormatException e) {
             // a malformed file is still a version; the audit reports it
+            return new FactEvent(commit, true, version, blob.copy(), null, List.of());
         }
-        return new FactEvent(commit, true, version, blob.copy(), kind, refs);
+    }
+
+    /** A new version whose file holds {@code f}'s canonical encoding. */
+    private static FactEvent written(Fact f, ObjectId commit, ObjectId version, ObjectId blob) {
+        List<RefPin> refs = new ArrayList<>(f.refs().size());
+        for (Ref r : f.refs()) {
+            refs.add(new RefPin(r.id().value(), r.role(),
+                    r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
+                    r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
+        }
+        return new FactEvent(commit, true, version, blob.copy(), f.kind().value(), refs);
     }
 }

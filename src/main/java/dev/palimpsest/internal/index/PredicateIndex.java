@@ -2,6 +2,7 @@ package dev.palimpsest.internal.index;
 
 import dev.palimpsest.api.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -198,8 +199,11 @@ public final class PredicateIndex {
      * exactly the path changes {@code changes} (path to new blob, null for a removal), without
      * diffing its tree against its parent's: the writer already knows what it changed. Gives the
      * same events as {@link #catchUp}; falls back to it when {@code parent} is not indexed.
+     * {@code decoded} holds, by path, facts whose files are exactly their canonical encoding, so
+     * their files need not be read back; other written files are read and decoded.
      */
-    public synchronized void indexOwnCommit(ObjectId commit, ObjectId parent, Map<String, ObjectId> changes) {
+    public synchronized void indexOwnCommit(ObjectId commit, ObjectId parent, Map<String, ObjectId> changes,
+            Map<String, Fact> decoded) {
         if (graph.contains(commit)) {
             return;
         }
@@ -207,7 +211,7 @@ public final class PredicateIndex {
             catchUp(commit);
             return;
         }
-        IndexLog.Entry e = events.ofOwnCommit(commit, parent, changes);
+        IndexLog.Entry e = events.ofOwnCommit(commit, parent, changes, decoded);
         apply(e);
         unpersisted.add(e);
     }

@@ -10,13 +10,17 @@ import java.util.Map;
  */
 final class Plan {
     final Map<String, byte[]> files;
+    /** The fact encoded by each fact file of {@link #files} the gate wrote from a decoded fact. */
+    final Map<String, dev.palimpsest.model.Fact> facts;
     final List<FactId> written;
     final List<FactId> retracted;
     final String message;
 
     /** Takes {@code files} over: the gate that built it is done with it. */
-    Plan(Map<String, byte[]> files, List<FactId> written, List<FactId> retracted, String message) {
+    Plan(Map<String, byte[]> files, Map<String, dev.palimpsest.model.Fact> facts, List<FactId> written,
+            List<FactId> retracted, String message) {
         this.files = java.util.Collections.unmodifiableMap(files);
+        this.facts = java.util.Collections.unmodifiableMap(facts);
         this.written = List.copyOf(written);
         this.retracted = List.copyOf(retracted);
         this.message = message;

@@ -99,7 +99,7 @@ final class ReceiptRules {
         forEachBundle(current.grounding(), b -> carried.addAll(b));
         FactVersion previous = gate.versions.existsAt(id).orElseThrow();
         deferred.put(id, new Deferred(next, loc.path(), carried, ObjectId.fromString(previous.commit().hex()), false));
-        gate.files.put(loc.path(), FactCodec.encode(next));
+        gate.putFact(loc.path(), next);
         gate.written.add(id);
         gate.message.add("revise", CommitMessage.FACT, id.value(), r.reason() == null ? next.body() : r.reason());
     }
@@ -142,7 +142,7 @@ final class ReceiptRules {
                     g.withReceipts(r == null ? g.receipt() : r, ss));
             deferred.put(f.id(), new Deferred(pinned, d.path(), d.carried(), d.carriedAt(), d.readd()));
             gate.pending.put(f.id(), pinned);
-            gate.files.put(d.path(), FactCodec.encode(pinned));
+            gate.putFact(d.path(), pinned);
         }
         rejectCycles();
     }

@@ -50,6 +50,8 @@ final class ReferenceGate {
     final Versions versions;
     private final List<Violation> violations = new ArrayList<>();
     final Map<String, byte[]> files = new LinkedHashMap<>();
+    /** The fact each fact file in {@link #files} encodes, for the index (which would otherwise decode it). */
+    final Map<String, Fact> facts = new HashMap<>();
     final Map<FactId, Fact> pending = new HashMap<>();
     final Set<FactId> touched = new HashSet<>();
     final List<FactId> written = new ArrayList<>();
@@ -98,7 +100,7 @@ final class ReferenceGate {
         if (!violations.isEmpty()) {
             throw new RejectedException(violations);
         }
-        return new Plan(files, written, retracted, message.build(actor));
+        return new Plan(files, facts, written, retracted, message.build(actor));
     }
 
     private void init(Operation.Init i) {
@@ -135,7 +137,11 @@ final class ReferenceGate {
             return;
         }
         pending.put(id, full);
-        files.put(StorePaths.factPath(full.kind(), id), rules.isDeferred(id) ? new byte[0] : FactCodec.encode(full));
+        if (rules.isDeferred(id)) {
+            files.put(StorePaths.factPath(full.kind(), id), new byte[0]);
+        } else {
+            putFact(StorePaths.factPath(full.kind(), id), full);
+        }
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
         message.add("assert", CommitMessage.FACT, id.value(), full.body());
@@ -174,8 +180,7 @@ final class ReferenceGate {
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding());
-        byte[] bytes = FactCodec.encode(next);
-        files.put(loc.path(), bytes);
+        putFact(loc.path(), next);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), next.body());
     }
@@ -227,6 +232,12 @@ final class ReferenceGate {
                 actor)));
         retracted.add(id);
         message.add("retract", CommitMessage.FACT, id.value(), r.reason());
+    }
+
+    /** Writes fact {@code f}'s canonical file at {@code path}. */
+    void putFact(String path, Fact f) {
+        files.put(path, FactCodec.encode(f));
+        facts.put(path, f);
     }
 
     void notLive(FactId id, String verb) {

@@ -114,7 +114,7 @@ public final class Writer {
             if (!moveRef(tip, commit, held)) {
                 return null;
             }
-            index.indexOwnCommit(commit, tip, edits);
+            index.indexOwnCommit(commit, tip, edits, plan.facts);
             index.persist();
             return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
         } catch (IOException e) {
