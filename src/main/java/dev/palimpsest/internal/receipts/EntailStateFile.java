@@ -68,10 +68,32 @@ public final class EntailStateFile {
     }
 
     /** Writes {@code state} as the state for {@code commit} under {@code ontology}: a temporary file, then a rename. */
+    /** Partly written states older than this were left by a process killed while writing. */
+    static final java.time.Duration ABANDONED = java.time.Duration.ofMinutes(10);
+
+    /** Deletes partly written states ({@code entail-v1.state.*.tmp}) older than {@link #ABANDONED}. */
+    private static void sweepAbandoned(Path dir) {
+        long before = System.currentTimeMillis() - ABANDONED.toMillis();
+        try (var files = Files.newDirectoryStream(dir, FILE + ".*.tmp")) {
+            for (Path p : files) {
+                try {
+                    if (Files.getLastModifiedTime(p).toMillis() < before) {
+                        Files.deleteIfExists(p);
+                    }
+                } catch (IOException gone) {
+                    // deleted or renamed meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // best effort: only wasted space
+        }
+    }
+
     public static void write(Path gitDir, ObjectId commit, Ontology ontology, Entailer.State state) throws IOException {
         byte[] bytes = encode(commit, fingerprint(ontology), state);
         Path dir = gitDir.resolve(DIR);
         Files.createDirectories(dir);
+        sweepAbandoned(dir);
         Path tmp = dir.resolve(FILE + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

@@ -33,6 +33,19 @@ class EntailStateFileTest {
     }
 
     @Test
+    void writingAStateDeletesPartlyWrittenOnesOlderThanTenMinutes() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve(EntailStateFile.DIR));
+        Path dead = Files.write(folder.resolve(EntailStateFile.FILE + ".00000000000000aa.tmp"), new byte[100]);
+        Files.setLastModifiedTime(dead, java.nio.file.attribute.FileTime.from(
+                java.time.Instant.now().minus(java.time.Duration.ofMinutes(11))));
+        Path recent = Files.write(folder.resolve(EntailStateFile.FILE + ".00000000000000bb.tmp"), new byte[100]);
+        EntailStateFile.write(dir, COMMIT, ONTOLOGY, sample().export());
+        assertThat(dead).doesNotExist();
+        assertThat(recent).exists();
+        assertThat(EntailStateFile.read(dir)).isNotNull();
+    }
+
+    @Test
     void aWrittenStateReadsBackWithItsCommitFingerprintAndRanks() throws Exception {
         Entailer e = sample();
         assertThat(EntailStateFile.read(dir)).as("no file yet").isNull();
