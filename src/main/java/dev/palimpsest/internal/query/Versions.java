@@ -29,6 +29,11 @@ public final class Versions {
         this.snapshot = snapshot;
     }
 
+    /** The commit these questions are asked at. */
+    public ObjectId commit() {
+        return snapshot.commit();
+    }
+
     /** A fact's live file at this snapshot: its path and blob. */
     public record Located(String path, ObjectId blob) {}
 

@@ -5,10 +5,10 @@ import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Versions;
+import dev.palimpsest.internal.write.RetractRules;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.StoreConfig;
-import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Violation;
 import java.io.IOException;
@@ -20,10 +20,10 @@ import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * What planning a retraction by id needs before any receipt is read: the checks the reference gate
- * makes of a retraction (same rules, same messages, so a planned retraction fails exactly as a
- * committed one would), and the cheap test of whether anything can rest on a fact at all (receipts
- * live only in artifacts, so a tree without an {@code artifacts/} folder has none). Stateless.
+ * What planning a retraction by id needs before any receipt is read: the reference gate's own
+ * retraction checks ({@link RetractRules}), and the cheap test of whether anything can rest on a
+ * fact at all (receipts live only in artifacts, so a tree without an {@code artifacts/} folder has
+ * none). Stateless.
  */
 public final class Retractions {
     private Retractions() {}
@@ -37,16 +37,10 @@ public final class Retractions {
         Set<FactId> seen = new HashSet<>();
         Versions versions = new Versions(index, at);
         for (FactId id : ids) {
-            String subject = "fact " + id;
-            if (!seen.add(id)) {
-                out.add(new Violation("duplicate-operation", subject, "is written more than once in one transaction"));
-            } else if (reason == null || reason.isBlank()) {
-                out.add(new Violation("reason-required", subject, "a retraction needs a reason"));
-            } else if (versions.locate(id) == null) {
-                CommitId retracted = versions.retractedAt(id);
-                out.add(retracted != null
-                        ? new Violation("not-live", subject, "cannot retract: already retracted at " + retracted.hex())
-                        : new Violation("not-found", subject, "cannot retract: does not exist at " + at.commit().name()));
+            boolean repeated = !seen.add(id);
+            Violation v = RetractRules.check(id, reason, repeated, repeated ? null : versions.state(id), versions);
+            if (v != null) {
+                out.add(v);
             }
         }
         return out;

@@ -212,20 +212,14 @@ final class ReferenceGate {
 
     private void retract(ActorName actor, Operation.Retract r) {
         FactId id = r.id();
-        if (!touched.add(id)) {
-            violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
+        boolean repeated = !touched.add(id);
+        dev.palimpsest.internal.index.FactState state = repeated ? null : versions.state(id);
+        Violation bad = RetractRules.check(id, r.reason(), repeated, state, versions);
+        if (bad != null) {
+            violations.add(bad);
             return;
         }
-        if (r.reason() == null || r.reason().isBlank()) {
-            violation("reason-required", "fact " + id, "a retraction needs a reason");
-            return;
-        }
-        dev.palimpsest.internal.index.FactState state = versions.state(id);
         Versions.Located loc = versions.locate(id, state);
-        if (loc == null) {
-            notLive(id, "retract");
-            return;
-        }
         FactVersion version = Versions.version(id, state).orElseThrow();
         files.put(loc.path(), null);
         files.put(StorePaths.retractionPathOf(loc.path()), FactCodec.encode(new RetractionRecord(version, r.reason(),
@@ -241,12 +235,7 @@ final class ReferenceGate {
     }
 
     void notLive(FactId id, String verb) {
-        CommitId at = versions.retractedAt(id);
-        if (at != null) {
-            violation("not-live", "fact " + id, "cannot " + verb + ": already retracted at " + at.hex());
-        } else {
-            violation("not-found", "fact " + id, "cannot " + verb + ": does not exist at " + parent.commit().name());
-        }
+        violations.add(RetractRules.notLive(id, verb, versions));
     }
 
     private List<Ref> resolveRefs(FactId referrer, String body, List<RefSpec> specs, List<Ref> existing) {
