@@ -37,43 +37,17 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * valid for its older commit, is used next time. Not thread-safe: the caller serialises runs.
  */
 public final class Entailment {
-    /** A prepared run: what to write, how many edges are entailed, and how it was computed. */
-    public static final class Run {
-        private final EntailSync.Changes changes;
-        private final int edges;
-        private final boolean incremental;
-        private final String basis;
-        private final ObjectId tip;
-        private final Entailer entailer;
-        private final Ontology ontology;
-
-        private Run(EntailSync.Changes changes, boolean incremental, String basis, ObjectId tip, Entailer entailer,
+    /**
+     * A prepared run: what to write ({@code changes}), how many edges are entailed, whether it
+     * started from a kept or saved state rather than from scratch ({@code incremental}), and how it
+     * was computed, for people ({@code basis}: the state it started from, or why it recomputed);
+     * the rest is what {@link #landed} needs.
+     */
+    public record Run(EntailSync.Changes changes, int edges, boolean incremental, String basis, ObjectId tip,
+            Entailer entailer, Ontology ontology) {
+        Run(EntailSync.Changes changes, boolean incremental, String basis, ObjectId tip, Entailer entailer,
                 Ontology ontology) {
-            this.changes = changes;
-            this.edges = entailer.entailed().size();
-            this.incremental = incremental;
-            this.basis = basis;
-            this.tip = tip;
-            this.entailer = entailer;
-            this.ontology = ontology;
-        }
-
-        public EntailSync.Changes changes() {
-            return changes;
-        }
-
-        public int edges() {
-            return edges;
-        }
-
-        /** True when the run started from a kept or saved state rather than from scratch. */
-        public boolean incremental() {
-            return incremental;
-        }
-
-        /** How the run was computed, for people: the state it started from, or why it recomputed. */
-        public String basis() {
-            return basis;
+            this(changes, entailer.entailed().size(), incremental, basis, tip, entailer, ontology);
         }
     }
 
@@ -153,16 +127,16 @@ public final class Entailment {
      * failed save only costs the next process a recomputation.
      */
     public void landed(Run run, ObjectId landed) {
-        ObjectId at = landed == null ? run.tip : run.tip.equals(parentOf(landed)) ? landed : null;
+        ObjectId at = landed == null ? run.tip() : run.tip().equals(parentOf(landed)) ? landed : null;
         if (at == null) {
             return;
         }
-        held = new Held(run.entailer, run.ontology, at.copy(), "in-memory");
+        held = new Held(run.entailer(), run.ontology(), at.copy(), "in-memory");
         if (at.equals(saved)) {
             return;
         }
         try {
-            EntailStateFile.write(repo.gitDir(), at, run.ontology, run.entailer.export());
+            EntailStateFile.write(repo.gitDir(), at, run.ontology(), run.entailer().export());
             saved = at.copy();
         } catch (IOException e) {
             saved = null;

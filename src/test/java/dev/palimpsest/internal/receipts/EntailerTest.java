@@ -49,22 +49,7 @@ class EntailerTest {
             Map<String, Entailer.Triple> live = new HashMap<>();
             int next = 0;
             for (int step = 0; step < 25; step++) {
-                int changes = 1 + rnd.nextInt(3);
-                for (int c = 0; c < changes; c++) {
-                    if (!live.isEmpty() && rnd.nextInt(3) == 0) {
-                        List<String> ids = new ArrayList<>(live.keySet());
-                        ids.sort(null);
-                        String gone = ids.get(rnd.nextInt(ids.size()));
-                        live.remove(gone);
-                        inc.removeAssertion(gone);
-                    } else {
-                        String id = "a" + next++;
-                        Entailer.Triple t = new Entailer.Triple("n" + rnd.nextInt(7), "p" + rnd.nextInt(4),
-                                "n" + rnd.nextInt(7));
-                        live.put(id, t);
-                        inc.addAssertion(id, t);
-                    }
-                }
+                next = randomChanges(rnd, live, next, inc);
                 inc.apply();
                 Entailer scratch = new Entailer(onto);
                 live.forEach(scratch::addAssertion);
@@ -94,28 +79,8 @@ class EntailerTest {
                     assertThat(snapshot(restored)).as("seed %d round %d: just restored", seed, round)
                             .isEqualTo(snapshot(kept));
                 }
-                int changes = 1 + rnd.nextInt(3);
-                for (int c = 0; c < changes; c++) {
-                    if (!live.isEmpty() && rnd.nextInt(3) == 0) {
-                        List<String> ids = new ArrayList<>(live.keySet());
-                        ids.sort(null);
-                        String gone = ids.get(rnd.nextInt(ids.size()));
-                        live.remove(gone);
-                        kept.removeAssertion(gone);
-                        if (restored != null) {
-                            restored.removeAssertion(gone);
-                        }
-                    } else {
-                        String id = "a" + next++;
-                        Entailer.Triple t = new Entailer.Triple("n" + rnd.nextInt(7), "p" + rnd.nextInt(4),
-                                "n" + rnd.nextInt(7));
-                        live.put(id, t);
-                        kept.addAssertion(id, t);
-                        if (restored != null) {
-                            restored.addAssertion(id, t);
-                        }
-                    }
-                }
+                next = restored == null ? randomChanges(rnd, live, next, kept)
+                        : randomChanges(rnd, live, next, kept, restored);
                 var keptRegion = kept.apply();
                 if (restored != null) {
                     assertThat(restored.apply()).as("seed %d round %d step %d: region", seed, round, step)
@@ -178,5 +143,34 @@ class EntailerTest {
             }
         }
         return new Ontology(transitive, inverse, sub, chains);
+    }
+
+    /**
+     * One to three random changes to the live assertions, made to each of {@code targets} too: a
+     * third of the time an existing assertion (in id order) goes, else a new one comes. Returns the
+     * next fresh id number.
+     */
+    private static int randomChanges(Random rnd, Map<String, Entailer.Triple> live, int next, Entailer... targets) {
+        int changes = 1 + rnd.nextInt(3);
+        for (int c = 0; c < changes; c++) {
+            if (!live.isEmpty() && rnd.nextInt(3) == 0) {
+                List<String> ids = new ArrayList<>(live.keySet());
+                ids.sort(null);
+                String gone = ids.get(rnd.nextInt(ids.size()));
+                live.remove(gone);
+                for (Entailer e : targets) {
+                    e.removeAssertion(gone);
+                }
+            } else {
+                String id = "a" + next++;
+                Entailer.Triple t = new Entailer.Triple("n" + rnd.nextInt(7), "p" + rnd.nextInt(4),
+                        "n" + rnd.nextInt(7));
+                live.put(id, t);
+                for (Entailer e : targets) {
+                    e.addAssertion(id, t);
+                }
+            }
+        }
+        return next;
     }
 }
