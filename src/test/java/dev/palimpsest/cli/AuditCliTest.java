@@ -19,25 +19,11 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The keys, audit and hooks commands: output, JSON fields and exit codes as the README documents. */
-class AuditCliTest {
-    @TempDir
-    Path dir;
-
-    private String store;
-    private String home;
-
-
-    private Run cmd(String... args) {
-        return Run.inStore(store, home, args);
-    }
-
+class AuditCliTest extends CliStoreTest {
     @BeforeEach
     void init() {
-        store = dir.resolve("s.git").toString();
-        home = dir.resolve("home").toString();
         assertThat(cmd("init", "--actor", "alice").code()).isZero();
     }
 

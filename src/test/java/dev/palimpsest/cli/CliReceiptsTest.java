@@ -5,27 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CliReceiptsTest {
-    @TempDir
-    Path dir;
-
-    private String store;
-    private String home;
-
-
-    private Run cmd(String... args) {
-        return Run.inStore(store, home, args);
-    }
-
+class CliReceiptsTest extends CliStoreTest {
     @BeforeEach
     void init() {
-        store = dir.resolve("s.git").toString();
-        home = dir.resolve("home").toString();
         assertThat(cmd("init", "--actor", "alice").code()).isZero();
         Run r = cmd("ingest", "--actor", "alice", "--file", "examples/receipts-corpus.yaml", "--json");
         assertThat(r.code()).as(r.err()).isZero();

@@ -11,33 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code retract} carries the cascade through receipts (the receipts corpus: m1 rests on [[a1], [a5]]). */
-class CliRetractTest {
+class CliRetractTest extends CliStoreTest {
     private static final String UPSTREAM = EntailSync.edgeId(
             new Entailer.Triple("MAPK/ERK pathway", "upstream_of", "apoptosis")).value();
 
-    @TempDir
-    Path dir;
-
-    private String store;
-    private String home;
-
-    private Run cmd(String... args) {
-        return Run.inStore(store, home, args);
-    }
-
-    private Run ok(String... args) {
-        Run r = cmd(args);
-        assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isZero();
-        return r;
-    }
-
     @BeforeEach
     void init() {
-        store = dir.resolve("s.git").toString();
-        home = dir.resolve("home").toString();
         ok("init", "--actor", "alice");
         ok("ingest", "--actor", "alice", "--file", "examples/receipts-corpus.yaml");
     }

@@ -7,28 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CliTest {
-    @TempDir
-    Path dir;
-
-    private String store;
-    private String home;
-
-
+class CliTest extends CliStoreTest {
     private Run run(String... args) {
         return Run.of(args);
     }
 
-    private Run cmd(String... args) {
-        return Run.inStore(store, home, args);
-    }
-
     @BeforeEach
     void init() {
-        store = dir.resolve("s.git").toString();
-        home = dir.resolve("home").toString();
         Run r = cmd("init", "--actor", "alice", "--json");
         assertThat(r.code()).as(r.err()).isZero();
     }
