@@ -124,23 +124,7 @@ public final class FilePool implements AutoCloseable {
      * the age is a second guard. Returns how many were deleted.
      */
     public int reclaimAbandoned(java.time.Duration minAge) {
-        long before = System.currentTimeMillis() - minAge.toMillis();
-        int n = 0;
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                try {
-                    if (p.getFileName().toString().endsWith(".taken")
-                            && Files.getLastModifiedTime(p).toMillis() < before && Files.deleteIfExists(p)) {
-                        n++;
-                    }
-                } catch (NoSuchFileException gone) {
-                    // renamed or deleted meanwhile
-                }
-            }
-        } catch (IOException e) {
-            // best effort: the files are only wasted space
-        }
-        return n;
+        return StaleFiles.delete(dir, "*.taken", minAge);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.internal.git.StaleFiles;
 import dev.palimpsest.internal.yaml.Ontology;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -71,29 +72,11 @@ public final class EntailStateFile {
     /** Partly written states older than this were left by a process killed while writing. */
     static final java.time.Duration ABANDONED = java.time.Duration.ofMinutes(10);
 
-    /** Deletes partly written states ({@code entail-v1.state.*.tmp}) older than {@link #ABANDONED}. */
-    private static void sweepAbandoned(Path dir) {
-        long before = System.currentTimeMillis() - ABANDONED.toMillis();
-        try (var files = Files.newDirectoryStream(dir, FILE + ".*.tmp")) {
-            for (Path p : files) {
-                try {
-                    if (Files.getLastModifiedTime(p).toMillis() < before) {
-                        Files.deleteIfExists(p);
-                    }
-                } catch (IOException gone) {
-                    // deleted or renamed meanwhile
-                }
-            }
-        } catch (IOException e) {
-            // best effort: only wasted space
-        }
-    }
-
     public static void write(Path gitDir, ObjectId commit, Ontology ontology, Entailer.State state) throws IOException {
         byte[] bytes = encode(commit, fingerprint(ontology), state);
         Path dir = gitDir.resolve(DIR);
         Files.createDirectories(dir);
-        sweepAbandoned(dir);
+        StaleFiles.delete(dir, FILE + ".*.tmp", ABANDONED);
         Path tmp = dir.resolve(FILE + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

@@ -38,7 +38,7 @@ public final class Retractions {
         Versions versions = new Versions(index, at);
         for (FactId id : ids) {
             boolean repeated = !seen.add(id);
-            Violation v = RetractRules.check(id, reason, repeated, repeated ? null : versions.state(id), versions);
+            Violation v = RetractRules.check(id, reason, repeated, repeated ? null : versions.locate(id), versions);
             if (v != null) {
                 out.add(v);
             }

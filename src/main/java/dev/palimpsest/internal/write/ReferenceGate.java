@@ -214,12 +214,12 @@ final class ReferenceGate {
         FactId id = r.id();
         boolean repeated = !touched.add(id);
         dev.palimpsest.internal.index.FactState state = repeated ? null : versions.state(id);
-        Violation bad = RetractRules.check(id, r.reason(), repeated, state, versions);
+        Versions.Located loc = repeated ? null : versions.locate(id, state);
+        Violation bad = RetractRules.check(id, r.reason(), repeated, loc, versions);
         if (bad != null) {
             violations.add(bad);
             return;
         }
-        Versions.Located loc = versions.locate(id, state);
         FactVersion version = Versions.version(id, state).orElseThrow();
         files.put(loc.path(), null);
         files.put(StorePaths.retractionPathOf(loc.path()), FactCodec.encode(new RetractionRecord(version, r.reason(),

@@ -1,6 +1,5 @@
 package dev.palimpsest.internal.write;
 
-import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -16,17 +15,18 @@ public final class RetractRules {
 
     /**
      * The violation of retracting {@code id} with {@code reason} where {@code versions} looks, its
-     * indexed state there being {@code state}; null when none. {@code repeated}: the id was named
-     * before in the same transaction.
+     * live file there being {@code live} (null when it is not live); null when none.
+     * {@code repeated}: the id was named before in the same transaction.
      */
-    public static Violation check(FactId id, String reason, boolean repeated, FactState state, Versions versions) {
+    public static Violation check(FactId id, String reason, boolean repeated, Versions.Located live,
+            Versions versions) {
         if (repeated) {
             return new Violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
         }
         if (reason == null || reason.isBlank()) {
             return new Violation("reason-required", "fact " + id, "a retraction needs a reason");
         }
-        return versions.locate(id, state) == null ? notLive(id, "retract", versions) : null;
+        return live == null ? notLive(id, "retract", versions) : null;
     }
 
     /** Why {@code verb} cannot apply to {@code id}, which is not live where {@code versions} looks. */

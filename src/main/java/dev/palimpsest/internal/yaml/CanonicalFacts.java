@@ -60,12 +60,16 @@ public final class CanonicalFacts {
     /** Printable ASCII without quote or backslash: written between double quotes as it is. */
     static boolean simple(String s) {
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+            if (!plain(s.charAt(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A character written between double quotes as it is: printable ASCII but quote and backslash. */
+    private static boolean plain(int c) {
+        return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
     }
 
     /** A parser of the simple canonical layout; every method returns null (or -1) on the first deviation. */
@@ -167,7 +171,7 @@ public final class CanonicalFacts {
             int start = pos + 1;
             int i = start;
             while (i < b.length && b[i] != '"') {
-                if (b[i] < 0x20 || b[i] > 0x7e || b[i] == '\\') {
+                if (!plain(b[i])) {
                     return null;
                 }
                 i++;
