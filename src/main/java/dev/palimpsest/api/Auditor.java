@@ -1,5 +1,8 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.audit.AuditCheck;

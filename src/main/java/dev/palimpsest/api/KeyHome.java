@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
 import dev.palimpsest.model.ActorName;
@@ -26,7 +27,7 @@ public record KeyHome(Path dir) {
      * @throws RejectedException when the home already holds a key for the actor, or the e-mail is invalid
      */
     public String generateKey(ActorName actor, String email) throws RejectedException {
-        SecretKeyFiles keys = new SecretKeyFiles(this);
+        SecretKeyFiles keys = new SecretKeyFiles(dir);
         if (keys.exists(actor)) {
             throw new RejectedException("key-exists", "actor " + actor, "already has a key at " + keys.path(actor));
         }

@@ -1,5 +1,12 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.EntailResult;
+import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
@@ -155,7 +162,7 @@ public final class Receipts {
             throw new RejectedException("empty-plan", plan.operation(), "the plan changes nothing");
         }
         Transaction tx = store.begin(actor);
-        Cascade.addTo(tx, plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at()));
+        Cascade.operations(plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at())).forEach(tx::add);
         return tx.commit();
     }
 
@@ -204,7 +211,7 @@ public final class Receipts {
             return new EntailResult(null, 0, 0, 0, run.edges(), run.incremental(), run.basis());
         }
         Transaction tx = store.begin(actor);
-        EntailSync.addTo(tx, ch);
+        EntailSync.operations(ch).forEach(tx::add);
         CommitResult landed = tx.commit();
         entailment.landed(run, ObjectId.fromString(landed.commit().hex()));
         return new EntailResult(landed, ch.added().size(), ch.revised().size(), ch.retracted().size(), run.edges(),

@@ -1,5 +1,7 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.CommitId;
 import java.io.IOException;

@@ -1,5 +1,10 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.crypto.BcCommitSigner;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
@@ -88,7 +93,7 @@ public final class Store implements AutoCloseable {
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
         }
-        SecretKeyFiles keys = new SecretKeyFiles(home);
+        SecretKeyFiles keys = new SecretKeyFiles(home.dir());
         PGPSecretKeyRing ring = keys.load(actor);
         if (ring == null) {
             ring = keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email);
@@ -147,10 +152,10 @@ public final class Store implements AutoCloseable {
     public Transaction begin(ActorName actor) throws RejectedException {
         CommitSigner signer = signers.get(actor);
         if (signer == null) {
-            PGPSecretKeyRing ring = new SecretKeyFiles(home).load(actor);
+            PGPSecretKeyRing ring = new SecretKeyFiles(home.dir()).load(actor);
             if (ring == null) {
                 throw new RejectedException("no-secret-key", "actor " + actor,
-                        "has no secret key in " + new SecretKeyFiles(home).path(actor));
+                        "has no secret key in " + new SecretKeyFiles(home.dir()).path(actor));
             }
             signer = new BcCommitSigner(ring);
             signers.put(actor, signer);

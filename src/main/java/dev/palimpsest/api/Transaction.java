@@ -1,5 +1,8 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;

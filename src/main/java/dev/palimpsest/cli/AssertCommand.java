@@ -1,6 +1,6 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;

@@ -1,6 +1,6 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;

@@ -1,7 +1,7 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.internal.bench.AuditBench;
-import dev.palimpsest.internal.bench.CommitBench;
+import dev.palimpsest.bench.AuditBench;
+import dev.palimpsest.bench.CommitBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -123,7 +123,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
             out().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
-            dev.palimpsest.internal.bench.PredicateBench.Result r = new dev.palimpsest.internal.bench.PredicateBench(
+            dev.palimpsest.bench.PredicateBench.Result r = new dev.palimpsest.bench.PredicateBench(
                     work, out()).run(commits, facts, samples, gitSamples, seed);
             if (json()) {
                 printJson(r);
@@ -147,7 +147,7 @@ final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
             out().println("bench receipts: seed " + seed + ", " + samples + " samples, fsync off");
-            var r = new dev.palimpsest.internal.bench.ReceiptsBench(work, out()).run(seed, samples);
+            var r = new dev.palimpsest.bench.ReceiptsBench(work, out()).run(seed, samples);
             if (json()) {
                 printJson(r);
             }

@@ -1,6 +1,6 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.internal.demo.Demo;
+import dev.palimpsest.demo.Demo;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -19,7 +19,7 @@ final class HistoryCommand extends Context implements Callable<Integer> {
         try (Store store = open()) {
             List<HistoryEntry> h = store.history(fid);
             if (h.isEmpty()) {
-                throw new dev.palimpsest.api.NotFoundException(fid + " was never written on main");
+                throw new dev.palimpsest.model.NotFoundException(fid + " was never written on main");
             }
             if (json()) {
                 printJson(h.stream().map(Render::history).toList());

@@ -1,7 +1,7 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.ActorName;
 import java.util.LinkedHashMap;
 import java.util.Map;

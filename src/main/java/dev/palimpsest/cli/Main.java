@@ -1,9 +1,9 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.ConflictException;
-import dev.palimpsest.api.NotFoundException;
-import dev.palimpsest.api.PalimpsestInternalException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.RejectedException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine;

@@ -1,6 +1,6 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.NotFoundException;
+import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;

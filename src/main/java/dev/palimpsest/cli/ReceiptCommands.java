@@ -1,8 +1,8 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.EntailResult;
-import dev.palimpsest.api.IngestResult;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.EntailResult;
+import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;

@@ -1,7 +1,7 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.ConflictException;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;

@@ -1,6 +1,6 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
 import java.util.LinkedHashMap;
 import java.util.Map;

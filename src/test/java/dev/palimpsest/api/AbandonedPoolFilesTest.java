@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.StoreOptions;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.AuditProgress;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

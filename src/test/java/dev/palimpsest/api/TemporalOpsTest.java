@@ -1,5 +1,9 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.StoreOptions;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,7 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.ActorName;
 import java.io.IOException;
 import java.io.UncheckedIOException;

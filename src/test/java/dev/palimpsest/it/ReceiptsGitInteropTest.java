@@ -2,10 +2,10 @@ package dev.palimpsest.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;

@@ -2,7 +2,7 @@ package dev.palimpsest.it;
 
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Kind;

@@ -2,10 +2,10 @@ package dev.palimpsest.receipts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.EntailResult;
+import dev.palimpsest.model.EntailResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.internal.receipts.EntailStateFile;
 import dev.palimpsest.internal.receipts.EntailSync;

@@ -3,10 +3,10 @@ package dev.palimpsest.receipts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.EntailResult;
-import dev.palimpsest.api.IngestResult;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.EntailResult;
+import dev.palimpsest.model.IngestResult;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.model.CleanupPlan;
@@ -57,13 +57,13 @@ class ReceiptsTest {
         try (Store store = TestStores.init(dir)) {
             IngestResult r = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
             FactRead.Found before = (FactRead.Found) store.read(FactId.of("m1"), r.commit().commit());
-            dev.palimpsest.api.CommitResult revised = store.begin(TestStores.ALICE)
+            dev.palimpsest.model.CommitResult revised = store.begin(TestStores.ALICE)
                     .revise(FactId.of("m1"), "MAPK/ERK pathway == ERK1/2 signalling (reworded)", List.of()).commit();
             FactRead.Found after = (FactRead.Found) store.read(FactId.of("m1"), revised.commit());
             assertThat(after.fact().body()).endsWith("(reworded)");
             assertThat(after.fact().grounding()).isEqualTo(before.fact().grounding());
             try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(store.gitDir())) {
-                assertThat(a.audit((String) null, dev.palimpsest.api.AuditProgress.none()).violations()).isEmpty();
+                assertThat(a.audit((String) null, dev.palimpsest.model.AuditProgress.none()).violations()).isEmpty();
             }
         }
     }

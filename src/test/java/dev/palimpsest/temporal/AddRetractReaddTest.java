@@ -4,8 +4,8 @@ import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.palimpsest.api.PalimpsestException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;

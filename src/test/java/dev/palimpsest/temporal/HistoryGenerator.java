@@ -3,9 +3,9 @@ package dev.palimpsest.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.PalimpsestException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;

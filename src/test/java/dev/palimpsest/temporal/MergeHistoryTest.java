@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.NotFoundException;
-import dev.palimpsest.api.PalimpsestException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.BlobId;

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.audit;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

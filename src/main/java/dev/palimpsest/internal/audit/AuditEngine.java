@@ -1,7 +1,7 @@
 package dev.palimpsest.internal.audit;
 
-import dev.palimpsest.api.AuditProgress;
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.AuditProgress;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.crypto;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import java.time.Instant;
 import java.util.Date;
 import org.bouncycastle.bcpg.HashAlgorithmTags;

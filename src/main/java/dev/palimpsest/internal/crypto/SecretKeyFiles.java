@@ -1,7 +1,6 @@
 package dev.palimpsest.internal.crypto;
 
-import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.ActorName;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,14 +18,15 @@ import org.bouncycastle.openpgp.PGPSecretKeyRing;
  * owner-only (directories 0700, files 0600) before any byte is written. Never logged.
  */
 public final class SecretKeyFiles {
-    private final KeyHome home;
+    private final Path home;
 
-    public SecretKeyFiles(KeyHome home) {
+    /** The secret keys of the key home {@code home} (a directory, possibly not yet created). */
+    public SecretKeyFiles(Path home) {
         this.home = home;
     }
 
     public Path path(ActorName actor) {
-        return home.dir().resolve("keys").resolve(actor.value() + ".sec.asc");
+        return home.resolve("keys").resolve(actor.value() + ".sec.asc");
     }
 
     public boolean exists(ActorName actor) {
@@ -51,7 +51,7 @@ public final class SecretKeyFiles {
         PGPSecretKeyRing ring = OpenPgpKeys.generate(actor.value(), email, new Date());
         Path target = path(actor);
         try {
-            Path dir = ensurePrivateDir(ensurePrivateDir(home.dir()).resolve("keys"));
+            Path dir = ensurePrivateDir(ensurePrivateDir(home).resolve("keys"));
             Path tmp = Files.createTempFile(dir, ".new-", ".tmp",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {

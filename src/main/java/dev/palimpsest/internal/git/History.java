@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.git;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.LogEntry;
 import dev.palimpsest.model.Trailer;

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.git;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import java.io.IOException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;

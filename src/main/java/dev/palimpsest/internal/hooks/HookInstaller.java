@@ -1,7 +1,7 @@
 package dev.palimpsest.internal.hooks;
 
-import dev.palimpsest.api.PalimpsestInternalException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.RejectedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;

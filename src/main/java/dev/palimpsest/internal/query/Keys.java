@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.query;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FormatException;

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
-import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.Grounding;
@@ -34,14 +34,15 @@ public final class Cascade {
                 + " more";
     }
 
-    /** Adds the plan's operations; {@code cleanup} (the plan's graph) may be null when the plan revises nothing. */
-    public static void addTo(Transaction tx, CleanupPlan plan, Cleanup cleanup) {
+    /** The plan's operations; {@code cleanup} (the plan's graph) may be null when the plan revises nothing. */
+    public static List<Operation> operations(CleanupPlan plan, Cleanup cleanup) {
+        List<Operation> ops = new ArrayList<>();
         String root = plan.operation() + " " + targets(plan.targets());
         for (var id : plan.roots()) {
-            tx.retract(id, plan.reason());
+            ops.add(new Operation.Retract(id, plan.reason()));
         }
         for (CleanupPlan.Removal r : plan.removals()) {
-            tx.retract(r.id(), "cascade of " + root + " (" + plan.reason() + "): " + r.why());
+            ops.add(new Operation.Retract(r.id(), "cascade of " + root + " (" + plan.reason() + "): " + r.why()));
         }
         for (CleanupPlan.Revision r : plan.revisions()) {
             Fact f = cleanup.fact(r.id());
@@ -54,7 +55,8 @@ public final class Cascade {
             }
             Grounding g = f.grounding().withReceipts(null, keep);
             String body = String.join(" ", keep.stream().map(Sentence::text).toList());
-            tx.reground(r.id(), body, g, "cascade of " + root + ": dropped sentence(s) " + r.dropped());
+            ops.add(new Operation.Reground(r.id(), body, g, "cascade of " + root + ": dropped sentence(s) " + r.dropped()));
         }
+        return ops;
     }
 }

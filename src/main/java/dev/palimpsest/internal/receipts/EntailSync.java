@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
-import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
@@ -134,16 +134,19 @@ public final class EntailSync {
         return g.hasTriple() && f.id().equals(edgeId(new Entailer.Triple(g.subject(), g.predicate(), g.object())));
     }
 
-    public static void addTo(Transaction tx, Changes c) {
+    /** The operations that write the changes: retractions, then additions, then revisions. */
+    public static List<Operation> operations(Changes c) {
+        List<Operation> ops = new ArrayList<>();
         for (FactId id : c.retracted()) {
-            tx.retract(id, "entail: no derivation remains");
+            ops.add(new Operation.Retract(id, "entail: no derivation remains"));
         }
         for (Fact f : c.added()) {
-            tx.assertGrounded(f.id(), Kind.EDGE, f.body(), List.of(), f.grounding());
+            ops.add(new Operation.Assert(f.id(), Kind.EDGE, f.body(), null, List.of(), false, f.grounding()));
         }
         for (Fact f : c.revised()) {
-            tx.reground(f.id(), null, f.grounding(), "entail: derivations changed");
+            ops.add(new Operation.Reground(f.id(), null, f.grounding(), "entail: derivations changed"));
         }
+        return ops;
     }
 
     private static boolean sameMembers(Receipt a, Receipt b) {

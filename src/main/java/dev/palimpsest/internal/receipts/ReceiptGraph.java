@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;

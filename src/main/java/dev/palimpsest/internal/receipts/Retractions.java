@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
-import dev.palimpsest.api.PalimpsestInternalException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.write;
 
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;

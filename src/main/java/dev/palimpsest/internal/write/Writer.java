@@ -1,10 +1,10 @@
 package dev.palimpsest.internal.write;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.ConflictException;
-import dev.palimpsest.api.PalimpsestInternalException;
-import dev.palimpsest.api.RejectedException;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.git.GitRepo;

@@ -3,7 +3,7 @@ package dev.palimpsest.internal.audit;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
@@ -119,7 +119,7 @@ class AuditHistoryTest {
     }
 
     private String newKey(ActorName actor) {
-        return OpenPgpKeys.armor(OpenPgpKeys.publicRing(new SecretKeyFiles(home()).create(actor,
+        return OpenPgpKeys.armor(OpenPgpKeys.publicRing(new SecretKeyFiles(home().dir()).create(actor,
                 actor + "@palimpsest.local")));
     }
 

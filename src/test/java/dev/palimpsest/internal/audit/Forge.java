@@ -151,7 +151,7 @@ final class Forge {
             cb.setCommitter(new PersonIdent(committerName, authorEmail, now, ZoneOffset.UTC));
             cb.setMessage(message);
             if (signer != null) {
-                BcCommitSigner s = new BcCommitSigner(new SecretKeyFiles(home).load(
+                BcCommitSigner s = new BcCommitSigner(new SecretKeyFiles(home.dir()).load(
                         dev.palimpsest.model.ActorName.of(signer)));
                 cb.setGpgSignature(new GpgSignature(s.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
             }

@@ -3,7 +3,7 @@ package dev.palimpsest.internal.audit;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
@@ -80,7 +80,7 @@ class ForgedCommitTest {
 
     @Test
     void aCommitSignedByAKeyTheStoreNeverTrustedIsFlagged() throws Exception {
-        new SecretKeyFiles(home()).create(ActorName.of("eve"), "eve@x");
+        new SecretKeyFiles(home().dir()).create(ActorName.of("eve"), "eve@x");
         ObjectId c = assertFact(forge(), "fact-x", "Signed by an outsider.").signedBy("eve").commit();
         assertOnly(c, null, "untrusted-signer");
     }
@@ -242,9 +242,9 @@ class ForgedCommitTest {
     }
 
     private void addKey(String actor) throws Exception {
-        String key = OpenPgpKeys.armor(OpenPgpKeys.publicRing(new SecretKeyFiles(home()).create(ActorName.of(actor),
+        String key = OpenPgpKeys.armor(OpenPgpKeys.publicRing(new SecretKeyFiles(home().dir()).create(ActorName.of(actor),
                 actor + "@palimpsest.local")));
-        try (Store s = Store.open(gitDir(), home(), dev.palimpsest.api.StoreOptions.defaults().withFsync(false))) {
+        try (Store s = Store.open(gitDir(), home(), dev.palimpsest.model.StoreOptions.defaults().withFsync(false))) {
             s.begin(ALICE).addKey(ActorName.of(actor), key, "agent").commit();
         }
     }

@@ -2,7 +2,7 @@ package dev.palimpsest.internal.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;

@@ -2,11 +2,11 @@ package dev.palimpsest.internal.receipts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.EntailResult;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.EntailResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.git.GitRepo;
@@ -60,7 +60,9 @@ class EntailmentTest {
             other.assertFact(FactId.of("note"), Kind.CLAIM, "another writer got in first", null, List.of());
             other.commit();
             Transaction tx = store.begin(TestStores.ALICE);
-            EntailSync.addTo(tx, run.changes());
+            run.changes().retracted().forEach(id -> tx.retract(id, "entail: no derivation remains"));
+            run.changes().added().forEach(f -> tx.assertGrounded(f.id(), Kind.EDGE, f.body(), List.of(), f.grounding()));
+            run.changes().revised().forEach(f -> tx.reground(f.id(), null, f.grounding(), "entail: derivations changed"));
             CommitResult landed = tx.commit();
             entailment.landed(run, ObjectId.fromString(landed.commit().hex()));
 

@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /**
  * Options for opening a store.

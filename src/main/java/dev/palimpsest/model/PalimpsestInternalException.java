@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /**
  * Unchecked wrapper for internal failures (I/O errors, a corrupt repository, a library fault) that

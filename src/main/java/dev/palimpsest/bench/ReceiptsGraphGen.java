@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.palimpsest.internal.receipts.Entailer;

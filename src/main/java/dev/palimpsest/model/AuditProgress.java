@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /**
  * Receives the progress of an audit: how many of the audited commits have been checked. Called

@@ -1,12 +1,12 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
-import dev.palimpsest.api.CommitResult;
-import dev.palimpsest.api.EntailResult;
-import dev.palimpsest.api.IngestResult;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.EntailResult;
+import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.query.FactCache;

@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

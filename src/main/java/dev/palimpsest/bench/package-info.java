@@ -1,2 +1,2 @@
 /** Benchmarks behind the {@code bench} command: our write path beside the git CLI, in one run. */
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;

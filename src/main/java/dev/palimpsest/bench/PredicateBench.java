@@ -1,9 +1,9 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.PredicateIndex;

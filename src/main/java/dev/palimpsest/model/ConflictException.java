@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /**
  * Thrown when a write could not land because the timeline kept moving under it (every

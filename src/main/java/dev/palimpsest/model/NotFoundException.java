@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /** Thrown when a fact, commit or store does not exist where the caller looked for it. */
 public class NotFoundException extends PalimpsestException {

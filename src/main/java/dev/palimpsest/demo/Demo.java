@@ -1,13 +1,13 @@
-package dev.palimpsest.internal.demo;
+package dev.palimpsest.demo;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestException;
-import dev.palimpsest.api.RejectedException;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;

@@ -1,6 +1,5 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
-import dev.palimpsest.model.Violation;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,10 +1,10 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
-import dev.palimpsest.api.CommitResult;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
 import dev.palimpsest.internal.layout.StorePaths;
@@ -127,7 +127,7 @@ public final class CommitBench {
         env.put("GIT_COMMITTER_NAME", ACTOR.value());
         env.put("GIT_COMMITTER_EMAIL", "bench@palimpsest.local");
         Proc.run(dir, env, null, "gpg", "--batch", "--quiet", "--import",
-                new SecretKeyFiles(home).path(ACTOR).toString());
+                new SecretKeyFiles(home.dir()).path(ACTOR).toString());
         Proc.run(dir, env, null, "git", "init", "-q", repo.toString());
         Files.writeString(repo.resolve("objects/info/alternates"), store.gitDir().resolve("objects") + "\n");
         String fpr = Proc.run(dir, env, null, "gpg", "--batch", "--with-colons", "--list-secret-keys")

@@ -1,4 +1,4 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
 /**
  * Root of the checked exceptions a caller can act on: not found, conflict, rejected input.

@@ -1,11 +1,11 @@
-package dev.palimpsest.internal.bench;
+package dev.palimpsest.bench;
 
-import dev.palimpsest.api.AuditProgress;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.PalimpsestException;
+import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.api.StoreOptions;
+import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.AuditReport;

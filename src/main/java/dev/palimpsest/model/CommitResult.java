@@ -1,7 +1,5 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
-import dev.palimpsest.model.CommitId;
-import dev.palimpsest.model.FactId;
 import java.util.List;
 
 /**

@@ -1,2 +1,2 @@
 /** The demo: builds a small store from the bundled example corpus and narrates what it did. */
-package dev.palimpsest.internal.demo;
+package dev.palimpsest.demo;

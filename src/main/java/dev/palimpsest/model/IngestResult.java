@@ -1,6 +1,5 @@
-package dev.palimpsest.api;
+package dev.palimpsest.model;
 
-import dev.palimpsest.model.FactId;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
