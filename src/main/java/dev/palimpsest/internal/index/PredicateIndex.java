@@ -6,6 +6,7 @@ import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +39,8 @@ public final class PredicateIndex {
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     private long logEnd;
     private int rebuilt;
+    /** False when something other than a regular file sits at the log's path: nothing is persisted. */
+    private boolean persistable = true;
     private final CommitEvents events;
 
     private PredicateIndex(GitRepo repo) {
@@ -46,24 +49,31 @@ public final class PredicateIndex {
         this.events = new CommitEvents(repo, this::state);
     }
 
-    /** Loads the persisted index (discarding a corrupt one) and catches it up with main. */
+    /**
+     * Loads the persisted index and catches it up with main. A log that is not this store's or
+     * does not check out against git (bad header or an older format, another genesis, a logged
+     * commit missing or with another first parent) is discarded and rebuilt from git, and a log
+     * path that is not a regular file is left alone (the index then lives in memory only); either
+     * is said in one line on standard error.
+     */
     public static PredicateIndex open(GitRepo repo) {
         PredicateIndex idx = new PredicateIndex(repo);
-        try {
-            IndexLog.Read r = idx.log.read(0);
-            if (r.headerBad() && Files.exists(idx.log.file())) {
+        if (!idx.log.usable()) {
+            idx.persistable = false;
+            notice(idx.log.file() + " is not a regular file; the predicate index is kept in memory only");
+        } else {
+            String problem;
+            try {
+                problem = idx.load();
+            } catch (IOException | RuntimeException e) {
+                problem = "unreadable: " + e.getMessage();
+            }
+            if (problem != null) {
+                idx = new PredicateIndex(repo);
+                idx.logEnd = -1;
                 idx.rebuilt++;
+                notice("discarded the predicate index " + idx.log.file() + " (" + problem + "); rebuilding it from git");
             }
-            boolean gap = false;
-            for (IndexLog.Entry e : r.entries()) {
-                if (!idx.apply(e)) {
-                    gap = true;
-                    break;
-                }
-            }
-            idx.logEnd = r.headerBad() || gap ? -1 : r.end();
-        } catch (IOException e) {
-            idx.logEnd = -1;
         }
         ObjectId head = repo.head();
         if (head != null) {
@@ -72,9 +82,72 @@ public final class PredicateIndex {
         return idx;
     }
 
+    /** Applies the persisted log; returns why it cannot be used, or null. */
+    private String load() throws IOException {
+        IndexLog.Read r = log.read(0);
+        if (r.headerBad()) {
+            return "its header is not a version-2 index header";
+        }
+        if (!Files.exists(log.file())) {
+            return null;
+        }
+        boolean gap = false;
+        for (IndexLog.Entry e : r.entries()) {
+            if (!apply(e)) {
+                gap = true;
+                break;
+            }
+        }
+        if (!order.isEmpty() && (!order.get(0).commit().equals(r.genesis()) || order.get(0).firstParent() != null)) {
+            return "its first record is not the genesis commit its header names";
+        }
+        String wrong = verify(r.genesis());
+        if (wrong != null) {
+            return wrong;
+        }
+        logEnd = gap ? -1 : r.end();
+        return null;
+    }
+
+    /**
+     * Checks the log against git: its genesis is a root commit of this repository, and the tip of
+     * each indexed chain is a commit here whose first parent is the one logged (commits are named by
+     * their content, so an existing tip vouches for the logged ancestry it names).
+     */
+    private String verify(ObjectId genesis) throws IOException {
+        Set<ObjectId> tips = new HashSet<>(graph.tips());
+        Map<ObjectId, ObjectId> expected = new HashMap<>();
+        expected.put(genesis, null);
+        for (IndexLog.Entry e : order) {
+            if (tips.contains(e.commit())) {
+                expected.put(e.commit(), e.firstParent());
+            }
+        }
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+            for (Map.Entry<ObjectId, ObjectId> x : expected.entrySet()) {
+                RevCommit commit;
+                try {
+                    commit = walk.parseCommit(x.getKey());
+                } catch (org.eclipse.jgit.errors.MissingObjectException
+                        | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+                    return "it indexes commit " + x.getKey().name() + ", which this store does not have";
+                }
+                ObjectId actual = commit.getParentCount() == 0 ? null : commit.getParent(0);
+                if (!java.util.Objects.equals(x.getValue(), actual)) {
+                    return "it logs another first parent for commit " + x.getKey().name();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void notice(String message) {
+        System.err.println("palimpsest: " + message);
+    }
+
     /** True when this process indexed commits the persisted log does not hold yet. */
     public synchronized boolean hasUnpersisted() {
-        return !unpersisted.isEmpty() || logEnd < 0;
+        return persistable && (!unpersisted.isEmpty() || logEnd < 0);
     }
 
     /** The persisted log as read: per commit, the fact events it records; corrupt when a bad header or tail was found. */
@@ -85,7 +158,7 @@ public final class PredicateIndex {
         IndexLog log = new IndexLog(repo.gitDir());
         Map<ObjectId, Map<String, FactState>> out = new HashMap<>();
         try {
-            if (!Files.exists(log.file())) {
+            if (!Files.exists(log.file()) || !log.usable()) {
                 return new Persisted(out, false);
             }
             IndexLog.Read r = log.read(0);
@@ -100,10 +173,15 @@ public final class PredicateIndex {
         }
     }
 
-    /** Deletes the persisted log, so the next open rebuilds it from git. */
+    /** Deletes the persisted log (a regular file only), so the next open rebuilds it from git. */
     public static void discardPersisted(GitRepo repo) {
+        Path file = new IndexLog(repo.gitDir()).file();
         try {
-            Files.deleteIfExists(new IndexLog(repo.gitDir()).file());
+            if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(file);
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // gone already
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot discard the predicate index of " + repo.gitDir(), e);
         }
@@ -226,10 +304,13 @@ public final class PredicateIndex {
      * another process appended meanwhile are read first; a bad tail is cut.
      */
     public synchronized void persist() {
+        if (!persistable || order.isEmpty()) {
+            return;
+        }
         try {
             if (logEnd < 0) {
-                log.reset(0);
-                logEnd = 8;
+                log.create(order.get(0).commit());
+                logEnd = IndexLog.HEADER;
                 unpersisted.clear();
                 List<IndexLog.Entry> all = new ArrayList<>();
                 replayAll(all);
@@ -237,20 +318,20 @@ public final class PredicateIndex {
                 return;
             }
             if (logEnd == 0) {
-                log.reset(0);
-                logEnd = 8;
+                log.create(order.get(0).commit());
+                logEnd = IndexLog.HEADER;
             }
             if (unpersisted.isEmpty() && log.size() == logEnd) {
                 return;
             }
-            IndexLog.Read r = log.size() == logEnd ? new IndexLog.Read(List.of(), logEnd, false) : log.read(logEnd);
+            IndexLog.Read r = log.size() == logEnd ? new IndexLog.Read(List.of(), logEnd, false, null) : log.read(logEnd);
             Set<ObjectId> inFile = new HashSet<>();
             for (IndexLog.Entry e : r.entries()) {
                 apply(e);
                 inFile.add(e.commit());
             }
             if (r.end() < log.size()) {
-                log.reset(r.end());
+                log.truncate(r.end());
             }
             List<IndexLog.Entry> todo = new ArrayList<>();
             for (IndexLog.Entry e : unpersisted) {
