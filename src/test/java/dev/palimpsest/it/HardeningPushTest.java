@@ -8,7 +8,10 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.cli.Main;
+import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.yaml.KeyCodec;
+import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
@@ -87,6 +90,31 @@ class HardeningPushTest {
         JsonNode v = flaggedAndRefused(work, "too-large");
         assertThat(v.get("path").asText()).isEqualTo(path);
         assertThat(v.get("commit").asText()).isEqualTo(git(work, "rev-parse", "HEAD").ok().stdout().trim());
+    }
+
+    @Test
+    void aKeyExportedByGpgWithOldFormatSignatureHeadersIsRefusedByTheGateAndFlaggedByTheAudit() throws Exception {
+        GitCli.run(Map.of("GNUPGHOME", gnupg.toString()), null, 60, List.of("gpg", "--batch", "--quiet", "--passphrase",
+                "", "--quick-gen-key", "zed <zed@palimpsest.local>", "ed25519", "sign", "never")).ok();
+        String exported = GitCli.run(Map.of("GNUPGHOME", gnupg.toString()), null, 60, List.of("gpg", "--batch",
+                "--armor", "--export", "zed")).ok().stdout();
+        Path keyFile = tmp.resolve("zed.asc");
+        Files.writeString(keyFile, exported);
+        Path writer = tmp.resolve("writer.git");
+        GitCli.run(GitCli.gitEnv(Map.of()), null, 60, List.of("git", "clone", "-q", "--bare", origin.toString(),
+                writer.toString())).ok();
+        Cli add = cli("keys", "add", "--store", writer.toString(), "--home", tmp.resolve("home").toString(),
+                "--actor", "alice", "--name", "zed", "--key", keyFile.toString());
+        assertThat(add.code).as(add.err).isEqualTo(Main.REJECTED);
+        assertThat(add.err).contains("[invalid-key]").contains("canonical framing");
+
+        Path work = cloneWork();
+        Files.writeString(work.resolve(StorePaths.keyPath(ActorName.of("zed"))), exported);
+        TrustedKey key = TrustedKey.parse(exported);
+        Files.write(work.resolve(StorePaths.keyInfoPath(ActorName.of("zed"))),
+                KeyCodec.encode(new ActorKey(ActorName.of("zed"), "agent", key.fingerprint())));
+        commit(work, "hand-made commit\n\nPalimpsest-Actor: alice\nPalimpsest-Op: key-add\nPalimpsest-Key: zed\n");
+        flaggedAndRefused(work, "invalid-key");
     }
 
     /** The clone's new commit is flagged with exactly these rules (exit 3), and the push is refused. */
