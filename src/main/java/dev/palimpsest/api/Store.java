@@ -93,7 +93,7 @@ public final class Store implements AutoCloseable {
         boolean emptyRepository = GitRepo.isEmptyRepository(dir);
         if (Files.exists(dir) && !emptyRepository && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
             throw new RejectedException("store-exists", "store " + dir,
-                    "exists and is neither an empty folder nor an empty bare repository");
+                    "exists and is not an empty folder or an empty bare repository");
         }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
@@ -223,7 +223,7 @@ public final class Store implements AutoCloseable {
      * stepping over retractions; empty if never written in its ancestry. Answered from the index.
      */
     public Optional<FactVersion> factExistsAt(FactId id, CommitId at) throws NotFoundException {
-        FactState st = index.state(id, commit(at));
+        FactState st = index.existing(id, commit(at));
         if (st == null) {
             return Optional.empty();
         }

@@ -117,6 +117,21 @@ class HardeningPushTest {
         flaggedAndRefused(work, "invalid-key");
     }
 
+    @Test
+    void aFactFileRemovedWithoutARetractionRecordExistsForNeitherExistsNorShow() throws Exception {
+        Path work = cloneWork();
+        git(work, "rm", "-q", StorePaths.factPath(Kind.CLAIM, FactId.of("first"))).ok();
+        commit(work, trailers("retract", "first"));
+        String store = work.resolve(".git").toString();
+        Cli show = cli("show", "first", "--store", store);
+        Cli exists = cli("exists", "first", "--store", store);
+        assertThat(show.code).as(show.err).isEqualTo(Main.NOT_FOUND);
+        assertThat(exists.code).as(exists.out + exists.err).isEqualTo(Main.NOT_FOUND);
+        Cli before = cli("exists", "first", "--store", store, "--at", "main~1");
+        assertThat(before.code).as(before.err).isZero();
+        flaggedAndRefused(work, "retraction-inconsistent", "trailer-mismatch");
+    }
+
     /** The clone's new commit is flagged with exactly these rules (exit 3), and the push is refused. */
     JsonNode flaggedAndRefused(Path work, String... rules) throws Exception {
         Cli audit = cli("audit", "--store", work.resolve(".git").toString(), "--range", "origin/main..main", "--json");

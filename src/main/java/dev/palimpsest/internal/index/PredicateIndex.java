@@ -13,11 +13,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.palimpsest.internal.layout.StorePaths;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Answers "which version of fact X is navigable at commit C, and is it live" from per-fact events
@@ -216,6 +219,24 @@ public final class PredicateIndex {
             chain = graph.parentChain(chain);
         }
         return null;
+    }
+
+    /**
+     * The fact's last navigable version at {@code commit} as the layout defines it: its state when
+     * live, or when its retraction record is in the commit's tree; else null (a file removed
+     * without a record, as only a tampered history has, leaves no navigable version).
+     */
+    public FactState existing(FactId id, ObjectId commit) {
+        FactState st = state(id, commit);
+        if (st == null || st.live()) {
+            return st;
+        }
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader);
+                TreeWalk tw = TreeWalk.forPath(reader, StorePaths.retractionPath(id), walk.parseCommit(commit).getTree())) {
+            return tw != null && (tw.getRawMode(0) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE ? st : null;
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read the tree of " + commit.name(), e);
+        }
     }
 
     /** Ids of every fact whose some indexed version cited {@code target}. */
