@@ -9,6 +9,8 @@ public final class Limits {
     public static final int MAX_FILE = 1 << 20;
     /** The largest fact body, in UTF-8 bytes: 1 MiB (its file must still fit {@link #MAX_FILE}). */
     public static final int MAX_BODY = MAX_FILE;
+    /** The longest quote of a ref, in characters: 4,096 (a quote must occur in the cited body). */
+    public static final int MAX_QUOTE = 4096;
     /** The largest ingest file, in bytes: 16 MiB. */
     public static final long MAX_INGEST_FILE = 16L << 20;
     /** The most operations one transaction (one commit) may hold. */

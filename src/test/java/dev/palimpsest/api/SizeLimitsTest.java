@@ -47,6 +47,21 @@ class SizeLimitsTest {
     }
 
     @Test
+    void aQuoteOverTheLimitIsRejectedAsTooLarge() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            String body = "q".repeat(Limits.MAX_QUOTE + 10);
+            Transaction tx = s.begin(ALICE);
+            tx.assertFact(FactId.of("src"), Kind.SOURCE, body, null, List.of());
+            tx.commit();
+            Transaction cite = s.begin(ALICE);
+            cite.assertFact(FactId.of("claim"), Kind.CLAIM, "cites a long passage", null,
+                    List.of(dev.palimpsest.model.RefSpec.cites(FactId.of("src")).withQuote(body.substring(1))));
+            assertThatThrownBy(cite::commit).isInstanceOfSatisfying(RejectedException.class, e ->
+                    assertThat(e.violations()).extracting(Violation::rule).containsExactly("too-large"));
+        }
+    }
+
+    @Test
     void everyBodyTheStoreAcceptsCanBeReadBack() throws Exception {
         String body = "caf\u00e9 \u65e5\u672c ".repeat((Limits.MAX_FILE - 4096) / 13);
         assertThat(body.getBytes(StandardCharsets.UTF_8).length).isGreaterThan(Limits.MAX_FILE - 8192);

@@ -78,14 +78,17 @@ class HardeningPushTest {
     }
 
     @Test
-    void aSignedCommitAddingAnOversizeFactIsATooLargeViolationOfThatCommitAndIsRefused() throws Exception {
+    void aSignedCommitAddingAnOversizeFactIsShownButIsATooLargeViolationOfThatCommitAndIsRefused() throws Exception {
         Path work = cloneWork();
         String id = "oversize";
         Path file = work.resolve(StorePaths.factPath(Kind.CLAIM, FactId.of(id)));
         Files.createDirectories(file.getParent());
-        Files.write(file, FactCodec.encode(new Fact(FactId.of(id), Kind.CLAIM, "w".repeat(2 * Limits.MAX_FILE),
-                null, List.of())));
+        String body = "w".repeat(3 * Limits.MAX_FILE + 1);
+        Files.write(file, FactCodec.encode(new Fact(FactId.of(id), Kind.CLAIM, body, null, List.of())));
         commit(work, trailers("assert", id));
+        Cli show = cli("show", id, "--store", work.resolve(".git").toString(), "--json");
+        assertThat(show.code).as("a file written before the limits is still shown: " + show.err).isZero();
+        assertThat(new ObjectMapper().readTree(show.out).get("body").asText()).isEqualTo(body);
         String path = StorePaths.factPath(Kind.CLAIM, FactId.of(id));
         JsonNode v = flaggedAndRefused(work, "too-large");
         assertThat(v.get("path").asText()).isEqualTo(path);

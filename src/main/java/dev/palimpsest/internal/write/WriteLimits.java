@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.model.Limits;
+import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Violation;
 import java.util.ArrayList;
@@ -9,7 +10,7 @@ import java.util.Map;
 
 /**
  * The size limits of {@link Limits} on the write path: the operations of a transaction before the
- * gate runs (count, body sizes), and the files of its plan before any object is written (each file,
+ * gate runs (count, body sizes, quote lengths), and the files of its plan before any object is written (each file,
  * the total). Every violation is listed; rule {@link Limits#TOO_LARGE}. Stateless.
  */
 final class WriteLimits {
@@ -22,6 +23,14 @@ final class WriteLimits {
                     + Limits.MAX_OPERATIONS + " per commit"));
         }
         for (Operation op : ops) {
+            List<RefSpec> refs = op instanceof Operation.Assert a ? a.refs()
+                    : op instanceof Operation.Revise r ? r.addRefs() : List.of();
+            for (RefSpec ref : refs) {
+                if (ref.quote() != null && ref.quote().length() > Limits.MAX_QUOTE) {
+                    vs.add(new Violation(Limits.TOO_LARGE, "fact " + subject(op) + ", ref " + ref.target(), "quote is "
+                            + ref.quote().length() + " characters, over the limit of " + Limits.MAX_QUOTE));
+                }
+            }
             String body = op instanceof Operation.Assert a ? a.body()
                     : op instanceof Operation.Revise r ? r.body()
                     : op instanceof Operation.Reground g ? g.body() : null;
