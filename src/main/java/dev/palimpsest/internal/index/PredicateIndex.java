@@ -104,43 +104,11 @@ public final class PredicateIndex {
         if (!order.isEmpty() && (!order.get(0).commit().equals(r.genesis()) || order.get(0).firstParent() != null)) {
             return "its first record is not the genesis commit its header names";
         }
-        String wrong = verify(r.genesis());
+        String wrong = LogCheck.againstGit(repo, r.genesis(), order, graph.tips());
         if (wrong != null) {
             return wrong;
         }
         logEnd = gap ? -1 : r.end();
-        return null;
-    }
-
-    /**
-     * Checks the log against git: its genesis is a root commit of this repository, and the tip of
-     * each indexed chain is a commit here whose first parent is the one logged (commits are named by
-     * their content, so an existing tip vouches for the logged ancestry it names).
-     */
-    private String verify(ObjectId genesis) throws IOException {
-        Set<ObjectId> tips = new HashSet<>(graph.tips());
-        Map<ObjectId, ObjectId> expected = new HashMap<>();
-        expected.put(genesis, null);
-        for (IndexLog.Entry e : order) {
-            if (tips.contains(e.commit())) {
-                expected.put(e.commit(), e.firstParent());
-            }
-        }
-        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
-            for (Map.Entry<ObjectId, ObjectId> x : expected.entrySet()) {
-                RevCommit commit;
-                try {
-                    commit = walk.parseCommit(x.getKey());
-                } catch (org.eclipse.jgit.errors.MissingObjectException
-                        | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
-                    return "it indexes commit " + x.getKey().name() + ", which this store does not have";
-                }
-                ObjectId actual = commit.getParentCount() == 0 ? null : commit.getParent(0);
-                if (!java.util.Objects.equals(x.getValue(), actual)) {
-                    return "it logs another first parent for commit " + x.getKey().name();
-                }
-            }
-        }
         return null;
     }
 
