@@ -54,6 +54,18 @@ final class IndexLog {
         return !Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(file);
     }
 
+    /** True when the file starts with this log's magic but another format version (a cache of an older release). */
+    boolean otherVersion() throws IOException {
+        byte[] head = new byte[8];
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(head, 0, 8) < 8) {
+                return false;
+            }
+        }
+        ByteBuffer b = ByteBuffer.wrap(head);
+        return b.getInt(0) == MAGIC && b.getInt(4) != VERSION;
+    }
+
     Read read(long offset) throws IOException {
         List<Entry> out = new ArrayList<>();
         if (!Files.exists(file)) {

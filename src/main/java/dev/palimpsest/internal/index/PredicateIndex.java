@@ -124,12 +124,15 @@ public final class PredicateIndex {
     /** The persisted log as read: per commit, the fact events it records; corrupt when a bad header or tail was found. */
     public record Persisted(Map<ObjectId, Map<String, FactState>> byCommit, boolean corrupt) {}
 
-    /** Reads the persisted log without touching any open index (for audits). */
+    /**
+     * Reads the persisted log without touching any open index (for audits); a log of another
+     * format version, or something other than a regular file in its place, reads as absent.
+     */
     public static Persisted readPersisted(GitRepo repo) {
         IndexLog log = new IndexLog(repo.gitDir());
         Map<ObjectId, Map<String, FactState>> out = new HashMap<>();
         try {
-            if (!Files.exists(log.file()) || !log.usable()) {
+            if (!Files.exists(log.file()) || !log.usable() || log.otherVersion()) {
                 return new Persisted(out, false);
             }
             IndexLog.Read r = log.read(0);

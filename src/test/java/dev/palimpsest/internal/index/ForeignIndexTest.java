@@ -110,10 +110,13 @@ class ForeignIndexTest {
     }
 
     @Test
-    void aLogOfTheOlderFormatIsDiscardedAndRebuilt() throws Exception {
+    void aLogOfTheOlderFormatIsNoAuditViolationAndIsDiscardedAndRebuiltOnOpen() throws Exception {
         Path a = build(dir.resolve("a"), "f", 2);
         byte[] v1 = {0x50, 0x49, 0x44, 0x58, 0, 0, 0, 1};
         Files.write(log(a), v1);
+        try (Auditor au = Auditor.open(a)) {
+            assertThat(au.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+        }
         try (Store s = open(a)) {
             assertThat(s.factLiveAtCommit(FactId.of("f1"), s.head())).isTrue();
         }
