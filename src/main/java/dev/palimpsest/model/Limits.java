@@ -14,7 +14,7 @@ public final class Limits {
     /** The largest ingest file, in bytes: 16 MiB. */
     public static final long MAX_INGEST_FILE = 16L << 20;
     /** The most operations one transaction (one commit) may hold. */
-    public static final int MAX_OPERATIONS = 250_000;
+    public static final int MAX_OPERATIONS = 100_000;
     /** The most bytes of files one transaction (one commit) may write: 256 MiB. */
     public static final long MAX_TRANSACTION_BYTES = 256L << 20;
     /** The rule id of a violated limit, at write time and at audit time. */

@@ -18,7 +18,7 @@ import org.eclipse.jgit.lib.ObjectReader;
  * recursive difference of two trees. Not thread-safe (owns an {@link ObjectReader}); close it.
  */
 public final class Reading implements AutoCloseable {
-    private static final int MAX_OBJECT = 16 << 20;
+    private static final int MAX_OBJECT = 64 << 20;
 
     private final ObjectReader reader;
 
@@ -33,7 +33,7 @@ public final class Reading implements AutoCloseable {
     /**
      * The object's bytes; throws MissingObjectException or IncorrectObjectTypeException, and
      * {@link TooLarge} (without reading it) for a blob over {@link Limits#MAX_FILE} or another
-     * object over 16 MiB.
+     * object over 64 MiB.
      */
     public byte[] bytes(ObjectId id, int type) throws IOException {
         return load(id, type, type == Constants.OBJ_BLOB ? Limits.MAX_FILE : MAX_OBJECT);
