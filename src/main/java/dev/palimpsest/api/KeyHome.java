@@ -28,6 +28,7 @@ public record KeyHome(Path dir) {
      */
     public String generateKey(ActorName actor, String email) throws RejectedException {
         SecretKeyFiles keys = new SecretKeyFiles(dir);
+        keys.checkPermissions(actor);
         if (keys.exists(actor)) {
             throw new RejectedException("key-exists", "actor " + actor, "already has a key at " + keys.path(actor));
         }
@@ -40,6 +41,16 @@ public record KeyHome(Path dir) {
         } catch (IllegalStateException e) {
             throw new RejectedException("key-exists", "actor " + actor, e.getMessage());
         }
+    }
+
+    /** The path of the actor's secret key file in this key home, whether or not it exists. */
+    public Path secretKeyFile(ActorName actor) {
+        return new SecretKeyFiles(dir).path(actor);
+    }
+
+    /** True when this key home holds a secret key file for the actor. */
+    public boolean hasKey(ActorName actor) {
+        return new SecretKeyFiles(dir).exists(actor);
     }
 
     /** The explicit path when given, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */

@@ -78,22 +78,28 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Creates a store at {@code dir} (absent or an empty folder): a bare repository whose genesis
+     * Creates a store at {@code dir} (absent, an empty folder, or an empty bare repository as
+     * {@code git init --bare} makes it): a bare repository whose genesis
      * commit holds the config and the first actor's public key, signed by that actor. The actor's
-     * secret key is taken from {@code home}, or generated there (owner-only) when absent.
+     * secret key is taken from {@code home}, or generated there (owner-only, not passphrase-protected)
+     * when absent: {@link KeyHome#hasKey} before the call tells which.
      *
      * @param email the e-mail of a newly generated key's user id; null means {@code <actor>@palimpsest.local}
-     * @throws RejectedException when {@code dir} is not empty; nothing is written
+     * @throws RejectedException when {@code dir} is not empty, or the key home is open to group or
+     *     others; nothing is written
      */
     public static Store init(Path dir, KeyHome home, ActorName actor, String email, StoreOptions options)
             throws RejectedException, ConflictException {
-        if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
-            throw new RejectedException("store-exists", "store " + dir, "exists and is not an empty folder");
+        boolean emptyRepository = GitRepo.isEmptyRepository(dir);
+        if (Files.exists(dir) && !emptyRepository && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
+            throw new RejectedException("store-exists", "store " + dir,
+                    "exists and is not an empty folder or an empty bare repository");
         }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
         }
         SecretKeyFiles keys = new SecretKeyFiles(home.dir());
+        keys.checkPermissions(actor);
         PGPSecretKeyRing ring = keys.load(actor);
         if (ring == null) {
             ring = keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email);
@@ -101,7 +107,7 @@ public final class Store implements AutoCloseable {
         String publicKey = OpenPgpKeys.armor(OpenPgpKeys.publicRing(ring));
         GitRepo repo;
         try {
-            repo = GitRepo.create(dir, options.fsync());
+            repo = emptyRepository ? GitRepo.adoptEmpty(dir, options.fsync()) : GitRepo.create(dir, options.fsync());
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot create repository at " + dir, e);
         }
@@ -152,10 +158,12 @@ public final class Store implements AutoCloseable {
     public Transaction begin(ActorName actor) throws RejectedException {
         CommitSigner signer = signers.get(actor);
         if (signer == null) {
-            PGPSecretKeyRing ring = new SecretKeyFiles(home.dir()).load(actor);
+            SecretKeyFiles keys = new SecretKeyFiles(home.dir());
+            keys.checkPermissions(actor);
+            PGPSecretKeyRing ring = keys.load(actor);
             if (ring == null) {
                 throw new RejectedException("no-secret-key", "actor " + actor,
-                        "has no secret key in " + new SecretKeyFiles(home.dir()).path(actor));
+                        "has no secret key in " + keys.path(actor));
             }
             signer = new BcCommitSigner(ring);
             signers.put(actor, signer);
@@ -215,7 +223,7 @@ public final class Store implements AutoCloseable {
      * stepping over retractions; empty if never written in its ancestry. Answered from the index.
      */
     public Optional<FactVersion> factExistsAt(FactId id, CommitId at) throws NotFoundException {
-        FactState st = index.state(id, commit(at));
+        FactState st = index.existing(id, commit(at));
         if (st == null) {
             return Optional.empty();
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.ActorName;
@@ -19,14 +20,21 @@ final class InitCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Store store = Store.init(storePath(), home(), ActorName.of(actor), email, StoreOptions.defaults())) {
+        KeyHome home = home();
+        ActorName name = ActorName.of(actor);
+        boolean generated = !home.hasKey(name);
+        try (Store store = Store.init(storePath(), home, name, email, StoreOptions.defaults())) {
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("store", store.gitDir().toString());
                 m.put("commit", store.head().hex());
+                m.put("key_file", home.secretKeyFile(name).toString());
+                m.put("key_generated", generated);
                 printJson(m);
             } else {
                 out().println("initialised " + store.gitDir() + " at " + store.head().hex());
+                spec.commandLine().getErr().println((generated ? "generated the secret key of " + name + " at " : "signed with the secret key at ")
+                        + home.secretKeyFile(name) + (generated ? " (not passphrase-protected: keep it private)" : ""));
             }
         }
         return Main.OK;

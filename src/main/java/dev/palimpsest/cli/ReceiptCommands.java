@@ -8,7 +8,10 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.internal.receipts.BatchFile;
 import dev.palimpsest.model.LayerCounts;
+import dev.palimpsest.model.Limits;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.ReviewItem;
 import java.io.PrintWriter;
@@ -39,6 +42,12 @@ final class ReceiptCommands {
 
         @Override
         public Integer call() throws Exception {
+            if (!Files.isRegularFile(file)) {
+                throw new RejectedException("no-such-file", "--file", file + " is not a readable file");
+            }
+            if (Files.size(file) > Limits.MAX_INGEST_FILE) {
+                throw new RejectedException(List.of(BatchFile.tooLarge(Files.size(file))));
+            }
             byte[] yaml = Files.readAllBytes(file);
             try (Store store = open()) {
                 IngestResult r = store.receipts().ingest(ActorName.of(actor), yaml, strict);

@@ -214,6 +214,21 @@ class EntailAcrossProcessesTest {
         assertSameOutcome(r, tree(gitDir), scratch);
     }
 
+    @Test
+    void aFolderInPlaceOfTheStateFileFallsBackToFromScratchAndIsLeftAlone() throws Exception {
+        ingest(TWO_ROUTES);
+        Scratch scratch = fromScratchOnACopy();
+        Path state = EntailStateFile.path(gitDir);
+        Files.createDirectories(state.resolve("inside"));
+
+        EntailResult r = entail();
+        assertThat(r.incremental()).isFalse();
+        assertThat(r.basis()).contains("unreadable");
+        assertSameOutcome(r, tree(gitDir), scratch);
+        assertThat(entail().commit()).as("nothing left to entail").isNull();
+        assertThat(state.resolve("inside")).isDirectory();
+    }
+
     private static ObjectId tree(Path git) throws IOException {
         try (Repository repo = new FileRepositoryBuilder().setGitDir(git.toFile()).setMustExist(true).build()) {
             return repo.resolve("refs/heads/main^{tree}");

@@ -53,6 +53,8 @@ class TemporalModelTest {
     private static final int PAIRS = 200;
     private static final int SAMPLE = 25;
     private static final String LOG = "palimpsest-index/index-v1.log";
+    /** The log header: magic, version 2, the genesis commit (20 bytes). */
+    private static final int HEADER = 28;
     /**
      * Whether stale() of a fact retracted at the asked commit is compared too (the refs of its last
      * version); on by default; -Dmodel.staleOfRetracted=false turns it off.
@@ -106,7 +108,7 @@ class TemporalModelTest {
             }
         });
         corruptAndCheck("log header overwritten", f -> overwrite(f, 0, 6));
-        corruptAndCheck("first record's length overwritten", f -> overwrite(f, 8, 4));
+        corruptAndCheck("first record's length overwritten", f -> overwrite(f, HEADER, 4));
         corruptAndCheck("a byte flipped mid-log", f -> {
             byte[] b = Files.readAllBytes(f);
             b[b.length / 2] ^= 0x5a;
@@ -215,8 +217,8 @@ class TemporalModelTest {
         String where = "seed " + seed + ", " + what;
         ByteBuffer bb = ByteBuffer.wrap(b);
         assertThat(bb.getInt(0)).as("magic: " + where).isEqualTo(0x50494458);
-        assertThat(bb.getInt(4)).as("version: " + where).isEqualTo(1);
-        int p = 8;
+        assertThat(bb.getInt(4)).as("version: " + where).isEqualTo(2);
+        int p = HEADER;
         int records = 0;
         while (p < b.length) {
             int len = bb.getInt(p);
@@ -235,7 +237,7 @@ class TemporalModelTest {
     private static List<Integer> recordStarts(byte[] b) {
         List<Integer> out = new java.util.ArrayList<>();
         ByteBuffer bb = ByteBuffer.wrap(b);
-        for (int p = 8; p < b.length; p += 8 + bb.getInt(p)) {
+        for (int p = HEADER; p < b.length; p += 8 + bb.getInt(p)) {
             out.add(p);
         }
         return out;

@@ -5,6 +5,7 @@ import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.Limits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -122,12 +123,16 @@ public final class AuditEngine {
             c = new AuditedCommit(run, node.id(), raw, parentTree, reading.diff(parentTree, raw.tree()), reading);
         } catch (IOException | IllegalArgumentException e) {
             c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
-            c.violation(null, "unreadable", "cannot read the commit or its first parent: " + e.getMessage());
+            c.violation(null, e instanceof Reading.TooLarge ? Limits.TOO_LARGE : "unreadable",
+                    "cannot read the commit or its first parent: " + e.getMessage());
             return c;
         }
         for (AuditCheck check : run.checks) {
             try {
                 check.check(c);
+            } catch (Reading.TooLarge e) {
+                c.violation(c.changes().stream().filter(ch -> e.id().equals(ch.newBlob())).map(Change::path)
+                        .findFirst().orElse(null), Limits.TOO_LARGE, e.getMessage());
             } catch (IOException e) {
                 c.violation(null, "unreadable", "cannot read an object the audit needs: " + e.getMessage());
             }

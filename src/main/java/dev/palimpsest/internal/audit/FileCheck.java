@@ -94,7 +94,7 @@ final class FileCheck implements AuditCheck {
                     + " is not a v4 Ed25519 (EdDSA legacy) key");
         } else if (!Arrays.equals(c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB),
                 own.key().armored().getBytes(StandardCharsets.US_ASCII))) {
-            c.violation(ch.path(), "malformed-file", "the key is not in canonical armored form");
+            c.violation(ch.path(), "invalid-key", "the key is not in canonical armored form and framing");
         }
         for (Map.Entry<String, KeyTables.Entry> e : table.byActor().entrySet()) {
             if (!e.getKey().equals(actor.value()) && e.getValue().key() != null

@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import dev.palimpsest.model.Limits;
+import org.eclipse.jgit.errors.LargeObjectException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
@@ -15,7 +18,7 @@ import org.eclipse.jgit.lib.ObjectReader;
  * recursive difference of two trees. Not thread-safe (owns an {@link ObjectReader}); close it.
  */
 public final class Reading implements AutoCloseable {
-    private static final int MAX_BLOB = 16 << 20;
+    private static final int MAX_OBJECT = 64 << 20;
 
     private final ObjectReader reader;
 
@@ -27,9 +30,42 @@ public final class Reading implements AutoCloseable {
         return reader;
     }
 
-    /** The object's bytes; throws MissingObjectException or IncorrectObjectTypeException. */
+    /**
+     * The object's bytes; throws MissingObjectException or IncorrectObjectTypeException, and
+     * {@link TooLarge} (without reading it) for a blob over {@link Limits#MAX_FILE} or another
+     * object over 64 MiB.
+     */
     public byte[] bytes(ObjectId id, int type) throws IOException {
-        return reader.open(id, type).getCachedBytes(MAX_BLOB);
+        return load(id, type, type == Constants.OBJ_BLOB ? Limits.MAX_FILE : MAX_OBJECT);
+    }
+
+    private byte[] load(ObjectId id, int type, int limit) throws IOException {
+        ObjectLoader l = reader.open(id, type);
+        if (l.getSize() > limit) {
+            throw new TooLarge(id, l.getSize(), limit);
+        }
+        try {
+            return l.getCachedBytes(limit);
+        } catch (LargeObjectException e) {
+            throw new TooLarge(id, l.getSize(), limit);
+        }
+    }
+
+    /** An object larger than the audit reads: a {@code too-large} violation of the commit that needs it. */
+    public static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient ObjectId id;
+
+        TooLarge(ObjectId id, long size, long limit) {
+            super("object " + id.name() + " is " + Limits.describe(size) + ", over the limit of "
+                    + Limits.describe(limit));
+            this.id = id.copy();
+        }
+
+        /** The object that is too large. */
+        public ObjectId id() {
+            return id;
+        }
     }
 
     /** The object's type, or -1 when the repository does not have it. */
@@ -83,7 +119,7 @@ public final class Reading implements AutoCloseable {
     }
 
     private byte[] tree(ObjectId id) throws IOException {
-        return reader.open(id, Constants.OBJ_TREE).getCachedBytes(MAX_BLOB);
+        return load(id, Constants.OBJ_TREE, MAX_OBJECT);
     }
 
     /** The tree of a commit read from its object; throws when it is not a commit. */

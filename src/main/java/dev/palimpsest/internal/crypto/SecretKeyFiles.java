@@ -2,6 +2,7 @@ package dev.palimpsest.internal.crypto;
 
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.RejectedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -9,13 +10,20 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import java.util.Date;
 import org.bouncycastle.openpgp.PGPSecretKeyRing;
 
 /**
  * Secret keys in the key home: {@code <home>/keys/<actor>.sec.asc}, armored, unprotected, created
- * owner-only (directories 0700, files 0600) before any byte is written. Never logged.
+ * owner-only (directories 0700, files 0600) before any byte is written. Never logged. As ssh does,
+ * a key home or {@code keys/} folder that group or others may access, or a key file they may read
+ * or write, is refused (rule {@code key-permissions}) naming the path and the {@code chmod} that
+ * fixes it; on a file system without POSIX permissions nothing is checked.
  */
 public final class SecretKeyFiles {
     private final Path home;
@@ -33,7 +41,25 @@ public final class SecretKeyFiles {
         return Files.isRegularFile(path(actor));
     }
 
-    /** Loads the actor's key, or returns null when the key home has none. */
+    /**
+     * Refuses a key home, keys folder or key file of {@code actor} that group or others may access;
+     * what does not exist yet passes (it is created owner-only). Call before {@link #load} or
+     * {@link #create}.
+     *
+     * @throws RejectedException naming the path and the {@code chmod} that fixes it
+     */
+    public void checkPermissions(ActorName actor) throws RejectedException {
+        for (Path dir : List.of(home, home.resolve("keys"))) {
+            if (Files.isDirectory(dir)) {
+                checkPrivate(dir, true);
+            }
+        }
+        if (Files.isRegularFile(path(actor))) {
+            checkPrivate(path(actor), false);
+        }
+    }
+
+    /** Loads the actor's key, or returns null when the key home has none; see {@link #checkPermissions}. */
     public PGPSecretKeyRing load(ActorName actor) {
         Path p = path(actor);
         if (!Files.isRegularFile(p)) {
@@ -46,7 +72,7 @@ public final class SecretKeyFiles {
         }
     }
 
-    /** Generates and saves a key for the actor; fails if one exists already. */
+    /** Generates and saves a key for the actor; fails if one exists already; see {@link #checkPermissions}. */
     public PGPSecretKeyRing create(ActorName actor, String email) {
         PGPSecretKeyRing ring = OpenPgpKeys.generate(actor.value(), email, new Date());
         Path target = path(actor);
@@ -83,12 +109,35 @@ public final class SecretKeyFiles {
         }
     }
 
+    private static void checkPrivate(Path p, boolean dir) throws RejectedException {
+        Set<PosixFilePermission> perms;
+        try {
+            perms = Files.getPosixFilePermissions(p);
+        } catch (UnsupportedOperationException e) {
+            return;
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read the permissions of " + p, e);
+        }
+        Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
+        for (PosixFilePermission x : perms) {
+            if (x.name().startsWith("GROUP") || x.name().startsWith("OTHERS")) {
+                open.add(x);
+            }
+        }
+        if (!open.isEmpty()) {
+            String mode = PosixFilePermissions.toString(perms);
+            throw new RejectedException("key-permissions", (dir ? "key folder " : "secret key ") + p,
+                    (dir ? "is accessible by group or others (" : "is readable or writable by group or others (")
+                            + mode + "); fix it with: chmod " + (dir ? "700 " : "600 ") + p);
+        }
+    }
+
     private static Path ensurePrivateDir(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir,
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         }
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         return dir;
     }
 }

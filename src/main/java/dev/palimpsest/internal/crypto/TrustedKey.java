@@ -79,9 +79,37 @@ public final class TrustedKey {
         return ed25519;
     }
 
-    /** The ring in the canonical armored form a store keeps in {@code keys/<actor>.asc}. */
+    /**
+     * The ring in the canonical armored form a store keeps in {@code keys/<actor>.asc}: its packets
+     * in {@link PacketFraming canonical framing}, armored without header lines.
+     */
     public String armored() {
-        return OpenPgpKeys.armor(ring);
+        return OpenPgpKeys.armorBytes(PacketFraming.canonical(OpenPgpKeys.encode(ring::encode)));
+    }
+
+    /**
+     * Why {@code armored} (the text this key was parsed from) is not the canonical form of the key,
+     * or null when it is: a key is added only in the one encoding the store keeps.
+     */
+    public String notCanonical(String armored) {
+        if (armored.equals(armored())) {
+            return null;
+        }
+        byte[] binary;
+        try (java.io.InputStream in = org.bouncycastle.openpgp.PGPUtil.getDecoderStream(
+                new java.io.ByteArrayInputStream(armored.getBytes(java.nio.charset.StandardCharsets.US_ASCII)))) {
+            binary = in.readAllBytes();
+        } catch (java.io.IOException e) {
+            return "its armor does not decode: " + e.getMessage();
+        }
+        if (!java.util.Arrays.equals(binary, OpenPgpKeys.encode(ring::encode))) {
+            return "it holds more than the key ring, or packets that do not encode back to themselves";
+        }
+        if (!PacketFraming.isCanonical(binary)) {
+            return "its packet headers are not in canonical framing (key and user-id packets in the old format,"
+                    + " signatures in the new format, shortest lengths), as gpg --export writes signatures";
+        }
+        return "its armor is not the canonical armor (no header lines, as palimpsest keys generate writes it)";
     }
 
     /** The ids of every key in the ring (primary and subkeys). */

@@ -49,6 +49,11 @@ public final class GitRepo implements AutoCloseable {
         Files.createDirectories(dir);
         Repository r = FileRepositoryBuilder.create(dir.toFile());
         r.create(true);
+        configure(r, fsync);
+        return new GitRepo(r, dir.toAbsolutePath().normalize());
+    }
+
+    private static void configure(Repository r, boolean fsync) throws IOException {
         StoredConfig cfg = r.getConfig();
         cfg.setBoolean("core", null, "logAllRefUpdates", false);
         cfg.setInt("gc", null, "auto", 0);
@@ -57,6 +62,37 @@ public final class GitRepo implements AutoCloseable {
         head.disableRefLog();
         head.link(MAIN);
         applyFsync(r, fsync);
+    }
+
+    /**
+     * True when {@code dir} is a bare repository without any object or ref (HEAD aside), as
+     * {@code git init --bare} leaves it: a store may be created there.
+     */
+    public static boolean isEmptyRepository(Path dir) {
+        if (!Files.isDirectory(dir) || !Files.isRegularFile(dir.resolve("HEAD"))
+                || !Files.isDirectory(dir.resolve("objects")) || !Files.isDirectory(dir.resolve("refs"))) {
+            return false;
+        }
+        try {
+            Path packed = dir.resolve("packed-refs");
+            if (Files.exists(packed) && Files.readAllLines(packed).stream()
+                    .anyMatch(l -> !l.isBlank() && !l.startsWith("#"))) {
+                return false;
+            }
+            try (var refs = Files.walk(dir.resolve("refs"));
+                    var objects = Files.walk(dir.resolve("objects"))) {
+                return refs.noneMatch(Files::isRegularFile)
+                        && objects.filter(Files::isRegularFile).allMatch(p -> dir.resolve("objects/info").equals(p.getParent()));
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Makes the empty bare repository at {@code dir} (see {@link #isEmptyRepository}) a store's: HEAD to main. */
+    public static GitRepo adoptEmpty(Path dir, boolean fsync) throws IOException {
+        Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+        configure(r, fsync);
         return new GitRepo(r, dir.toAbsolutePath().normalize());
     }
 

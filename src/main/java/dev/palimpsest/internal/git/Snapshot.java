@@ -63,9 +63,15 @@ public final class Snapshot implements AutoCloseable {
         }
     }
 
+    /**
+     * The largest blob a reader loads: well above {@link dev.palimpsest.model.Limits#MAX_FILE}, so
+     * files a store accepted before the limits existed stay readable.
+     */
+    public static final int MAX_READ = 64 << 20;
+
     public byte[] read(ObjectId blob) {
         try {
-            return reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(16 << 20);
+            return reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(MAX_READ);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read blob " + blob.name(), e);
         }

@@ -2,6 +2,7 @@ package dev.palimpsest.internal.index;
 
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -167,10 +168,10 @@ final class CommitEvents {
     private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
             throws IOException {
         try {
-            return written(FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), id.value()), commit,
-                    version, blob);
-        } catch (FormatException e) {
-            // a malformed file is still a version; the audit reports it
+            return written(FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), id.value()),
+                    commit, version, blob);
+        } catch (FormatException | org.eclipse.jgit.errors.LargeObjectException e) {
+            // a malformed or oversize file is still a version; the audit reports it
             return new FactEvent(commit, true, version, blob.copy(), null, List.of());
         }
     }

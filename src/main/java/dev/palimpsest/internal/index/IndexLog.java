@@ -18,16 +18,17 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The persisted form of the predicate index: {@code <git-dir>/palimpsest-index/index-v1.log}, a
- * header then one length-prefixed, CRC-checked record per indexed commit (its id, first parent and
- * fact events), appended in indexing order. A torn or corrupt tail is cut off at the first bad
- * record; a bad header means the file is discarded and the index rebuilt from git. Not thread-safe.
+ * header (magic, version 2, the store's genesis commit) then one length-prefixed, CRC-checked record
+ * per indexed commit (its id, first parent and fact events), appended in indexing order. A torn or
+ * corrupt tail is cut off at the first bad record; a bad header means the file is discarded and the
+ * index rebuilt from git. Not thread-safe.
  */
 final class IndexLog {
     static final String DIR = "palimpsest-index";
     static final String FILE = "index-v1.log";
     private static final int MAGIC = 0x50494458;
-    private static final int VERSION = 1;
-    private static final int HEADER = 8;
+    private static final int VERSION = 2;
+    static final int HEADER = 28;
 
     /** One commit's record. */
     record Entry(ObjectId commit, ObjectId firstParent, Map<String, FactEvent> events) {}
@@ -42,13 +43,33 @@ final class IndexLog {
         return file;
     }
 
-    /** Reads records from {@code offset} (0: from the start); returns them and the offset after the last good one. */
-    record Read(List<Entry> entries, long end, boolean headerBad) {}
+    /**
+     * Records read from an offset and the offset after the last good one; from the start also
+     * whether the header is bad (wrong magic or version) and the genesis commit it names.
+     */
+    record Read(List<Entry> entries, long end, boolean headerBad, ObjectId genesis) {}
+
+    /** True when the log is absent or a regular file (not a folder or anything else in its place). */
+    boolean usable() {
+        return !Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(file);
+    }
+
+    /** True when the file starts with this log's magic but another format version (a cache of an older release). */
+    boolean otherVersion() throws IOException {
+        byte[] head = new byte[8];
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(head, 0, 8) < 8) {
+                return false;
+            }
+        }
+        ByteBuffer b = ByteBuffer.wrap(head);
+        return b.getInt(0) == MAGIC && b.getInt(4) != VERSION;
+    }
 
     Read read(long offset) throws IOException {
         List<Entry> out = new ArrayList<>();
         if (!Files.exists(file)) {
-            return new Read(out, 0, false);
+            return new Read(out, 0, false, null);
         }
         byte[] all;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -61,11 +82,13 @@ final class IndexLog {
             all = b.array();
         }
         int p = 0;
+        ObjectId genesis = null;
         if (offset == 0) {
             if (all.length < HEADER || ByteBuffer.wrap(all, 0, 8).getInt() != MAGIC
                     || ByteBuffer.wrap(all, 4, 4).getInt() != VERSION) {
-                return new Read(out, 0, true);
+                return new Read(out, 0, true, null);
             }
+            genesis = ObjectId.fromRaw(all, 8);
             p = HEADER;
         }
         ByteBuffer bb = ByteBuffer.wrap(all);
@@ -86,21 +109,24 @@ final class IndexLog {
             }
             p += 4 + len + 4;
         }
-        return new Read(out, (offset == 0 ? 0 : offset) + p, false);
+        return new Read(out, (offset == 0 ? 0 : offset) + p, false, genesis);
     }
 
-    /** Cuts the file to {@code length} (dropping a bad tail), or creates it with a header. */
-    void reset(long length) throws IOException {
+    /** Creates (or empties) the file with a header naming the store's {@code genesis} commit. */
+    void create(ObjectId genesis) throws IOException {
         Files.createDirectories(file.getParent());
-        if (length < HEADER) {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).flip());
-            }
-        } else {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                ch.truncate(length);
-            }
+        byte[] raw = new byte[20];
+        genesis.copyRawTo(raw, 0);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(VERSION).put(raw).flip());
+        }
+    }
+
+    /** Cuts the file to {@code length} (at least the header), dropping a bad tail. */
+    void truncate(long length) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(Math.max(length, HEADER));
         }
     }
 

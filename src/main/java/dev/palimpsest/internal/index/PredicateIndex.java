@@ -6,17 +6,21 @@ import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import dev.palimpsest.internal.layout.StorePaths;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Answers "which version of fact X is navigable at commit C, and is it live" from per-fact events
@@ -38,6 +42,8 @@ public final class PredicateIndex {
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     private long logEnd;
     private int rebuilt;
+    /** False when something other than a regular file sits at the log's path: nothing is persisted. */
+    private boolean persistable = true;
     private final CommitEvents events;
 
     private PredicateIndex(GitRepo repo) {
@@ -46,24 +52,31 @@ public final class PredicateIndex {
         this.events = new CommitEvents(repo, this::state);
     }
 
-    /** Loads the persisted index (discarding a corrupt one) and catches it up with main. */
+    /**
+     * Loads the persisted index and catches it up with main. A log that is not this store's or
+     * does not check out against git (bad header or an older format, another genesis, a logged
+     * commit missing or with another first parent) is discarded and rebuilt from git, and a log
+     * path that is not a regular file is left alone (the index then lives in memory only); either
+     * is said in one line on standard error.
+     */
     public static PredicateIndex open(GitRepo repo) {
         PredicateIndex idx = new PredicateIndex(repo);
-        try {
-            IndexLog.Read r = idx.log.read(0);
-            if (r.headerBad() && Files.exists(idx.log.file())) {
+        if (!idx.log.usable()) {
+            idx.persistable = false;
+            notice(idx.log.file() + " is not a regular file; the predicate index is kept in memory only");
+        } else {
+            String problem;
+            try {
+                problem = idx.load();
+            } catch (IOException | RuntimeException e) {
+                problem = "unreadable: " + e.getMessage();
+            }
+            if (problem != null) {
+                idx = new PredicateIndex(repo);
+                idx.logEnd = -1;
                 idx.rebuilt++;
+                notice("discarded the predicate index " + idx.log.file() + " (" + problem + "); rebuilding it from git");
             }
-            boolean gap = false;
-            for (IndexLog.Entry e : r.entries()) {
-                if (!idx.apply(e)) {
-                    gap = true;
-                    break;
-                }
-            }
-            idx.logEnd = r.headerBad() || gap ? -1 : r.end();
-        } catch (IOException e) {
-            idx.logEnd = -1;
         }
         ObjectId head = repo.head();
         if (head != null) {
@@ -72,20 +85,54 @@ public final class PredicateIndex {
         return idx;
     }
 
+    /** Applies the persisted log; returns why it cannot be used, or null. */
+    private String load() throws IOException {
+        IndexLog.Read r = log.read(0);
+        if (r.headerBad()) {
+            return "its header is not a version-2 index header";
+        }
+        if (!Files.exists(log.file())) {
+            return null;
+        }
+        boolean gap = false;
+        for (IndexLog.Entry e : r.entries()) {
+            if (!apply(e)) {
+                gap = true;
+                break;
+            }
+        }
+        if (!order.isEmpty() && (!order.get(0).commit().equals(r.genesis()) || order.get(0).firstParent() != null)) {
+            return "its first record is not the genesis commit its header names";
+        }
+        String wrong = LogCheck.againstGit(repo, r.genesis(), order, graph.tips());
+        if (wrong != null) {
+            return wrong;
+        }
+        logEnd = gap ? -1 : r.end();
+        return null;
+    }
+
+    private static void notice(String message) {
+        System.err.println("palimpsest: " + message);
+    }
+
     /** True when this process indexed commits the persisted log does not hold yet. */
     public synchronized boolean hasUnpersisted() {
-        return !unpersisted.isEmpty() || logEnd < 0;
+        return persistable && (!unpersisted.isEmpty() || logEnd < 0);
     }
 
     /** The persisted log as read: per commit, the fact events it records; corrupt when a bad header or tail was found. */
     public record Persisted(Map<ObjectId, Map<String, FactState>> byCommit, boolean corrupt) {}
 
-    /** Reads the persisted log without touching any open index (for audits). */
+    /**
+     * Reads the persisted log without touching any open index (for audits); a log of another
+     * format version, or something other than a regular file in its place, reads as absent.
+     */
     public static Persisted readPersisted(GitRepo repo) {
         IndexLog log = new IndexLog(repo.gitDir());
         Map<ObjectId, Map<String, FactState>> out = new HashMap<>();
         try {
-            if (!Files.exists(log.file())) {
+            if (!Files.exists(log.file()) || !log.usable() || log.otherVersion()) {
                 return new Persisted(out, false);
             }
             IndexLog.Read r = log.read(0);
@@ -100,10 +147,15 @@ public final class PredicateIndex {
         }
     }
 
-    /** Deletes the persisted log, so the next open rebuilds it from git. */
+    /** Deletes the persisted log (a regular file only), so the next open rebuilds it from git. */
     public static void discardPersisted(GitRepo repo) {
+        Path file = new IndexLog(repo.gitDir()).file();
         try {
-            Files.deleteIfExists(new IndexLog(repo.gitDir()).file());
+            if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(file);
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // gone already
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot discard the predicate index of " + repo.gitDir(), e);
         }
@@ -138,6 +190,24 @@ public final class PredicateIndex {
             chain = graph.parentChain(chain);
         }
         return null;
+    }
+
+    /**
+     * The fact's last navigable version at {@code commit} as the layout defines it: its state when
+     * live, or when its retraction record is in the commit's tree; else null (a file removed
+     * without a record, as only a tampered history has, leaves no navigable version).
+     */
+    public FactState existing(FactId id, ObjectId commit) {
+        FactState st = state(id, commit);
+        if (st == null || st.live()) {
+            return st;
+        }
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader);
+                TreeWalk tw = TreeWalk.forPath(reader, StorePaths.retractionPath(id), walk.parseCommit(commit).getTree())) {
+            return tw != null && (tw.getRawMode(0) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE ? st : null;
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read the tree of " + commit.name(), e);
+        }
     }
 
     /** Ids of every fact whose some indexed version cited {@code target}. */
@@ -226,10 +296,13 @@ public final class PredicateIndex {
      * another process appended meanwhile are read first; a bad tail is cut.
      */
     public synchronized void persist() {
+        if (!persistable || order.isEmpty()) {
+            return;
+        }
         try {
             if (logEnd < 0) {
-                log.reset(0);
-                logEnd = 8;
+                log.create(order.get(0).commit());
+                logEnd = IndexLog.HEADER;
                 unpersisted.clear();
                 List<IndexLog.Entry> all = new ArrayList<>();
                 replayAll(all);
@@ -237,20 +310,20 @@ public final class PredicateIndex {
                 return;
             }
             if (logEnd == 0) {
-                log.reset(0);
-                logEnd = 8;
+                log.create(order.get(0).commit());
+                logEnd = IndexLog.HEADER;
             }
             if (unpersisted.isEmpty() && log.size() == logEnd) {
                 return;
             }
-            IndexLog.Read r = log.size() == logEnd ? new IndexLog.Read(List.of(), logEnd, false) : log.read(logEnd);
+            IndexLog.Read r = log.size() == logEnd ? new IndexLog.Read(List.of(), logEnd, false, null) : log.read(logEnd);
             Set<ObjectId> inFile = new HashSet<>();
             for (IndexLog.Entry e : r.entries()) {
                 apply(e);
                 inFile.add(e.commit());
             }
             if (r.end() < log.size()) {
-                log.reset(r.end());
+                log.truncate(r.end());
             }
             List<IndexLog.Entry> todo = new ArrayList<>();
             for (IndexLog.Entry e : unpersisted) {

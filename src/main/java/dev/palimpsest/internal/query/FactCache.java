@@ -24,7 +24,7 @@ public final class FactCache {
         Fact f = facts.get(blob);
         if (f == null) {
             try {
-                f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(16 << 20), blob.name());
+                f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(dev.palimpsest.internal.git.Snapshot.MAX_READ), blob.name());
             } catch (FormatException e) {
                 f = MALFORMED;
             } catch (IOException e) {

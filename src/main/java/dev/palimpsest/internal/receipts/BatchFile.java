@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.receipts;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.internal.yaml.GroundingCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -8,6 +9,7 @@ import dev.palimpsest.internal.yaml.Ontology;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.Pin;
 import dev.palimpsest.model.Receipt;
 import dev.palimpsest.model.RefSpec;
@@ -19,6 +21,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * An ingest batch as read from YAML (see README, "Ingest files"): optional {@code policy} and
@@ -31,7 +34,7 @@ public final class BatchFile {
     /** One fact of the batch, ready for {@code Transaction.assertGrounded}. */
     public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
 
-    private static final YAMLMapper MAPPER = new YAMLMapper();
+    private static final YAMLMapper MAPPER = new YAMLMapper(YAMLFactory.builder().loaderOptions(loaderOptions()).build());
 
     public final String policy;
     public final Ontology ontology;
@@ -40,6 +43,18 @@ public final class BatchFile {
     public final List<Violation> problems = new ArrayList<>();
     private final boolean strict;
     private final Set<String> ids = new HashSet<>();
+
+    /** The violation of an ingest file of {@code size} bytes over {@link Limits#MAX_INGEST_FILE}. */
+    public static Violation tooLarge(long size) {
+        return new Violation(Limits.TOO_LARGE, "batch", "the ingest file is " + Limits.describe(size)
+                + ", over the limit of " + Limits.describe(Limits.MAX_INGEST_FILE));
+    }
+
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions o = new LoaderOptions();
+        o.setCodePointLimit((int) Limits.MAX_INGEST_FILE);
+        return o;
+    }
 
     private BatchFile(JsonNode root, boolean strict) {
         this.strict = strict;
@@ -65,8 +80,13 @@ public final class BatchFile {
         }
     }
 
-    /** Parses a batch; problems (not exceptions) report what is wrong with it. */
+    /** Parses a batch; problems (not exceptions) report what is wrong with it, a batch over {@link Limits#MAX_INGEST_FILE} unread. */
     public static BatchFile parse(byte[] yaml, boolean strict) {
+        if (yaml.length > Limits.MAX_INGEST_FILE) {
+            BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
+            empty.problems.add(tooLarge(yaml.length));
+            return empty;
+        }
         JsonNode root;
         try {
             root = MAPPER.readTree(yaml);

@@ -165,6 +165,7 @@ public final class Entailment {
             s = EntailStateFile.read(repo.gitDir());
         } catch (IOException e) {
             why.add("the saved state is unreadable (" + e.getMessage() + ")");
+            notice(why);
             return null;
         }
         if (s == null) {
@@ -177,6 +178,7 @@ public final class Entailment {
         }
         if (!isAncestor(s.commit(), head, walk)) {
             why.add("the saved state's commit " + s.commit().abbreviate(7).name() + " is not an ancestor of main");
+            notice(why);
             return null;
         }
         try {
@@ -185,8 +187,15 @@ public final class Entailment {
             return new Held(e, onto, s.commit(), "saved");
         } catch (IllegalArgumentException e) {
             why.add("the saved state is inconsistent (" + e.getMessage() + ")");
+            notice(why);
             return null;
         }
+    }
+
+    /** One line on standard error: a saved state that is not this store's history's is not used. */
+    private void notice(List<String> why) {
+        System.err.println("palimpsest: ignored the entailment state " + EntailStateFile.path(repo.gitDir()) + " ("
+                + why.get(why.size() - 1) + "); recomputing from scratch");
     }
 
     private boolean isAncestor(ObjectId c, RevCommit head, RevWalk walk) throws IOException {

@@ -74,6 +74,11 @@ final class KeyRules {
             violation("invalid-key", subject, "key " + key.fingerprint() + " is not a v4 Ed25519 (EdDSA legacy) key");
             return;
         }
+        String notCanonical = key.notCanonical(k.armoredPublicKey());
+        if (notCanonical != null) {
+            violation("invalid-key", subject, "key " + key.fingerprint() + " is not in canonical form: " + notCanonical);
+            return;
+        }
         for (Map.Entry<ActorName, String> e : live().entrySet()) {
             if (e.getValue().equals(key.fingerprint())) {
                 violation("key-in-use", subject, "key " + key.fingerprint() + " is already trusted for actor "

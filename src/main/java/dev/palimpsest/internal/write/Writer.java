@@ -75,6 +75,7 @@ public final class Writer {
     /** Lands {@code ops} as one commit signed by {@code actor}, or throws and writes nothing. */
     public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops)
             throws RejectedException, ConflictException {
+        WriteLimits.checkOperations(ops);
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
@@ -109,6 +110,7 @@ public final class Writer {
                 checkSigner(parent, actor, signer);
             }
             Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
+            WriteLimits.checkFiles(plan.files);
             Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
             ObjectId commit = writeObjects(plan, parent, actor, signer, edits);
             if (!moveRef(tip, commit, held)) {

@@ -16,12 +16,22 @@ import java.util.Set;
 /** The one configured YAML mapper, and strict field access for decoders. Thread-safe. */
 final class Yaml {
     static final YAMLMapper MAPPER = new YAMLMapper(YAMLFactory.builder()
+            .loaderOptions(loaderOptions())
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    .maxStringLength(64 << 20).build())
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
             .build());
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private Yaml() {}
+
+    /** Reads every file a reader loads (up to 64 MiB), not only those under SnakeYAML's 3 MB default. */
+    private static org.yaml.snakeyaml.LoaderOptions loaderOptions() {
+        org.yaml.snakeyaml.LoaderOptions o = new org.yaml.snakeyaml.LoaderOptions();
+        o.setCodePointLimit(64 << 20);
+        return o;
+    }
 
     static byte[] write(ObjectNode node) {
         try {

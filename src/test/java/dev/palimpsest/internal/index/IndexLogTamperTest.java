@@ -51,7 +51,7 @@ class IndexLogTamperTest {
             }
             forged.add(e);
         }
-        log.reset(0);
+        log.create(read.genesis());
         log.append(forged);
         try (Auditor a = Auditor.open(gitDir)) {
             AuditReport r = a.audit((String) null, AuditProgress.none());
