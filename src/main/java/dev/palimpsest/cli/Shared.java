@@ -1,0 +1,47 @@
+package dev.palimpsest.cli;
+
+import picocli.CommandLine.Option;
+
+/** The options several commands share, as picocli mixins. */
+final class Shared {
+    private Shared() {}
+
+    /** {@code --actor NAME}: who signs the commit. */
+    static final class Actor {
+        @Option(names = "--actor", required = true, paramLabel = "NAME",
+                description = "The actor who signs the commit; its secret key must be in the key home.")
+        String name;
+    }
+
+    /** {@code --at COMMIT}: the commit a read is made at. */
+    static final class At {
+        @Option(names = "--at", paramLabel = "COMMIT",
+                description = "Read as of this commit: any revision git understands (default: main).")
+        String revision;
+    }
+
+    /** {@code --body TEXT} or {@code --body-file PATH}: exactly one. */
+    static final class Body {
+        @Option(names = "--body", paramLabel = "TEXT",
+                description = "The fact's text (UTF-8). Use --body-file for text a non-UTF-8 locale would damage.")
+        String text;
+
+        @Option(names = "--body-file", paramLabel = "PATH",
+                description = "Read the body from PATH ('-': standard input) as strict UTF-8, byte for byte.")
+        String file;
+    }
+
+    /** {@code --reason TEXT} or {@code --reason-file PATH}: exactly one. */
+    static final class Reason {
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (recorded in the commit, UTF-8).")
+        String text;
+
+        @Option(names = "--reason-file", paramLabel = "PATH",
+                description = "Read the reason from PATH ('-': standard input) as strict UTF-8.")
+        String file;
+
+        String read(java.io.InputStream stdin) throws dev.palimpsest.model.RejectedException {
+            return TextInput.oneOf("--reason", text, "--reason-file", file, stdin);
+        }
+    }
+}
