@@ -60,7 +60,7 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "audit", description = "Audit rate (commits/s) on a store of single-fact commits, beside git log %G?.")
+    @Command(name = "audit", description = "Audit rate (commits/s) on a store of single-fact commits, beside git log %%G?.")
     static final class Audit extends Context implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "10000", description = "Commits in the store. Default: ${DEFAULT-VALUE}.")
         int commits;
@@ -71,7 +71,7 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--runs", defaultValue = "5", description = "Measured audit runs (median reported).")
         int runs;
 
-        @Option(names = "--no-git", description = "Skip git log --format=%G?.")
+        @Option(names = "--no-git", description = "Skip git log --format=%%G?.")
         boolean noGit;
 
         @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")

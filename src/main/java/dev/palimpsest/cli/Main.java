@@ -80,17 +80,19 @@ public final class Main {
     /** The command tree, configured: every subcommand has --help and --version; no @file expansion. */
     static CommandLine commandLine(InputStream in) {
         CommandLine cl = new CommandLine(new Main(in));
-        addHelp(cl);
         cl.setExpandAtFiles(false);
+        configure(cl);
         return cl;
     }
 
-    private static void addHelp(CommandLine cl) {
+    /** picocli expands at the top command only and does not pass this setting down; set it everywhere anyway. */
+    private static void configure(CommandLine cl) {
         for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.setExpandAtFiles(false);
             if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) {
                 sub.getCommandSpec().mixinStandardHelpOptions(true);
             }
-            addHelp(sub);
+            configure(sub);
         }
     }
 
