@@ -19,7 +19,8 @@ final class InitCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Store store = Store.init(storePath(), home(), Parse.actor("--actor", actor), email, StoreOptions.defaults())) {
+        String mail = TextInput.arg("--email", email);
+        try (Store store = Store.init(storePath(), home(), Parse.actor("--actor", actor), mail, StoreOptions.defaults())) {
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("store", store.gitDir().toString());

@@ -119,7 +119,7 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            String armored = home().generateKey(Parse.actor("--name", name), email);
+            String armored = home().generateKey(Parse.actor("--name", name), TextInput.arg("--email", email));
             if (outFile != null) {
                 Files.writeString(outFile, armored, StandardCharsets.US_ASCII);
             } else {

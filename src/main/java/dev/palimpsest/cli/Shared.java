@@ -23,7 +23,8 @@ final class Shared {
     /** {@code --body TEXT} or {@code --body-file PATH}: exactly one. */
     static final class Body {
         @Option(names = "--body", paramLabel = "TEXT",
-                description = "The fact's text (UTF-8). Use --body-file for text a non-UTF-8 locale would damage.")
+                description = "The fact's text; this or --body-file is required. Under a non-UTF-8 locale, non-ASCII"
+                        + " text is refused: use --body-file.")
         String text;
 
         @Option(names = "--body-file", paramLabel = "PATH",
@@ -33,7 +34,7 @@ final class Shared {
 
     /** {@code --reason TEXT} or {@code --reason-file PATH}: exactly one. */
     static final class Reason {
-        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (recorded in the commit, UTF-8).")
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (recorded in the commit); this or --reason-file is required.")
         String text;
 
         @Option(names = "--reason-file", paramLabel = "PATH",
