@@ -4,6 +4,7 @@ import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.RejectedException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,6 +120,10 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (outFile != null && (Files.isDirectory(outFile) || !Files.isDirectory(outFile.toAbsolutePath().getParent()))) {
+                throw new RejectedException(TextInput.FILE_UNWRITABLE, "--out " + outFile, Files.isDirectory(outFile)
+                        ? "is a folder" : "its folder does not exist; nothing was generated");
+            }
             String armored = home().generateKey(Parse.actor("--name", name), TextInput.arg("--email", email));
             if (outFile != null) {
                 Files.writeString(outFile, armored, StandardCharsets.US_ASCII);

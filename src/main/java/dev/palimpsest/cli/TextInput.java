@@ -25,6 +25,8 @@ final class TextInput {
     static final String DAMAGED_ARGUMENT = "damaged-argument";
     /** Rule id: an input file is missing, a folder, or unreadable. */
     static final String FILE_UNREADABLE = "file-unreadable";
+    /** Rule id: an output file cannot be written where it was asked for. */
+    static final String FILE_UNWRITABLE = "file-unwritable";
 
     private TextInput() {}
 

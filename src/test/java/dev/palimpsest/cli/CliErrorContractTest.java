@@ -81,6 +81,39 @@ class CliErrorContractTest extends CliStoreTest {
     }
 
     @Test
+    void aCorruptStoreIsAnInternalErrorPrintedAsOneErrorObject() throws Exception {
+        Path broken = dir.resolve("broken.git");
+        try (var files = Files.walk(Path.of(store))) {
+            for (Path p : files.toList()) {
+                Path to = broken.resolve(Path.of(store).relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        try (var packs = Files.walk(broken.resolve("objects"))) {
+            for (Path p : packs.filter(p -> p.toString().endsWith(".pack")).toList()) {
+                p.toFile().setWritable(true);
+                try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.WRITE)) {
+                    ch.truncate(40);
+                }
+            }
+        }
+        JsonNode e = error(at(broken.toString(), "show", "s", "--json"), 1, "internal");
+        assertThat(e.get("message").asText()).contains("in this store");
+    }
+
+    @Test
+    void keysGenerateIntoAMissingFolderIsRefusedBeforeAnyKeyIsMade() throws Exception {
+        Run r = cmd("keys", "generate", "--name", "carol", "--out", dir.resolve("no/such/dir/carol.asc").toString());
+        assertThat(r.code()).isEqualTo(Main.REJECTED);
+        assertThat(r.err()).contains("carol.asc").contains("[file-unwritable]");
+        assertThat(ok("keys", "generate", "--name", "carol").out()).contains("BEGIN PGP PUBLIC KEY BLOCK");
+    }
+
+    @Test
     void aMissingOrNonStorePathExitsSixNotFour() throws Exception {
         Run missing = at(dir.resolve("none.git").toString(), "live", "s");
         assertThat(missing.code()).isEqualTo(Main.NO_STORE);
