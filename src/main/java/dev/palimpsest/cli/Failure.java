@@ -3,6 +3,7 @@ package dev.palimpsest.cli;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Violation;
 import java.util.ArrayList;
@@ -37,7 +38,8 @@ record Failure(int exit, String kind, String message, List<Violation> violations
                     : "rejected with " + vs.size() + " violations";
             return new Failure(Main.REJECTED, "rejected", msg, vs);
         }
-        StringBuilder msg = new StringBuilder(ex.getMessage() == null ? ex.toString() : ex.getMessage());
+        StringBuilder msg = new StringBuilder(ex instanceof PalimpsestInternalException && ex.getMessage() != null
+                ? ex.getMessage() : ex.toString());
         for (Throwable c = ex.getCause(); c != null; c = c.getCause()) {
             msg.append("\n  caused by: ").append(c);
         }

@@ -1,5 +1,7 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.RejectedException;
+import java.io.InputStream;
 import picocli.CommandLine.Option;
 
 /** The options several commands share, as picocli mixins. */
@@ -41,7 +43,7 @@ final class Shared {
                 description = "Read the reason from PATH ('-': standard input) as strict UTF-8.")
         String file;
 
-        String read(java.io.InputStream stdin) throws dev.palimpsest.model.RejectedException {
+        String read(InputStream stdin) throws RejectedException {
             return TextInput.oneOf("--reason", text, "--reason-file", file, stdin);
         }
     }
