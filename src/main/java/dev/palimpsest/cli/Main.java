@@ -103,7 +103,7 @@ public final class Main {
             return USAGE;
         }
         PrintWriter err = line.getErr();
-        err.println("error: " + ex.getMessage());
+        err.println(Render.safe("error: " + ex.getMessage()));
         UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("See '" + line.getCommandSpec().qualifiedName() + " --help'.");
         return USAGE;

@@ -70,10 +70,10 @@ final class PredicateCommands {
         public Integer call() throws Exception {
             FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = known(store, fid);
+                CommitId c = at(store, at.revision);
                 Optional<FactVersion> v = store.factExistsAt(fid, c);
                 if (v.isEmpty()) {
-                    throw new NotFoundException(fid + " was never written in the ancestry of " + c.hex());
+                    throw new NotFoundException("fact " + fid + " was never written in the ancestry of " + c.hex());
                 }
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
