@@ -42,7 +42,8 @@ final class TextInput {
         if (value == null) {
             return null;
         }
-        String hint = "; pass it with a file option (e.g. --body-file) or run under a UTF-8 locale (LANG=C.UTF-8)";
+        String hint = "; " + (option.equals("--body") || option.equals("--reason") ? "pass it with " + option + "-file or "
+                : "") + "run under a UTF-8 locale (e.g. LANG=C.UTF-8)";
         if (value.indexOf('\uFFFD') >= 0) {
             throw new RejectedException(DAMAGED_ARGUMENT, option, "contains U+FFFD, the mark of bytes the locale's"
                     + " encoding (" + argvEncoding + ") could not decode; refused rather than stored damaged" + hint);
