@@ -1,11 +1,10 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
-import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RejectedException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,19 +12,20 @@ import picocli.CommandLine.Option;
 
 @Command(name = "assert", description = "Write a new fact as one signed commit.")
 final class AssertCommand extends Context implements Callable<Integer> {
-    @Option(names = "--actor", required = true)
-    String actor;
+    @Mixin
+    Shared.Actor actor;
 
-    @Option(names = "--body", required = true)
-    String body;
+    @Mixin
+    Shared.Body body;
 
-    @Option(names = "--id", description = "The fact id (default: minted, <kind>-<12 hex>).")
+    @Option(names = "--id", paramLabel = "ID", description = "The fact id (default: minted, <kind>-<12 hex>).")
     String id;
 
-    @Option(names = "--kind", defaultValue = "claim", description = "claim (default), source, hypothesis, ...")
+    @Option(names = "--kind", paramLabel = "KIND", defaultValue = "claim",
+            description = "claim (default), source, hypothesis, ...")
     String kind;
 
-    @Option(names = "--confidence", description = "In [0, 1].")
+    @Option(names = "--confidence", paramLabel = "X", description = "In [0, 1].")
     Double confidence;
 
     @Option(names = "--subsumes", paramLabel = "HYP",
@@ -37,13 +37,20 @@ final class AssertCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String text = TextInput.body(body, stdin());
+        FactId given = Parse.fact("--id", id);
+        FactId hypothesis = Parse.fact("--subsumes", subsumes);
         try (Store store = open()) {
-            Transaction tx = store.begin(ActorName.of(actor));
-            FactId given = id == null ? null : FactId.of(id);
-            FactId fid = subsumes == null
-                    ? tx.assertFact(given, Kind.of(kind), body, confidence, refs.specs(store))
-                    : tx.subsume(FactId.of(subsumes), given, Kind.of(kind), body, confidence, refs.specs(store));
-            CommitResult r = tx.commit();
+            Transaction tx = store.begin(Parse.actor("--actor", actor.name));
+            FactId fid = hypothesis == null
+                    ? tx.assertFact(given, Parse.kind(kind), text, confidence, refs.specs(store))
+                    : tx.subsume(hypothesis, given, Parse.kind(kind), text, confidence, refs.specs(store));
+            CommitResult r;
+            try {
+                r = refs.commit(tx);
+            } catch (RejectedException e) {
+                throw Failure.unminted(e, given == null ? fid : null);
+            }
             WriteOutput.print(this, fid, r);
         }
         return Main.OK;

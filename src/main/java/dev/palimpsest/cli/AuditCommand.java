@@ -4,6 +4,7 @@ import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.NotFoundException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,17 +24,30 @@ final class AuditCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Auditor auditor = Auditor.open(storePath())) {
-            AuditReport r = auditor.audit(range, progress());
+        try (Auditor auditor = openAuditor()) {
+            AuditReport r;
+            try {
+                r = auditor.audit(range, progress());
+            } catch (NotFoundException e) {
+                throw e.getMessage().startsWith("no store at ") ? new Main.NoStoreException(e.getMessage()) : e;
+            }
             if (json()) {
                 printJson(json(r));
             } else {
                 for (AuditViolation v : r.violations()) {
-                    out().println(v);
+                    out().println(Render.safe(v.toString()));
                 }
                 out().println(summary(r));
             }
             return r.clean() ? Main.OK : Main.AUDIT_VIOLATIONS;
+        }
+    }
+
+    private Auditor openAuditor() {
+        try {
+            return Auditor.open(storePath());
+        } catch (NotFoundException e) {
+            throw new Main.NoStoreException(e.getMessage());
         }
     }
 
@@ -75,7 +89,7 @@ final class AuditCommand extends Context implements Callable<Integer> {
             Map<String, Object> vm = new LinkedHashMap<>();
             vm.put("commit", v.commit().hex());
             vm.put("path", v.path());
-            vm.put("rule", v.rule());
+            vm.put("rule", String.valueOf(v.rule()));
             vm.put("message", v.message());
             vs.add(vm);
         }

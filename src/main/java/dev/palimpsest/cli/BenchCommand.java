@@ -21,10 +21,11 @@ final class BenchCommand implements Callable<Integer> {
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
     static final class Commit extends Context implements Callable<Integer> {
-        @Option(names = "--sizes", split = ",", defaultValue = "1000,100000,1000000")
+        @Option(names = "--sizes", split = ",", defaultValue = "1000,100000,1000000", paramLabel = "N,N...",
+                description = "Store sizes (facts) to measure at. Default: ${DEFAULT-VALUE}.")
         int[] sizes;
 
-        @Option(names = "--samples", defaultValue = "500")
+        @Option(names = "--samples", defaultValue = "500", description = "Timed commits per size. Default: ${DEFAULT-VALUE}.")
         int samples;
 
         @Option(names = "--git-samples", defaultValue = "30", description = "0 skips the git CLI.")
@@ -59,9 +60,9 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "audit", description = "Audit rate (commits/s) on a store of single-fact commits, beside git log %G?.")
+    @Command(name = "audit", description = "Audit rate (commits/s) on a store of single-fact commits, beside git log %%G?.")
     static final class Audit extends Context implements Callable<Integer> {
-        @Option(names = "--commits", defaultValue = "10000")
+        @Option(names = "--commits", defaultValue = "10000", description = "Commits in the store. Default: ${DEFAULT-VALUE}.")
         int commits;
 
         @Option(names = "--warmup", defaultValue = "5", description = "Audit runs to warm the JIT up (not measured).")
@@ -70,7 +71,7 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--runs", defaultValue = "5", description = "Measured audit runs (median reported).")
         int runs;
 
-        @Option(names = "--no-git", description = "Skip git log --format=%G?.")
+        @Option(names = "--no-git", description = "Skip git log --format=%%G?.")
         boolean noGit;
 
         @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
@@ -98,19 +99,19 @@ final class BenchCommand implements Callable<Integer> {
 
     @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt p50 at random past commits as history grows.")
     static final class Predicates extends Context implements Callable<Integer> {
-        @Option(names = "--commits", defaultValue = "100000")
+        @Option(names = "--commits", defaultValue = "100000", description = "Commits in the store. Default: ${DEFAULT-VALUE}.")
         int commits;
 
-        @Option(names = "--facts", defaultValue = "10000")
+        @Option(names = "--facts", defaultValue = "10000", description = "Distinct facts. Default: ${DEFAULT-VALUE}.")
         int facts;
 
-        @Option(names = "--samples", defaultValue = "20000")
+        @Option(names = "--samples", defaultValue = "20000", description = "Timed queries. Default: ${DEFAULT-VALUE}.")
         int samples;
 
         @Option(names = "--git-samples", defaultValue = "30", description = "0 skips the git CLI.")
         int gitSamples;
 
-        @Option(names = "--seed", defaultValue = "42")
+        @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
         @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
@@ -134,10 +135,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Command(name = "receipts", description = "Cleanup by receipts on a seeded PolyGraph-shaped graph (~24k artifacts).")
     static final class ReceiptsBenchCmd extends Context implements Callable<Integer> {
-        @Option(names = "--seed", defaultValue = "42")
+        @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
-        @Option(names = "--samples", defaultValue = "2000")
+        @Option(names = "--samples", defaultValue = "2000", description = "Timed operations. Default: ${DEFAULT-VALUE}.")
         int samples;
 
         @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")

@@ -3,9 +3,8 @@ package dev.palimpsest.cli;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
-import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RejectedException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,22 +20,22 @@ final class ConsolidateCommands {
 
     @Command(name = "supersede", description = "Write a new fact that supersedes OLD; OLD stays live, a dated snapshot.")
     static final class Supersede extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true)
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Parameters(index = "0", paramLabel = "OLD")
+        @Parameters(index = "0", paramLabel = "OLD", description = "The fact superseded; it stays live.")
         String old;
 
-        @Option(names = "--body", required = true)
-        String body;
+        @Mixin
+        Shared.Body body;
 
-        @Option(names = "--id")
+        @Option(names = "--id", paramLabel = "ID", description = "The new fact's id (default: minted).")
         String id;
 
-        @Option(names = "--kind", defaultValue = "claim")
+        @Option(names = "--kind", paramLabel = "KIND", defaultValue = "claim", description = "Default: claim.")
         String kind;
 
-        @Option(names = "--confidence")
+        @Option(names = "--confidence", paramLabel = "X", description = "In [0, 1].")
         Double confidence;
 
         @Mixin
@@ -44,11 +43,19 @@ final class ConsolidateCommands {
 
         @Override
         public Integer call() throws Exception {
+            FactId superseded = Parse.fact("OLD", old);
+            FactId given = Parse.fact("--id", id);
+            String text = TextInput.body(body, stdin());
             try (Store store = open()) {
-                Transaction tx = store.begin(ActorName.of(actor));
-                FactId fid = tx.supersede(FactId.of(old), id == null ? null : FactId.of(id), Kind.of(kind), body,
-                        confidence, refs.specs(store));
-                WriteOutput.print(this, fid, tx.commit());
+                Transaction tx = store.begin(Parse.actor("--actor", actor.name));
+                FactId fid = tx.supersede(superseded, given, Parse.kind(kind), text, confidence, refs.specs(store));
+                CommitResult r;
+                try {
+                    r = refs.commit(tx);
+                } catch (RejectedException e) {
+                    throw Failure.unminted(e, given == null ? fid : null);
+                }
+                WriteOutput.print(this, fid, r);
             }
             return Main.OK;
         }
@@ -56,31 +63,43 @@ final class ConsolidateCommands {
 
     @Command(name = "merge", description = "Write the merged fact (merged_from refs, pooled evidence) and retract the inputs, in one commit.")
     static final class Merge extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true)
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Parameters(index = "0..*", arity = "2..*", paramLabel = "ID")
+        @Parameters(index = "0..*", arity = "2..*", paramLabel = "ID", description = "The live facts merged (retracted).")
         List<String> inputs;
 
-        @Option(names = "--body", required = true)
-        String body;
+        @Mixin
+        Shared.Body body;
 
-        @Option(names = "--id")
+        @Option(names = "--id", paramLabel = "ID", description = "The merged fact's id (default: minted).")
         String id;
 
-        @Option(names = "--kind", defaultValue = "claim")
+        @Option(names = "--kind", paramLabel = "KIND", defaultValue = "claim", description = "Default: claim.")
         String kind;
 
-        @Option(names = "--confidence")
+        @Option(names = "--confidence", paramLabel = "X", description = "In [0, 1].")
         Double confidence;
 
         @Override
         public Integer call() throws Exception {
+            List<FactId> merged = Parse.facts("ID", inputs);
+            FactId given = Parse.fact("--id", id);
+            String text = TextInput.body(body, stdin());
             try (Store store = open()) {
-                Transaction tx = store.begin(ActorName.of(actor));
-                FactId fid = tx.merge(inputs.stream().map(FactId::of).toList(), id == null ? null : FactId.of(id),
-                        Kind.of(kind), body, confidence);
-                CommitResult r = tx.commit();
+                Transaction tx = store.begin(Parse.actor("--actor", actor.name));
+                FactId fid;
+                try {
+                    fid = tx.merge(merged, given, Parse.kind(kind), text, confidence);
+                } catch (IllegalArgumentException e) { // documented: fewer than two distinct inputs
+                    throw new RejectedException(Parse.INVALID_ARGUMENT, "ID", e.getMessage());
+                }
+                CommitResult r;
+                try {
+                    r = tx.commit();
+                } catch (RejectedException e) {
+                    throw Failure.unminted(e, given == null ? fid : null);
+                }
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", fid.value());

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.StoreOptions;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,8 +33,8 @@ abstract class Context {
 
     Path storePath() {
         Main main = main();
-        if (main.store != null) {
-            return main.store;
+        if (main.global.store != null) {
+            return main.global.store;
         }
         String env = System.getenv("PALIMPSEST_STORE");
         if (env == null || env.isBlank()) {
@@ -42,19 +44,35 @@ abstract class Context {
     }
 
     KeyHome home() {
-        return KeyHome.resolve(main().home);
+        return KeyHome.resolve(main().global.home);
     }
 
     boolean json() {
-        return main().json;
+        return main().global.json;
     }
 
-    Store open() throws NotFoundException {
-        return Store.open(storePath(), home(), StoreOptions.defaults());
+    InputStream stdin() {
+        return main().stdin;
+    }
+
+    /** Opens the store; a path that holds none is exit 6, not "not found". */
+    Store open() {
+        try {
+            return Store.open(storePath(), home(), StoreOptions.defaults());
+        } catch (NotFoundException e) {
+            throw new Main.NoStoreException(e.getMessage());
+        }
     }
 
     CommitId at(Store store, String revision) throws NotFoundException {
         return revision == null ? store.head() : store.resolve(revision);
+    }
+
+    /** Exit 4 unless {@code id} was ever written in the ancestry of {@code at}. */
+    static void requireKnown(Store store, FactId id, CommitId at) throws NotFoundException {
+        if (store.factExistsAt(id, at).isEmpty()) {
+            throw new NotFoundException("fact " + id + " was never written in the ancestry of " + at.hex());
+        }
     }
 
     PrintWriter out() {
@@ -62,8 +80,13 @@ abstract class Context {
     }
 
     void printJson(Object value) {
+        printJson(out(), value);
+    }
+
+    static void printJson(PrintWriter out, Object value) {
         try {
-            out().println(JSON.writeValueAsString(value));
+            out.println(JSON.writeValueAsString(value));
+            out.flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -1,6 +1,8 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.demo.Demo;
+import dev.palimpsest.model.RejectedException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,6 +16,9 @@ final class DemoCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new RejectedException(TextInput.FILE_UNWRITABLE, "DIR " + dir, "is a file, not a folder");
+        }
         new Demo(out()).run(dir);
         return Main.OK;
     }

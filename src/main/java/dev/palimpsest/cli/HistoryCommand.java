@@ -10,12 +10,12 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "history", description = "List a fact's versions and retractions on main, newest first.")
 final class HistoryCommand extends Context implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "ID")
+    @Parameters(index = "0", paramLabel = "ID", description = "The fact whose history to list.")
     String id;
 
     @Override
     public Integer call() throws Exception {
-        FactId fid = FactId.of(id);
+        FactId fid = Parse.fact("ID", id);
         try (Store store = open()) {
             List<HistoryEntry> h = store.history(fid);
             if (h.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.internal.hooks.HookInstaller;
+import dev.palimpsest.model.RejectedException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,7 +25,14 @@ final class HooksCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             HookInstaller.Launch launch = HookInstaller.Launch.current(Main.class);
-            Path hook = HookInstaller.install(storePath(), launch, force);
+            Path gitDir = storePath();
+            Path hook;
+            try {
+                hook = HookInstaller.install(gitDir, launch, force);
+            } catch (RejectedException e) {
+                boolean noStore = e.violations().size() == 1 && "not-a-store".equals(Failure.rule(e.violations().get(0)));
+                throw noStore ? new Main.NoStoreException("no store at " + gitDir + " (not a git directory)") : e;
+            }
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("hook", hook.toString());

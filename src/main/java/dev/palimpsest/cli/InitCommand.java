@@ -2,8 +2,8 @@ package dev.palimpsest.cli;
 
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.StoreOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -12,18 +12,20 @@ import picocli.CommandLine.Option;
 
 @Command(name = "init", description = "Create a store: genesis commit with config and the actor's key, signed.")
 final class InitCommand extends Context implements Callable<Integer> {
-    @Option(names = "--actor", required = true, description = "The first actor; its key is generated if absent.")
+    @Option(names = "--actor", required = true, paramLabel = "NAME",
+            description = "The first actor; its key is generated in the key home if absent.")
     String actor;
 
-    @Option(names = "--email", description = "E-mail of a newly generated key (default <actor>@palimpsest.local).")
+    @Option(names = "--email", paramLabel = "E", description = "E-mail of a newly generated key (default <actor>@palimpsest.local).")
     String email;
 
     @Override
     public Integer call() throws Exception {
         KeyHome home = home();
-        ActorName name = ActorName.of(actor);
+        ActorName name = Parse.actor("--actor", actor);
         boolean generated = !home.hasKey(name);
-        try (Store store = Store.init(storePath(), home, name, email, StoreOptions.defaults())) {
+        String mail = TextInput.arg("--email", email);
+        try (Store store = Store.init(storePath(), home, name, mail, StoreOptions.defaults())) {
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("store", store.gitDir().toString());

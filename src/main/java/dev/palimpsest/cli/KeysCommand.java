@@ -1,9 +1,11 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.RejectedException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "keys", description = "Trusted keys: who may sign commits, from which commit on.",
@@ -25,27 +28,24 @@ final class KeysCommand implements Callable<Integer> {
 
     @Command(name = "add", description = "Trust a new actor's public key (one commit signed by --actor).")
     static final class Add extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true, description = "Who signs the change (an already-trusted actor).")
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Option(names = "--name", required = true, description = "The new actor.")
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The new actor.")
         String name;
 
         @Option(names = "--key", required = true, paramLabel = "FILE.asc", description = "The armored Ed25519 public key.")
         Path key;
 
-        @Option(names = "--role", defaultValue = "agent", description = "agent (default) or human.")
+        @Option(names = "--role", defaultValue = "agent", paramLabel = "ROLE", description = "agent (default) or human.")
         String role;
 
         @Override
         public Integer call() throws Exception {
-            if (!Files.isRegularFile(key)) {
-                throw new IllegalArgumentException("--key " + key + ": no such file");
-            }
-            String armored = Files.readString(key, StandardCharsets.US_ASCII);
+            String armored = TextInput.utf8("--key " + key, TextInput.bytes("--key " + key, key, Limits.MAX_FILE));
+            ActorName who = Parse.actor("--name", name);
             try (Store store = open()) {
-                ActorName who = ActorName.of(name);
-                CommitResult r = store.begin(ActorName.of(actor)).addKey(who, armored, role).commit();
+                CommitResult r = store.begin(Parse.actor("--actor", actor.name)).addKey(who, armored, role).commit();
                 ActorKey added = store.keys(r.commit()).stream().filter(k -> k.name().equals(who)).findFirst()
                         .orElseThrow();
                 if (json()) {
@@ -63,16 +63,17 @@ final class KeysCommand implements Callable<Integer> {
 
     @Command(name = "revoke", description = "Stop trusting an actor's key from this commit on (signed by --actor).")
     static final class Revoke extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true, description = "Who signs the change (a trusted actor).")
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Option(names = "--name", required = true, description = "The actor whose key is revoked.")
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The actor whose key is revoked.")
         String name;
 
         @Override
         public Integer call() throws Exception {
+            ActorName revoked = Parse.actor("--name", name);
             try (Store store = open()) {
-                CommitResult r = store.begin(ActorName.of(actor)).revokeKey(ActorName.of(name)).commit();
+                CommitResult r = store.begin(Parse.actor("--actor", actor.name)).revokeKey(revoked).commit();
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("name", name);
@@ -88,13 +89,13 @@ final class KeysCommand implements Callable<Integer> {
 
     @Command(name = "list", description = "List the keys trusted at a commit.")
     static final class ListKeys extends Context implements Callable<Integer> {
-        @Option(names = "--at", paramLabel = "COMMIT", description = "Default: main.")
-        String at;
+        @Mixin
+        Shared.At at;
 
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                List<ActorKey> keys = store.keys(at(store, at));
+                List<ActorKey> keys = store.keys(at(store, at.revision));
                 if (json()) {
                     printJson(keys.stream().map(KeysCommand::json).toList());
                 } else {
@@ -109,10 +110,10 @@ final class KeysCommand implements Callable<Integer> {
 
     @Command(name = "generate", description = "Create an actor's secret key in the key home; print its public key.")
     static final class Generate extends Context implements Callable<Integer> {
-        @Option(names = "--name", required = true, description = "The actor.")
+        @Option(names = "--name", required = true, paramLabel = "NAME", description = "The actor.")
         String name;
 
-        @Option(names = "--email", description = "E-mail of the key's user id (default <name>@palimpsest.local).")
+        @Option(names = "--email", paramLabel = "E", description = "E-mail of the key's user id (default <name>@palimpsest.local).")
         String email;
 
         @Option(names = "--out", paramLabel = "FILE.asc", description = "Write the public key here instead of stdout.")
@@ -120,7 +121,11 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            String armored = home().generateKey(ActorName.of(name), email);
+            if (outFile != null && (Files.isDirectory(outFile) || !Files.isDirectory(outFile.toAbsolutePath().getParent()))) {
+                throw new RejectedException(TextInput.FILE_UNWRITABLE, "--out " + outFile, Files.isDirectory(outFile)
+                        ? "is a folder" : "its folder does not exist; nothing was generated");
+            }
+            String armored = home().generateKey(Parse.actor("--name", name), TextInput.arg("--email", email));
             if (outFile != null) {
                 Files.writeString(outFile, armored, StandardCharsets.US_ASCII);
             } else {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "log", description = "List the store's commits on main, newest first.")
 final class LogCommand extends Context implements Callable<Integer> {
-    @Option(names = {"-n", "--limit"}, defaultValue = "0", description = "At most this many (0: all).")
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", defaultValue = "0", description = "At most this many (0: all).")
     int limit;
 
     @Override
@@ -20,7 +20,7 @@ final class LogCommand extends Context implements Callable<Integer> {
                 printJson(log.stream().map(Render::log).toList());
             } else {
                 for (LogEntry e : log) {
-                    out().printf("%s %s %s %s%n", e.commit().abbreviated(), e.time(), e.actor(), e.subject());
+                    out().printf("%s %s %s %s%n", e.commit().abbreviated(), e.time(), e.actor(), Render.safe(e.subject()));
                 }
             }
         }

@@ -1,24 +1,27 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.model.ConflictException;
-import dev.palimpsest.model.NotFoundException;
-import dev.palimpsest.model.PalimpsestInternalException;
-import dev.palimpsest.model.RejectedException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code palimpsest} command. Exit codes: 0 ok, 1 internal error, 2 usage, 3 audit violations,
- * 4 not found at that commit, 5 rejected (bad input or gate violation; nothing written).
+ * 4 not found (an unknown fact or commit, or a fact not live there), 5 rejected (bad input or gate
+ * violation; nothing written), 6 no store at that path, 7 conflict (another writer moved main;
+ * nothing written; retry). With {@code --json} every failure prints one {@link Failure} object on
+ * stdout.
  */
 @Command(name = "palimpsest", mixinStandardHelpOptions = true, version = "palimpsest 0.1.0",
         description = "A git-backed temporal knowledge store for AI agents, with signed commits.",
-        subcommands = {InitCommand.class, AssertCommand.class, ReviseCommand.class, RetractCommand.class,
-            ShowCommand.class, HistoryCommand.class, LogCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, InitCommand.class, AssertCommand.class, ReviseCommand.class,
+            RetractCommand.class, ShowCommand.class, HistoryCommand.class, LogCommand.class,
             PredicateCommands.Live.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
@@ -33,75 +36,107 @@ public final class Main {
     public static final int AUDIT_VIOLATIONS = 3;
     public static final int NOT_FOUND = 4;
     public static final int REJECTED = 5;
+    public static final int NO_STORE = 6;
+    public static final int CONFLICT = 7;
 
-    @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH",
-            description = "The store (a bare git repository). Default: $PALIMPSEST_STORE.")
-    Path store;
+    @Mixin
+    GlobalOptions global;
 
-    @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "PATH",
-            description = "The key home holding secret keys. Default: $PALIMPSEST_HOME, else ~/.palimpsest.")
-    Path home;
+    /** Where {@code --body-file -} reads from. */
+    final InputStream stdin;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON.")
-    boolean json;
-
-    public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    private Main(InputStream stdin) {
+        this.stdin = stdin;
     }
 
-    /** Runs one command line and returns its exit code. */
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        System.exit(run(args, System.in, out, err));
+    }
+
+    /** Runs one command line and returns its exit code; standard input is this process's. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
-        addHelp(cl);
+        return run(args, System.in, out, err);
+    }
+
+    /** Runs one command line, reading {@code --body-file -} from {@code in}, and returns its exit code. */
+    public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine(in);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
-            int code = exitCode(ex);
-            String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-            if (code == INTERNAL) {
-                line.getErr().println("internal error: " + msg);
-                Throwable cause = ex.getCause();
-                while (cause != null) {
-                    line.getErr().println("  caused by: " + cause);
-                    cause = cause.getCause();
-                }
-            } else {
-                line.getErr().println("error: " + msg);
-            }
-            line.getErr().flush();
-            return code;
+            Failure f = Failure.of(ex);
+            f.print(line.getOut(), line.getErr(), jsonRequested(cl, args));
+            return f.exit();
         });
+        cl.setParameterExceptionHandler((ex, given) -> usage(unknownOptionFirst(ex), jsonRequested(cl, given)));
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
     }
 
-    /** Gives every subcommand --help and --version, like the top-level command. */
-    private static void addHelp(CommandLine cl) {
+    /** The command tree, configured: every subcommand has --help and --version; no @file expansion. */
+    static CommandLine commandLine(InputStream in) {
+        CommandLine cl = new CommandLine(new Main(in));
+        cl.setExpandAtFiles(false);
+        configure(cl);
+        return cl;
+    }
+
+    /** picocli expands at the top command only and does not pass this setting down; set it everywhere anyway. */
+    private static void configure(CommandLine cl) {
         for (CommandLine sub : cl.getSubcommands().values()) {
-            sub.getCommandSpec().mixinStandardHelpOptions(true);
-            addHelp(sub);
+            sub.setExpandAtFiles(false);
+            if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) {
+                sub.getCommandSpec().mixinStandardHelpOptions(true);
+            }
+            configure(sub);
         }
     }
 
-    static int exitCode(Exception ex) {
-        if (ex instanceof NotFoundException) {
-            return NOT_FOUND;
-        }
-        if (ex instanceof RejectedException || ex instanceof IllegalArgumentException) {
-            return REJECTED;
-        }
-        if (ex instanceof ConflictException) {
-            return INTERNAL;
-        }
-        if (ex instanceof UsageException) {
+    private static int usage(ParameterException ex, boolean json) {
+        CommandLine line = ex.getCommandLine();
+        if (json) {
+            Failure.of(ex).print(line.getOut(), line.getErr(), true);
             return USAGE;
         }
-        if (ex instanceof PalimpsestInternalException) {
-            return INTERNAL;
+        PrintWriter err = line.getErr();
+        err.println(Render.safe("error: " + ex.getMessage()));
+        UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("See '" + line.getCommandSpec().qualifiedName() + " --help'.");
+        return USAGE;
+    }
+
+    /**
+     * picocli reports a missing required option before an unknown one; a typo ({@code --actr}) is
+     * both, and the unknown option is the one to name.
+     */
+    private static ParameterException unknownOptionFirst(ParameterException ex) {
+        List<String> unknown = ex.getCommandLine().getUnmatchedArguments().stream().filter(a -> a.startsWith("-"))
+                .toList();
+        if (ex instanceof UnmatchedArgumentException || unknown.isEmpty()) {
+            return ex;
         }
-        return INTERNAL;
+        return new UnmatchedArgumentException(ex.getCommandLine(), unknown);
+    }
+
+    /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */
+    private static boolean jsonRequested(CommandLine cl, String[] args) {
+        Main main = cl.getCommand();
+        if (main.global != null && main.global.json) {
+            return true;
+        }
+        for (String a : args) {
+            if ("--".equals(a)) {
+                return false;
+            }
+            if ("--json".equals(a)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A usage problem found after parsing (a missing required global option). */
@@ -109,6 +144,15 @@ public final class Main {
         private static final long serialVersionUID = 1L;
 
         UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** The store path holds no store (exit 6). */
+    static final class NoStoreException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoStoreException(String message) {
             super(message);
         }
     }

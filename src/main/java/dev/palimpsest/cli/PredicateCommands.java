@@ -7,6 +7,7 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactVersion;
 import dev.palimpsest.model.InboundRef;
 import dev.palimpsest.model.RefStatus;
+import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Weight;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,20 +24,31 @@ final class PredicateCommands {
     private PredicateCommands() {}
 
     abstract static class AtCommand extends Context {
-        @Parameters(index = "0", paramLabel = "ID")
+        @Parameters(index = "0", paramLabel = "ID", description = "The fact asked about; exit 4 if never written.")
         String id;
 
-        @Option(names = "--at", paramLabel = "COMMIT", description = "Ask as of this commit (default: main).")
-        String at;
+        @Mixin
+        Shared.At at;
+
+        FactId fact() throws RejectedException {
+            return Parse.fact("ID", id);
+        }
+
+        /** The commit asked about; exit 4 if it names no commit or the fact was never written before it. */
+        CommitId known(Store store, FactId fid) throws NotFoundException {
+            CommitId c = at(store, at.revision);
+            requireKnown(store, fid, c);
+            return c;
+        }
     }
 
     @Command(name = "live", description = "factLiveAtCommit: print true if ID is present, un-retracted, at the commit.")
     static final class Live extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
-            FactId fid = FactId.of(id);
+            FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = at(store, at);
+                CommitId c = known(store, fid);
                 boolean live = store.factLiveAtCommit(fid, c);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -55,12 +68,12 @@ final class PredicateCommands {
     static final class Exists extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
-            FactId fid = FactId.of(id);
+            FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = at(store, at);
+                CommitId c = at(store, at.revision);
                 Optional<FactVersion> v = store.factExistsAt(fid, c);
                 if (v.isEmpty()) {
-                    throw new NotFoundException(fid + " was never written in the ancestry of " + c.hex());
+                    throw new NotFoundException("fact " + fid + " was never written in the ancestry of " + c.hex());
                 }
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -85,9 +98,9 @@ final class PredicateCommands {
 
         @Override
         public Integer call() throws Exception {
-            FactId fid = FactId.of(id);
+            FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = at(store, at);
+                CommitId c = known(store, fid);
                 List<InboundRef> in = store.inbound(fid, c, all);
                 if (json()) {
                     printJson(in.stream().map(i -> {
@@ -115,9 +128,9 @@ final class PredicateCommands {
     static final class Stale extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
-            FactId fid = FactId.of(id);
+            FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = at(store, at);
+                CommitId c = known(store, fid);
                 List<RefStatus> refs = store.stale(fid, c);
                 if (json()) {
                     printJson(refs.stream().map(r -> {
@@ -147,9 +160,9 @@ final class PredicateCommands {
     static final class WeightCmd extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
-            FactId fid = FactId.of(id);
+            FactId fid = fact();
             try (Store store = open()) {
-                Weight w = store.weight(fid, at(store, at));
+                Weight w = store.weight(fid, known(store, fid));
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", fid.value());

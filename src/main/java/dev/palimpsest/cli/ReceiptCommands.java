@@ -8,20 +8,19 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.internal.receipts.BatchFile;
 import dev.palimpsest.model.LayerCounts;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.ReviewItem;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -31,10 +30,10 @@ final class ReceiptCommands {
 
     @Command(name = "ingest", description = "Land a batch of sources, assertions, artifacts (with receipts) and axioms as one commit.")
     static final class Ingest extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true)
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Option(names = "--file", required = true, paramLabel = "F.yaml")
+        @Option(names = "--file", required = true, paramLabel = "F.yaml", description = "The batch (README: Ingest files).")
         Path file;
 
         @Option(names = "--strict", description = "Reject receipts over 8 bundles instead of keeping the smallest 8.")
@@ -42,15 +41,9 @@ final class ReceiptCommands {
 
         @Override
         public Integer call() throws Exception {
-            if (!Files.isRegularFile(file)) {
-                throw new RejectedException("no-such-file", "--file", file + " is not a readable file");
-            }
-            if (Files.size(file) > Limits.MAX_INGEST_FILE) {
-                throw new RejectedException(List.of(BatchFile.tooLarge(Files.size(file))));
-            }
-            byte[] yaml = Files.readAllBytes(file);
+            byte[] yaml = TextInput.bytes("--file " + file, file, Limits.MAX_INGEST_FILE);
             try (Store store = open()) {
-                IngestResult r = store.receipts().ingest(ActorName.of(actor), yaml, strict);
+                IngestResult r = store.receipts().ingest(Parse.actor("--actor", actor.name), yaml, strict);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("commit", r.commit().commit().hex());
@@ -72,13 +65,13 @@ final class ReceiptCommands {
 
     @Command(name = "receipts", description = "Alive, dead, touched and pending artifacts per layer at a commit.")
     static final class Report extends Context implements Callable<Integer> {
-        @Option(names = "--at", paramLabel = "COMMIT", description = "Evaluate at this commit (default: main).")
-        String at;
+        @Mixin
+        Shared.At at;
 
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                ReceiptReport r = store.receipts().report(at(store, at));
+                ReceiptReport r = store.receipts().report(at(store, at.revision));
                 if (json()) {
                     Map<String, Object> layers = new LinkedHashMap<>();
                     for (String layer : List.of("assertion", "merge", "edge", "summary")) {
@@ -109,22 +102,24 @@ final class ReceiptCommands {
     }
 
     abstract static class Withdrawal extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true)
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
-        @Option(names = "--reason", required = true)
-        String reason;
+        @Mixin
+        Shared.Reason reasonOption;
 
         @Option(names = "--dry-run", description = "Print the plan; write nothing.")
         boolean dryRun;
 
-        abstract CleanupPlan plan(Store store) throws Exception;
+        abstract CleanupPlan plan(Store store, String reason) throws Exception;
 
         @Override
         public Integer call() throws Exception {
+            ActorName signer = Parse.actor("--actor", actor.name);
+            String reason = reasonOption.read(stdin());
             try (Store store = open()) {
-                CleanupPlan plan = plan(store);
-                CommitResult landed = dryRun ? null : store.receipts().apply(ActorName.of(actor), plan);
+                CleanupPlan plan = plan(store, reason);
+                CommitResult landed = dryRun ? null : store.receipts().apply(signer, plan);
                 if (json()) {
                     printJson(planJson(plan, landed));
                 } else {
@@ -183,38 +178,38 @@ final class ReceiptCommands {
 
     @Command(name = "retract-source", description = "Retract documents and every assertion of them; cascade by receipts in one commit.")
     static final class RetractSource extends Withdrawal implements Callable<Integer> {
-        @Parameters(index = "0..*", arity = "1..*", paramLabel = "DOC")
+        @Parameters(index = "0..*", arity = "1..*", paramLabel = "DOC", description = "The source documents to retract.")
         List<String> docs;
 
         @Override
-        CleanupPlan plan(Store store) throws Exception {
-            return store.receipts().planRetractSource(docs.stream().map(FactId::of).toList(), reason);
+        CleanupPlan plan(Store store, String reason) throws Exception {
+            return store.receipts().planRetractSource(Parse.facts("DOC", docs), reason);
         }
     }
 
     @Command(name = "revoke-relation", description = "Retract every assertion using PREDICATE; cascade by receipts in one commit.")
     static final class RevokeRelation extends Withdrawal implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "PREDICATE")
+        @Parameters(index = "0", paramLabel = "PREDICATE", description = "The relation whose assertions are retracted.")
         String predicate;
 
         @Override
-        CleanupPlan plan(Store store) throws Exception {
+        CleanupPlan plan(Store store, String reason) throws Exception {
             return store.receipts().planRevokeRelation(predicate, reason);
         }
     }
 
     @Command(name = "review", description = "List touched-but-alive artifacts and facts with stale refs; --ack records a review.")
     static final class Review extends Context implements Callable<Integer> {
-        @Option(names = "--at", paramLabel = "COMMIT")
-        String at;
+        @Mixin
+        Shared.At at;
 
         @Option(names = "--ack", paramLabel = "ITEM", description = "Acknowledge ITEM at its current version (needs --actor).")
         String ack;
 
-        @Option(names = "--actor")
+        @Option(names = "--actor", paramLabel = "NAME", description = "Who signs the acknowledgement (with --ack).")
         String actor;
 
-        @Option(names = "--note")
+        @Option(names = "--note", paramLabel = "TEXT", description = "A note recorded with the acknowledgement.")
         String note;
 
         @Override
@@ -224,7 +219,8 @@ final class ReceiptCommands {
                     if (actor == null) {
                         throw new Main.UsageException("--ack needs --actor");
                     }
-                    CommitResult r = store.receipts().acknowledge(ActorName.of(actor), FactId.of(ack), note);
+                    CommitResult r = store.receipts().acknowledge(Parse.actor("--actor", actor), Parse.fact("--ack", ack),
+                            TextInput.arg("--note", note));
                     if (json()) {
                         printJson(Map.of("item", ack, "ack", r.written().get(0).value(), "commit", r.commit().hex()));
                     } else {
@@ -232,7 +228,7 @@ final class ReceiptCommands {
                     }
                     return Main.OK;
                 }
-                CommitId c = at(store, at);
+                CommitId c = at(store, at.revision);
                 List<ReviewItem> items = store.receipts().review(c);
                 if (json()) {
                     printJson(items.stream().map(i -> {
@@ -246,8 +242,8 @@ final class ReceiptCommands {
                     }).toList());
                 } else {
                     for (ReviewItem i : items) {
-                        out().println(i.reason() + " " + i.layer() + " " + i.id() + "@" + i.version().abbreviated() + ": "
-                                + String.join("; ", i.details()));
+                        out().println(Render.safe(i.reason() + " " + i.layer() + " " + i.id() + "@"
+                                + i.version().abbreviated() + ": " + String.join("; ", i.details())));
                     }
                     out().println(items.size() + " item(s) to review at " + c.abbreviated());
                 }
@@ -258,13 +254,13 @@ final class ReceiptCommands {
 
     @Command(name = "entail", description = "Materialise entailed edges (axioms in palimpsest.yaml); writes only the changes.")
     static final class Entail extends Context implements Callable<Integer> {
-        @Option(names = "--actor", required = true)
-        String actor;
+        @Mixin
+        Shared.Actor actor;
 
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                EntailResult r = store.receipts().entail(ActorName.of(actor));
+                EntailResult r = store.receipts().entail(Parse.actor("--actor", actor.name));
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("commit", r.commit() == null ? null : r.commit().commit().hex());

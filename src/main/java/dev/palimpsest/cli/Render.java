@@ -51,16 +51,45 @@ final class Render {
         if (f.confidence() != null) {
             b.append("confidence: ").append(f.confidence()).append('\n');
         }
-        b.append("body:   ").append(f.body().replace("\n", "\n        ")).append('\n');
+        b.append("body:   ").append(safe(f.body()).replace("\n", "\n        ")).append('\n');
         for (Ref r : f.refs()) {
             b.append("ref:    ").append(r.role()).append(' ').append(r.id()).append(" @ ")
                     .append(r.commit() == null ? "(same commit)" : r.commit().abbreviated());
             if (r.quote() != null) {
-                b.append(" \"").append(r.quote()).append('"');
+                b.append(" \"").append(safe(r.quote())).append('"');
             }
             b.append('\n');
         }
         return b.toString();
+    }
+
+    /**
+     * Text for a terminal: control characters other than newline and tab (ESC, CR, BEL, DEL, C1)
+     * and bidirectional overrides are shown escaped ({@code \\x1b}, {@code \\u202e}), so a body cannot
+     * drive the terminal or hide text. JSON output is never escaped this way.
+     */
+    static String safe(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean escape = c != '\n' && c != '\t' && (Character.getType(c) == Character.CONTROL || bidi(c));
+            if (escape && b == null) {
+                b = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (escape) {
+                b.append(c < 0x100 ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? s : b.toString();
+    }
+
+    private static boolean bidi(char c) {
+        return (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
     }
 
     static Map<String, Object> history(HistoryEntry h) {

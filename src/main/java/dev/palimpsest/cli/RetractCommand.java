@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,14 +22,14 @@ final class RetractCommand extends Context implements Callable<Integer> {
     /** Plans made against a tip another writer moved are made again, this many times in all. */
     private static final int ATTEMPTS = 3;
 
-    @Option(names = "--actor", required = true)
-    String actor;
+    @Mixin
+    Shared.Actor actor;
 
-    @Parameters(index = "0..*", arity = "1..*", paramLabel = "ID")
+    @Parameters(index = "0..*", arity = "1..*", paramLabel = "ID", description = "The live facts to retract.")
     List<String> ids;
 
-    @Option(names = "--reason", required = true)
-    String reason;
+    @Mixin
+    Shared.Reason reasonOption;
 
     @Option(names = "--dry-run", description = "Print the plan (the retraction and its cascade); write nothing.")
     boolean dryRun;
@@ -42,10 +43,12 @@ final class RetractCommand extends Context implements Callable<Integer> {
         if (dryRun && noCascade) {
             throw new Main.UsageException("--dry-run shows the cascade; it does not go with --no-cascade");
         }
-        List<FactId> fids = ids.stream().map(FactId::of).toList();
+        List<FactId> fids = Parse.facts("ID", ids);
+        String reason = reasonOption.read(stdin());
+        ActorName signer = Parse.actor("--actor", actor.name);
         try (Store store = open()) {
             if (noCascade) {
-                Transaction tx = store.begin(ActorName.of(actor));
+                Transaction tx = store.begin(signer);
                 fids.forEach(id -> tx.retract(id, reason));
                 print(tx.commit(), null);
                 return Main.OK;
@@ -61,7 +64,7 @@ final class RetractCommand extends Context implements Callable<Integer> {
                     return Main.OK;
                 }
                 try {
-                    print(store.receipts().apply(ActorName.of(actor), plan), plan);
+                    print(store.receipts().apply(signer, plan), plan);
                     return Main.OK;
                 } catch (ConflictException e) {
                     if (attempt == ATTEMPTS) {

@@ -8,25 +8,26 @@ import dev.palimpsest.model.FactRead;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "show", description = "Print a fact as of a commit (default: main); exit 4 if not live there.")
 final class ShowCommand extends Context implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "ID")
+    @Parameters(index = "0", paramLabel = "ID", description = "The fact to show.")
     String id;
 
-    @Option(names = "--at", paramLabel = "COMMIT")
-    String at;
+    @Mixin
+    Shared.At at;
 
     @Option(names = "--fallback", description = "For a retracted fact, show its last valid version, labelled.")
     boolean fallback;
 
     @Override
     public Integer call() throws Exception {
-        FactId fid = FactId.of(id);
+        FactId fid = Parse.fact("ID", id);
         try (Store store = open()) {
-            CommitId c = at(store, at);
+            CommitId c = at(store, at.revision);
             FactRead read = store.read(fid, c);
             if (read instanceof FactRead.Found f) {
                 if (json()) {
@@ -50,7 +51,7 @@ final class ShowCommand extends Context implements Callable<Integer> {
                     m.put("reason", r.reason());
                     printJson(m);
                 } else {
-                    out().println("RETRACTED at " + r.retractedAt().hex() + ": " + r.reason());
+                    out().println("RETRACTED at " + r.retractedAt().hex() + ": " + Render.safe(r.reason()));
                     out().println("last valid version:");
                     out().print(Render.factText(r.lastFact(), r.lastVersion()));
                 }
