@@ -68,7 +68,7 @@ final class CommitEvents {
                 if (present) {
                     events.put(id.value(), written(reader, walk, c, id, tw.getObjectId(1)));
                 } else if (!events.containsKey(id.value())) {
-                    events.put(id.value(), removed(c, first, id, tw.getObjectId(0)));
+                    events.put(id.value(), removed(reader, c, first, id, tw.getObjectId(0)));
                 }
             }
         }
@@ -78,20 +78,31 @@ final class CommitEvents {
     /**
      * A removal: the version removed is the first parent's, unless a merge took the removal from
      * another parent (that parent does not have the file), whose retraction is then the one taken.
+     * The removed version stays navigable only when {@code c}'s tree holds the retraction record.
      */
-    private FactEvent removed(RevCommit c, RevCommit first, FactId id, ObjectId oldBlob) {
+    private FactEvent removed(ObjectReader reader, RevCommit c, RevCommit first, FactId id, ObjectId oldBlob)
+            throws IOException {
         for (int i = 1; i < c.getParentCount(); i++) {
             FactState other = state.apply(id, c.getParent(i));
             if (other != null && !other.live()) {
                 return new FactEvent(other.changedAt().copy(), false, other.versionCommit().copy(),
-                        other.blob().copy(), other.kind(), other.refs());
+                        other.blob().copy(), other.kind(), other.refs(), other.navigable());
             }
         }
+        boolean recorded = hasRecord(reader, c, id);
         FactState before = first == null ? null : state.apply(id, first);
         if (before == null) {
-            return new FactEvent(c.copy(), false, first == null ? null : first.copy(), oldBlob.copy(), null, List.of());
+            return new FactEvent(c.copy(), false, first == null ? null : first.copy(), oldBlob.copy(), null, List.of(),
+                    recorded);
         }
-        return new FactEvent(c.copy(), false, before.versionCommit(), before.blob(), before.kind(), before.refs());
+        return new FactEvent(c.copy(), false, before.versionCommit(), before.blob(), before.kind(), before.refs(),
+                recorded);
+    }
+
+    private static boolean hasRecord(ObjectReader reader, RevCommit c, FactId id) throws IOException {
+        try (TreeWalk tw = TreeWalk.forPath(reader, StorePaths.retractionPath(id), c.getTree())) {
+            return tw != null && (tw.getRawMode(0) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
+        }
     }
 
     /**
@@ -128,7 +139,7 @@ final class CommitEvents {
                     }
                 } else if (live && !events.containsKey(id.value())) {
                     events.put(id.value(), new FactEvent(self, false, before.versionCommit(), before.blob(),
-                            before.kind(), before.refs()));
+                            before.kind(), before.refs(), changes.get(StorePaths.retractionPathOf(path)) != null));
                 }
             }
         } catch (IOException e) {

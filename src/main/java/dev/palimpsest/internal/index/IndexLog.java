@@ -161,6 +161,11 @@ final class IndexLog {
         }
     }
 
+    /** An event's state byte: removed (with its retraction record), written, removed without a record. */
+    private static final int REMOVED = 0;
+    private static final int LIVE = 1;
+    private static final int REMOVED_UNRECORDED = 2;
+
     private static byte[] encode(Entry e) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
         DataOutputStream out = new DataOutputStream(buf);
@@ -170,7 +175,7 @@ final class IndexLog {
         for (Map.Entry<String, FactEvent> en : e.events().entrySet()) {
             FactEvent ev = en.getValue();
             out.writeUTF(en.getKey());
-            out.writeBoolean(ev.live());
+            out.writeByte(ev.live() ? LIVE : ev.navigable() ? REMOVED : REMOVED_UNRECORDED);
             id(out, ev.versionCommit());
             id(out, ev.blob());
             out.writeUTF(ev.kind() == null ? "" : ev.kind());
@@ -194,7 +199,11 @@ final class IndexLog {
         Map<String, FactEvent> events = new java.util.LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             String fact = in.readUTF();
-            boolean live = in.readBoolean();
+            int state = in.readUnsignedByte();
+            if (state > REMOVED_UNRECORDED) {
+                throw new IOException("event state " + state);
+            }
+            boolean live = state == LIVE;
             ObjectId version = id(in);
             ObjectId blob = id(in);
             String kind = in.readUTF();
@@ -203,7 +212,8 @@ final class IndexLog {
             for (int r = 0; r < refCount; r++) {
                 refs.add(new RefPin(in.readUTF(), in.readUTF(), id(in), id(in)));
             }
-            events.put(fact, new FactEvent(commit, live, version, blob, kind.isEmpty() ? null : kind, refs));
+            events.put(fact, new FactEvent(commit, live, version, blob, kind.isEmpty() ? null : kind, refs,
+                    state != REMOVED_UNRECORDED));
         }
         return new Entry(commit, parent, events);
     }

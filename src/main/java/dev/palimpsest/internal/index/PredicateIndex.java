@@ -13,14 +13,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import dev.palimpsest.internal.layout.StorePaths;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Answers "which version of fact X is navigable at commit C, and is it live" from per-fact events
@@ -199,15 +196,7 @@ public final class PredicateIndex {
      */
     public FactState existing(FactId id, ObjectId commit) {
         FactState st = state(id, commit);
-        if (st == null || st.live()) {
-            return st;
-        }
-        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader);
-                TreeWalk tw = TreeWalk.forPath(reader, StorePaths.retractionPath(id), walk.parseCommit(commit).getTree())) {
-            return tw != null && (tw.getRawMode(0) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE ? st : null;
-        } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot read the tree of " + commit.name(), e);
-        }
+        return st == null || st.navigable() ? st : null;
     }
 
     /** Ids of every fact whose some indexed version cited {@code target}. */
