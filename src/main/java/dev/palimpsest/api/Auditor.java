@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.AuditProgress;
@@ -81,7 +82,7 @@ public final class Auditor implements AutoCloseable {
             return r;
         }
         List<AuditViolation> all = new ArrayList<>(r.violations());
-        all.add(new AuditViolation(to, IndexCheck.PATH, "index-disagrees",
+        all.add(new AuditViolation(to, IndexCheck.PATH, Rule.INDEX_DISAGREES,
                 "the persisted predicate index is corrupt; it was discarded and will be rebuilt"));
         return new AuditReport(r.commits(), r.signatures(), r.files(), r.refs(), all);
     }

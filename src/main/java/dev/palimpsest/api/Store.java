@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.RejectedException;
@@ -88,10 +89,10 @@ public final class Store implements AutoCloseable {
     public static Store init(Path dir, KeyHome home, ActorName actor, String email, StoreOptions options)
             throws RejectedException, ConflictException {
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
-            throw new RejectedException("store-exists", "store " + dir, "exists and is not an empty folder");
+            throw new RejectedException(Rule.STORE_EXISTS, "store " + dir, "exists and is not an empty folder");
         }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
-            throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
+            throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
         SecretKeyFiles keys = new SecretKeyFiles(home.dir());
         PGPSecretKeyRing ring = keys.load(actor);
@@ -154,7 +155,7 @@ public final class Store implements AutoCloseable {
         if (signer == null) {
             PGPSecretKeyRing ring = new SecretKeyFiles(home.dir()).load(actor);
             if (ring == null) {
-                throw new RejectedException("no-secret-key", "actor " + actor,
+                throw new RejectedException(Rule.NO_SECRET_KEY, "actor " + actor,
                         "has no secret key in " + new SecretKeyFiles(home.dir()).path(actor));
             }
             signer = new BcCommitSigner(ring);

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
@@ -122,14 +123,14 @@ public final class AuditEngine {
             c = new AuditedCommit(run, node.id(), raw, parentTree, reading.diff(parentTree, raw.tree()), reading);
         } catch (IOException | IllegalArgumentException e) {
             c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
-            c.violation(null, "unreadable", "cannot read the commit or its first parent: " + e.getMessage());
+            c.violation(null, Rule.UNREADABLE, "cannot read the commit or its first parent: " + e.getMessage());
             return c;
         }
         for (AuditCheck check : run.checks) {
             try {
                 check.check(c);
             } catch (IOException e) {
-                c.violation(null, "unreadable", "cannot read an object the audit needs: " + e.getMessage());
+                c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }
         }
         return c;

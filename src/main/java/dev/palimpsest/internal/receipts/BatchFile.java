@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.Rule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.internal.yaml.GroundingCodec;
@@ -187,7 +188,7 @@ public final class BatchFile {
     }
 
     private void problem(String subject, String msg) {
-        problems.add(new Violation("invalid-batch", subject, msg));
+        problems.add(new Violation(Rule.INVALID_BATCH, subject, msg));
     }
 
     private static List<JsonNode> list(JsonNode n, String field) {

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.PalimpsestInternalException;
@@ -130,13 +131,13 @@ public final class Writer {
         String keyPath = StorePaths.keyPath(actor);
         ObjectId blob = parent.blobAt(keyPath);
         if (blob == null) {
-            throw new RejectedException("unknown-actor", "actor " + actor,
+            throw new RejectedException(Rule.UNKNOWN_ACTOR, "actor " + actor,
                     "has no key in this store (" + keyPath + " is missing at " + parent.commit().name() + ")");
         }
         String fp = keyFingerprints.computeIfAbsent(blob, b -> OpenPgpKeys.fingerprint(OpenPgpKeys
                 .parsePublic(new String(parent.read(b), StandardCharsets.US_ASCII)).getPublicKey()));
         if (!fp.equals(signer.fingerprint())) {
-            throw new RejectedException("key-mismatch", "actor " + actor, "the secret key in the key home ("
+            throw new RejectedException(Rule.KEY_MISMATCH, "actor " + actor, "the secret key in the key home ("
                     + signer.fingerprint() + ") is not the key in " + keyPath + " (" + fp + ")");
         }
     }
