@@ -45,7 +45,7 @@ public final class AuditEngine {
 
     /** The built-in checks, in reporting order; extensions are appended here. */
     public static List<AuditCheck> standardChecks() {
-        return List.of(new CommitCheck(), new TrailerCheck(), new FileCheck(), new RetractionCheck());
+        return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new RetractionCheck());
     }
 
     /**
@@ -121,6 +121,10 @@ public final class AuditEngine {
             raw = RawCommit.parse(reading.bytes(node.id(), Constants.OBJ_COMMIT));
             ObjectId parentTree = raw.parents().isEmpty() ? null : run.treeOf(reading, raw.parents().get(0));
             c = new AuditedCommit(run, node.id(), raw, parentTree, reading.diff(parentTree, raw.tree()), reading);
+        } catch (MalformedObjectException e) {
+            c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
+            c.violation(null, Rule.MALFORMED_OBJECT, e.getMessage());
+            return c;
         } catch (IOException | IllegalArgumentException e) {
             c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
             c.violation(null, Rule.UNREADABLE, "cannot read the commit or its first parent: " + e.getMessage());
@@ -129,6 +133,8 @@ public final class AuditEngine {
         for (AuditCheck check : run.checks) {
             try {
                 check.check(c);
+            } catch (MalformedObjectException e) {
+                c.violation(null, Rule.MALFORMED_OBJECT, e.getMessage());
             } catch (IOException e) {
                 c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }

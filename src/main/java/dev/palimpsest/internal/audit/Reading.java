@@ -3,21 +3,32 @@ package dev.palimpsest.internal.audit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import org.eclipse.jgit.errors.CorruptObjectException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectChecker;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
  * Object access for one audit worker thread: raw objects, files by path in a tree, and the
- * recursive difference of two trees. Not thread-safe (owns an {@link ObjectReader}); close it.
+ * recursive difference of two trees. Every commit and tree object it reads must pass git's strict
+ * object checks (JGit's {@link ObjectChecker}: entry order, duplicate names, modes, zero-padded
+ * modes, idents, ...), else the read throws {@link MalformedObjectException}. Not thread-safe (owns
+ * an {@link ObjectReader}); close it.
  */
 public final class Reading implements AutoCloseable {
     private static final int MAX_BLOB = 16 << 20;
 
+    private static final int MAX_CHECKED = 1 << 16;
+
     private final ObjectReader reader;
+    private final ObjectChecker checker = new ObjectChecker();
+    private final Set<ObjectId> checked = new HashSet<>();
 
     Reading(ObjectReader reader) {
         this.reader = reader;
@@ -27,9 +38,25 @@ public final class Reading implements AutoCloseable {
         return reader;
     }
 
-    /** The object's bytes; throws MissingObjectException or IncorrectObjectTypeException. */
+    /**
+     * The object's bytes; throws MissingObjectException or IncorrectObjectTypeException, and
+     * MalformedObjectException for a commit or tree that fails the strict checks.
+     */
     public byte[] bytes(ObjectId id, int type) throws IOException {
-        return reader.open(id, type).getCachedBytes(MAX_BLOB);
+        byte[] raw = reader.open(id, type).getCachedBytes(MAX_BLOB);
+        if ((type == Constants.OBJ_COMMIT || type == Constants.OBJ_TREE) && !checked.contains(id)) {
+            try {
+                checker.check(id, type, raw);
+            } catch (CorruptObjectException e) {
+                throw new MalformedObjectException(Constants.typeString(type) + " " + id.name()
+                        + " fails git's strict object checks: " + e.getMessage(), e);
+            }
+            if (checked.size() >= MAX_CHECKED) {
+                checked.clear();
+            }
+            checked.add(id.copy());
+        }
+        return raw;
     }
 
     /** The object's type, or -1 when the repository does not have it. */
@@ -83,7 +110,7 @@ public final class Reading implements AutoCloseable {
     }
 
     private byte[] tree(ObjectId id) throws IOException {
-        return reader.open(id, Constants.OBJ_TREE).getCachedBytes(MAX_BLOB);
+        return bytes(id, Constants.OBJ_TREE);
     }
 
     /** The tree of a commit read from its object; throws when it is not a commit. */
