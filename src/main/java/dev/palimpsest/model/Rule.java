@@ -41,7 +41,6 @@ public enum Rule {
     CORRUPT_TARGET("corrupt-target", Where.GATE, "the pinned version of a ref's target does not decode"),
     REF_TARGET_MISSING("ref-target-missing", Where.GATE, "a ref's target does not exist at the commit it is read at"),
     PIN_NOT_CARRIED("pin-not-carried", Where.GATE, "a receipt member given with a pin the previous version did not carry"),
-    RECEIPT_CYCLE("receipt-cycle", Where.GATE, "receipt dependencies among artifacts form a cycle"),
     KEY_EXISTS("key-exists", Where.GATE, "a key is added under a name that already has one"),
     LAST_KEY("last-key", Where.GATE, "revoking the last trusted key"),
     // rules checked at write time and replayed by the audit
@@ -60,6 +59,7 @@ public enum Rule {
     SENTENCES_ON_NON_SUMMARY("sentences-on-non-summary", Where.BOTH, "sentences or flat on a merge or edge"),
     EDGE_TRIPLE("edge-triple", Where.BOTH, "an edge without subject, predicate and object"),
     GROUNDING_ON_PLAIN_FACT("grounding-on-plain-fact", Where.BOTH, "a triple or receipt on a fact of another kind"),
+    RECEIPT_CYCLE("receipt-cycle", Where.BOTH, "receipt dependencies among artifacts form a cycle"),
     SELF_RECEIPT("self-receipt", Where.BOTH, "a receipt bundle names the artifact itself"),
     RECEIPT_MEMBER_MISSING("receipt-member-missing", Where.BOTH,
             "a receipt member neither exists before the commit nor is written by it"),

@@ -45,7 +45,8 @@ public final class AuditEngine {
 
     /** The built-in checks, in reporting order; extensions are appended here. */
     public static List<AuditCheck> standardChecks() {
-        return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new RetractionCheck());
+        return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new CycleCheck(),
+                new RetractionCheck());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.rules.GroundingRules;
+import dev.palimpsest.internal.rules.ReceiptCycles;
 import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -202,38 +203,8 @@ final class ReceiptRules {
 
     private void rejectCycles() {
         anyReadd = deferred.values().stream().anyMatch(Deferred::readd);
-        Map<FactId, Integer> color = new HashMap<>();
-        for (FactId start : deferred.keySet()) {
-            List<FactId> path = new ArrayList<>();
-            if (cycleFrom(start, color, path)) {
-                gate.violation(Rule.RECEIPT_CYCLE, "fact " + start, "receipt dependencies form a cycle: "
-                        + String.join(" -> ", path.stream().map(FactId::value).toList()));
-                return;
-            }
-        }
-    }
-
-    private boolean cycleFrom(FactId id, Map<FactId, Integer> color, List<FactId> path) {
-        Integer c = color.get(id);
-        if (c != null) {
-            if (c == 1) {
-                path.add(id);
-                return true;
-            }
-            return false;
-        }
-        color.put(id, 1);
-        path.add(id);
-        for (Receipt r : receiptsOf(id)) {
-            for (FactId m : r.members()) {
-                if (cycleFrom(m, color, path)) {
-                    return true;
-                }
-            }
-        }
-        path.remove(path.size() - 1);
-        color.put(id, 2);
-        return false;
+        ReceiptCycles.check(deferred.keySet(), id -> List.of(receiptsOf(id)),
+                start -> (rule, msg) -> gate.violation(rule, "fact " + start, msg));
     }
 
     /**

@@ -219,6 +219,14 @@ final class ForgedCases {
                 "apoptosis")));
         add(cs, Rule.SELF_RECEIPT, s -> layered(s, "m-x", Kind.MERGE, new Grounding(null, null, null, self,
                 List.of(), false)));
+        add(cs, Rule.RECEIPT_CYCLE, s -> {
+            Fact mx = new Fact(FactId.of("m-x"), Kind.MERGE, "rests on m-y", null, List.of(), null, new Grounding(null,
+                    null, null, new Receipt(List.of(List.of(Pin.of(FactId.of("m-y"))))), List.of(), false));
+            Fact my = new Fact(FactId.of("m-y"), Kind.MERGE, "rests on m-x", null, List.of(), null, new Grounding(null,
+                    null, null, new Receipt(List.of(List.of(Pin.of(FactId.of("m-x"))))), List.of(), false));
+            return put(put(s.forge(), mx), my).trailers("alice", "assert", "Palimpsest-Fact", "m-x", "assert",
+                    "Palimpsest-Fact", "m-y").commit();
+        });
         add(cs, Rule.RECEIPT_MEMBER_MISSING, s -> layered(s, "m-x", Kind.MERGE, new Grounding(null, null, null,
                 ghost, List.of(), false)));
     }
