@@ -20,7 +20,8 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * Audits a store's history from its objects alone: for every commit, the signature by a key
- * trusted at its parent, the author's identity, trailers that agree with the tree change, every
+ * trusted at its parent, the author's identity, its dates (store-layout.md, "Time"), git's strict
+ * checks of every commit and tree object read, trailers that agree with the tree change, every
  * added or modified file (format, canonical path, the reference gate's rules at that commit) and
  * retraction records consistent with the tree. Needs no key home and never writes.
  *
