@@ -1,14 +1,13 @@
 package dev.palimpsest.internal.audit;
 
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.rules.GroundingRules;
 import dev.palimpsest.internal.rules.ReceiptCycles;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Receipt;
-import dev.palimpsest.model.Sentence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,13 +66,6 @@ final class CycleCheck implements AuditCheck {
     }
 
     private static List<Receipt> receipts(Fact f) {
-        List<Receipt> rs = new ArrayList<>();
-        if (f.grounding().receipt() != null) {
-            rs.add(f.grounding().receipt());
-        }
-        for (Sentence s : f.grounding().sentences()) {
-            rs.add(s.receipt());
-        }
-        return rs;
+        return GroundingRules.receipts(f.grounding());
     }
 }

@@ -4,8 +4,11 @@ import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Receipt;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.Rule;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -88,6 +91,16 @@ public final class GroundingRules {
             ok = false;
         }
         return ok;
+    }
+
+    /** The receipts {@code g} carries: the whole-fact receipt, then each sentence's, in order. */
+    public static List<Receipt> receipts(Grounding g) {
+        List<Receipt> rs = new ArrayList<>();
+        if (g.receipt() != null) {
+            rs.add(g.receipt());
+        }
+        g.sentences().forEach(s -> rs.add(s.receipt()));
+        return rs;
     }
 
     /** True when {@code g} carries a whole-fact receipt or sentence receipts. */

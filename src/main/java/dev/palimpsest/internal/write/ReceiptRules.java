@@ -30,7 +30,8 @@ import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * The receipt rules of the reference gate: an assertion cites one existing source (ref role
+ * The receipt rules of the reference gate, checked through the rule classes the audit shares
+ * ({@link GroundingRules}, {@link ReceiptCycles}): an assertion cites one existing source (ref role
  * {@code source}) and states a triple; a merge, edge or summary carries a receipt (a summary: one
  * per sentence, or one flat receipt with {@code flat: true}); every bundle member exists at the
  * parent (or is written in the same transaction) and is not the artifact itself; receipt
@@ -227,12 +228,7 @@ final class ReceiptRules {
     }
 
     private static Receipt[] receipts(Grounding g) {
-        List<Receipt> rs = new ArrayList<>();
-        if (g.receipt() != null) {
-            rs.add(g.receipt());
-        }
-        g.sentences().forEach(s -> rs.add(s.receipt()));
-        return rs.toArray(new Receipt[0]);
+        return GroundingRules.receipts(g).toArray(new Receipt[0]);
     }
 
     private static boolean hasReceipts(Grounding g) {
