@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.AuditProgress;
@@ -19,7 +20,8 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * Audits a store's history from its objects alone: for every commit, the signature by a key
- * trusted at its parent, the author's identity, trailers that agree with the tree change, every
+ * trusted at its parent, the author's identity, its dates (store-layout.md, "Time"), git's strict
+ * checks of every commit and tree object read, trailers that agree with the tree change, every
  * added or modified file (format, canonical path, the reference gate's rules at that commit) and
  * retraction records consistent with the tree. Needs no key home and never writes.
  *
@@ -81,7 +83,7 @@ public final class Auditor implements AutoCloseable {
             return r;
         }
         List<AuditViolation> all = new ArrayList<>(r.violations());
-        all.add(new AuditViolation(to, IndexCheck.PATH, "index-disagrees",
+        all.add(new AuditViolation(to, IndexCheck.PATH, Rule.INDEX_DISAGREES,
                 "the persisted predicate index is corrupt; it was discarded and will be rebuilt"));
         return new AuditReport(r.commits(), r.signatures(), r.files(), r.refs(), all);
     }

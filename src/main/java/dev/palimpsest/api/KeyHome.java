@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
@@ -30,16 +31,16 @@ public record KeyHome(Path dir) {
         SecretKeyFiles keys = new SecretKeyFiles(dir);
         keys.checkPermissions(actor);
         if (keys.exists(actor)) {
-            throw new RejectedException("key-exists", "actor " + actor, "already has a key at " + keys.path(actor));
+            throw new RejectedException(Rule.KEY_EXISTS, "actor " + actor, "already has a key at " + keys.path(actor));
         }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
-            throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
+            throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
         try {
             return OpenPgpKeys.armor(OpenPgpKeys.publicRing(
                     keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email)));
         } catch (IllegalStateException e) {
-            throw new RejectedException("key-exists", "actor " + actor, e.getMessage());
+            throw new RejectedException(Rule.KEY_EXISTS, "actor " + actor, e.getMessage());
         }
     }
 

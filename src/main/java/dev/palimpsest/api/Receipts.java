@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.RejectedException;
@@ -81,7 +82,7 @@ public final class Receipts {
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
         if (tx.size() == 0) {
-            throw new RejectedException("empty-batch", "batch", "the batch holds no sources, assertions, artifacts or config");
+            throw new RejectedException(Rule.EMPTY_BATCH, "batch", "the batch holds no sources, assertions, artifacts or config");
         }
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
     }
@@ -127,7 +128,7 @@ public final class Receipts {
      */
     public CleanupPlan planRetract(List<FactId> ids, String reason) throws RejectedException {
         if (ids.isEmpty()) {
-            throw new RejectedException("empty-transaction", "retract", "nothing to retract: no ids given");
+            throw new RejectedException(Rule.EMPTY_TRANSACTION, "retract", "nothing to retract: no ids given");
         }
         CommitId head = store.head();
         List<String> targets = ids.stream().map(FactId::value).toList();
@@ -159,7 +160,7 @@ public final class Receipts {
             throw new ConflictException("main moved since the plan was made at " + plan.at().hex() + "; plan again");
         }
         if (plan.isEmpty()) {
-            throw new RejectedException("empty-plan", plan.operation(), "the plan changes nothing");
+            throw new RejectedException(Rule.EMPTY_PLAN, plan.operation(), "the plan changes nothing");
         }
         Transaction tx = store.begin(actor);
         Cascade.operations(plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at())).forEach(tx::add);

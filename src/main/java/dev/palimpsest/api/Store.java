@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.RejectedException;
@@ -92,11 +93,11 @@ public final class Store implements AutoCloseable {
             throws RejectedException, ConflictException {
         boolean emptyRepository = GitRepo.isEmptyRepository(dir);
         if (Files.exists(dir) && !emptyRepository && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
-            throw new RejectedException("store-exists", "store " + dir,
+            throw new RejectedException(Rule.STORE_EXISTS, "store " + dir,
                     "exists and is not an empty folder or an empty bare repository");
         }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
-            throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
+            throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
         SecretKeyFiles keys = new SecretKeyFiles(home.dir());
         keys.checkPermissions(actor);
@@ -162,7 +163,7 @@ public final class Store implements AutoCloseable {
             keys.checkPermissions(actor);
             PGPSecretKeyRing ring = keys.load(actor);
             if (ring == null) {
-                throw new RejectedException("no-secret-key", "actor " + actor,
+                throw new RejectedException(Rule.NO_SECRET_KEY, "actor " + actor,
                         "has no secret key in " + keys.path(actor));
             }
             signer = new BcCommitSigner(ring);

@@ -89,7 +89,7 @@ final class AuditCommand extends Context implements Callable<Integer> {
             Map<String, Object> vm = new LinkedHashMap<>();
             vm.put("commit", v.commit().hex());
             vm.put("path", v.path());
-            vm.put("rule", String.valueOf(v.rule()));
+            vm.put("rule", v.rule().id());
             vm.put("message", v.message());
             vs.add(vm);
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
@@ -14,7 +15,7 @@ import java.util.function.Function;
  */
 final class Parse {
     /** Rule id: a command-line value is malformed (a fact id, kind or actor name). */
-    static final String INVALID_ARGUMENT = "invalid-argument";
+    static final Rule INVALID_ARGUMENT = Rule.INVALID_ARGUMENT;
 
     private Parse() {}
 

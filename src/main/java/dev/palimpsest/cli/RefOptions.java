@@ -9,6 +9,7 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Violation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,7 +85,7 @@ final class RefOptions {
                 String revision = target == null ? null : unreported.remove(target);
                 vs.add(revision == null ? v : new Violation(v.rule(), v.subject(), unknown(revision)));
             }
-            unreported.forEach((target, revision) -> vs.add(new Violation("pin-unknown", "ref -> " + target,
+            unreported.forEach((target, revision) -> vs.add(new Violation(Rule.PIN_UNKNOWN, "ref -> " + target,
                     unknown(revision))));
             throw new RejectedException(vs);
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RejectedException;
 import java.io.IOException;
@@ -21,13 +22,13 @@ import java.nio.file.Path;
  */
 final class TextInput {
     /** Rule id: a file or standard input is not valid UTF-8. */
-    static final String INVALID_UTF8 = "invalid-utf8";
+    static final Rule INVALID_UTF8 = Rule.INVALID_UTF8;
     /** Rule id: an argument was decoded with a non-UTF-8 locale and may be damaged. */
-    static final String DAMAGED_ARGUMENT = "damaged-argument";
+    static final Rule DAMAGED_ARGUMENT = Rule.DAMAGED_ARGUMENT;
     /** Rule id: an input file is missing, a folder, or unreadable. */
-    static final String FILE_UNREADABLE = "file-unreadable";
+    static final Rule FILE_UNREADABLE = Rule.FILE_UNREADABLE;
     /** Rule id: an output file cannot be written where it was asked for. */
-    static final String FILE_UNWRITABLE = "file-unwritable";
+    static final Rule FILE_UNWRITABLE = Rule.FILE_UNWRITABLE;
 
     private TextInput() {}
 
@@ -85,7 +86,7 @@ final class TextInput {
             bytes = bytes(what, Path.of(path), Limits.MAX_BODY);
         }
         if (bytes.length > Limits.MAX_BODY) {
-            throw new RejectedException(Limits.TOO_LARGE, what, "is over the limit of " + Limits.describe(Limits.MAX_BODY));
+            throw new RejectedException(Rule.TOO_LARGE, what, "is over the limit of " + Limits.describe(Limits.MAX_BODY));
         }
         return utf8(what, bytes);
     }
@@ -101,7 +102,7 @@ final class TextInput {
         try {
             long size = Files.size(path);
             if (size > max) {
-                throw new RejectedException(Limits.TOO_LARGE, what, "is " + Limits.describe(size)
+                throw new RejectedException(Rule.TOO_LARGE, what, "is " + Limits.describe(size)
                         + ", over the limit of " + Limits.describe(max));
             }
             return Files.readAllBytes(path);

@@ -1,5 +1,6 @@
 package dev.palimpsest.demo;
 
+import dev.palimpsest.model.Rule;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.model.CommitResult;
@@ -158,7 +159,7 @@ public final class Demo {
                 empty = s.findAny().isEmpty();
             }
             if (!empty && !Files.exists(dir.resolve(MARKER))) {
-                throw new RejectedException("demo-dir-not-empty", "demo folder " + dir,
+                throw new RejectedException(Rule.DEMO_DIR_NOT_EMPTY, "demo folder " + dir,
                         "exists, is not empty and was not made by the demo; name another folder");
             }
             try (Stream<Path> walk = Files.walk(dir)) {

@@ -26,11 +26,11 @@ public record AuditReport(int commits, int signatures, int files, int refs, List
         return (int) violations.stream().map(AuditViolation::commit).distinct().count();
     }
 
-    /** Violation counts by rule name, sorted by rule. */
+    /** Violation counts by rule id, sorted by id. */
     public Map<String, Integer> countsByRule() {
         Map<String, Integer> m = new TreeMap<>();
         for (AuditViolation v : violations) {
-            m.merge(v.rule(), 1, Integer::sum);
+            m.merge(v.rule().id(), 1, Integer::sum);
         }
         return m;
     }

@@ -17,8 +17,6 @@ public final class Limits {
     public static final int MAX_OPERATIONS = 100_000;
     /** The most bytes of files one transaction (one commit) may write: 256 MiB. */
     public static final long MAX_TRANSACTION_BYTES = 256L << 20;
-    /** The rule id of a violated limit, at write time and at audit time. */
-    public static final String TOO_LARGE = "too-large";
 
     private Limits() {}
 

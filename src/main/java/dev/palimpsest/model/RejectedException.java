@@ -16,7 +16,8 @@ public class RejectedException extends PalimpsestException {
         this.violations = List.copyOf(violations);
     }
 
-    public RejectedException(String rule, String subject, String message) {
+    /** A rejection for one broken {@code rule}. */
+    public RejectedException(Rule rule, String subject, String message) {
         this(List.of(new Violation(rule, subject, message)));
     }
 

@@ -3,10 +3,11 @@ package dev.palimpsest.model;
 import java.util.Objects;
 
 /**
- * One broken rule found by the reference gate or by input validation: the rule's name, the
- * subject it concerns (a fact id, a ref, a field) and a readable message. Immutable.
+ * One broken rule found by the reference gate or by input validation: the {@link Rule}, the
+ * subject it concerns (a fact id, a ref, a field) and a readable message. Immutable; no component
+ * may be null.
  */
-public record Violation(String rule, String subject, String message) {
+public record Violation(Rule rule, String subject, String message) {
     public Violation {
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(subject, "subject");
@@ -15,6 +16,6 @@ public record Violation(String rule, String subject, String message) {
 
     @Override
     public String toString() {
-        return subject + ": " + message + " [" + rule + "]";
+        return subject + ": " + message + " [" + rule.id() + "]";
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,7 +35,7 @@ class KeyPermissionsTest {
             Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
             assertThatThrownBy(() -> s.begin(ALICE)).isInstanceOfSatisfying(RejectedException.class, e -> {
                 Violation v = e.violations().get(0);
-                assertThat(v.rule()).isEqualTo("key-permissions");
+                assertThat(v.rule()).isEqualTo(Rule.KEY_PERMISSIONS);
                 assertThat(v.message()).contains("chmod 600 " + key);
             });
             Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));

@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.Rule;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,7 +32,7 @@ class SizeLimitsTest {
             tx.assertFact(FactId.of("huge"), Kind.CLAIM, "x".repeat(Limits.MAX_BODY + 1), null, List.of());
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
                     assertThat(e.violations()).extracting(Violation::rule, Violation::subject)
-                            .containsExactly(org.assertj.core.groups.Tuple.tuple("too-large", "fact huge")));
+                            .containsExactly(org.assertj.core.groups.Tuple.tuple(Rule.TOO_LARGE, "fact huge")));
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);
         }
     }
@@ -42,7 +43,7 @@ class SizeLimitsTest {
             Transaction tx = s.begin(ALICE);
             tx.assertFact(FactId.of("escaped"), Kind.CLAIM, "\u0001".repeat(Limits.MAX_BODY / 2), null, List.of());
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
-                    assertThat(e.violations()).extracting(Violation::rule).containsExactly("too-large"));
+                    assertThat(e.violations()).extracting(Violation::rule).containsExactly(Rule.TOO_LARGE));
         }
     }
 
@@ -57,7 +58,7 @@ class SizeLimitsTest {
             cite.assertFact(FactId.of("claim"), Kind.CLAIM, "cites a long passage", null,
                     List.of(dev.palimpsest.model.RefSpec.cites(FactId.of("src")).withQuote(body.substring(1))));
             assertThatThrownBy(cite::commit).isInstanceOfSatisfying(RejectedException.class, e ->
-                    assertThat(e.violations()).extracting(Violation::rule).containsExactly("too-large"));
+                    assertThat(e.violations()).extracting(Violation::rule).containsExactly(Rule.TOO_LARGE));
         }
     }
 
@@ -83,7 +84,7 @@ class SizeLimitsTest {
             Transaction tx = s.begin(ALICE);
             ops.forEach(tx::add);
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
-                    assertThat(e.violations()).extracting(Violation::rule).containsExactly("too-large"));
+                    assertThat(e.violations()).extracting(Violation::rule).containsExactly(Rule.TOO_LARGE));
         }
     }
 }

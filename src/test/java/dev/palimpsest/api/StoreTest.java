@@ -142,7 +142,7 @@ class StoreTest {
             tx.revise(FactId.of("nope"), "x", List.of());
             tx.retract(FactId.of("c6"), " ");
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
-                    assertThat(e.violations()).extracting(v -> v.rule()).containsExactly("already-exists",
+                    assertThat(e.violations()).extracting(v -> v.rule().id()).containsExactly("already-exists",
                             "ref-target-missing", "quote-too-short", "quote-not-found", "self-reference",
                             "invalid-fact", "not-found", "reason-required"));
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);

@@ -76,6 +76,7 @@ final class GitCli {
         env.put("GIT_CONFIG_NOSYSTEM", "1");
         env.put("GIT_CONFIG_GLOBAL", "/dev/null");
         env.put("LC_ALL", "C");
+        env.put("TZ", "UTC");
         env.put("GIT_TERMINAL_PROMPT", "0");
         env.putAll(extra);
         return env;

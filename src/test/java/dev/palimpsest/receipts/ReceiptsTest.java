@@ -191,7 +191,7 @@ class ReceiptsTest {
                     """;
             assertThatThrownBy(() -> store.receipts().ingest(TestStores.ALICE, yaml(bad), false))
                     .isInstanceOf(RejectedException.class)
-                    .satisfies(e -> assertThat(((RejectedException) e).violations()).extracting(Violation::rule)
+                    .satisfies(e -> assertThat(((RejectedException) e).violations()).extracting(v -> v.rule().id())
                             .contains("assertion-source", "receipt-member-missing", "self-receipt", "receipt-cycle",
                                     "flat-unflagged"));
             assertThatThrownBy(() -> store.receipts().ingest(TestStores.ALICE,

@@ -15,6 +15,7 @@ import dev.palimpsest.model.FactRead;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Violation;
 import dev.palimpsest.temporal.TemporalModel.MRef;
 import dev.palimpsest.temporal.TemporalModel.Spec;
@@ -239,39 +240,39 @@ final class HistoryGenerator {
                     } else {
                         tx.revise(id, body(id), List.of());
                     }
-                    return new Violation("not-live", id.value(), "already retracted at " + at);
+                    return new Violation(Rule.ofId("not-live"), id.value(), "already retracted at " + at);
                 }
                 return null;
             case 2:
                 if (!fresh.isEmpty()) {
                     tx.retract(any(fresh), "never was");
-                    return new Violation("not-found", "", "does not exist at " + parent.hex());
+                    return new Violation(Rule.ofId("not-found"), "", "does not exist at " + parent.hex());
                 }
                 return null;
             case 3:
                 if (!live.isEmpty()) {
                     tx.assertFact(any(live), Kind.CLAIM, "again", null, List.of());
-                    return new Violation("already-exists", "", "already exists (live at " + parent.hex());
+                    return new Violation(Rule.ofId("already-exists"), "", "already exists (live at " + parent.hex());
                 }
                 return null;
             case 4:
                 if (!touched.isEmpty()) {
                     tx.retract(touched.iterator().next(), "twice in one transaction");
-                    return new Violation("duplicate-operation", "", "more than once in one transaction");
+                    return new Violation(Rule.ofId("duplicate-operation"), "", "more than once in one transaction");
                 }
                 return null;
             case 5:
                 if (!fresh.isEmpty()) {
                     FactId ghost = FactId.of("ghost");
                     tx.assertFact(any(fresh), Kind.CLAIM, "cites a ghost", null, List.of(RefSpec.cites(ghost)));
-                    return new Violation("ref-target-missing", "", "ghost does not exist at " + parent.hex());
+                    return new Violation(Rule.ofId("ref-target-missing"), "", "ghost does not exist at " + parent.hex());
                 }
                 return null;
             case 6:
                 if (!fresh.isEmpty()) {
                     FactId id = any(fresh);
                     tx.assertFact(id, Kind.CLAIM, "cites itself", null, List.of(RefSpec.cites(id)));
-                    return new Violation("self-reference", "", "cannot reference itself");
+                    return new Violation(Rule.ofId("self-reference"), "", "cannot reference itself");
                 }
                 return null;
             case 7:
@@ -279,20 +280,20 @@ final class HistoryGenerator {
                     FactId id = any(withRefs);
                     MRef r = model.state(id, p).version().refs.get(0);
                     tx.revise(id, body(id), List.of(new RefSpec(r.target(), null, r.role(), null)));
-                    return new Violation("duplicate-ref", "", "already cites " + r.target());
+                    return new Violation(Rule.ofId("duplicate-ref"), "", "already cites " + r.target());
                 }
                 return null;
             case 8:
                 if (!live.isEmpty()) {
                     FactId id = any(live);
                     tx.revise(id, model.state(id, p).version().body, List.of());
-                    return new Violation("no-change", "", "changes nothing");
+                    return new Violation(Rule.ofId("no-change"), "", "changes nothing");
                 }
                 return null;
             default:
                 if (!live.isEmpty()) {
                     tx.retract(any(live), "   ");
-                    return new Violation("reason-required", "", "needs a reason");
+                    return new Violation(Rule.ofId("reason-required"), "", "needs a reason");
                 }
                 return null;
         }

@@ -4,8 +4,8 @@ import java.io.IOException;
 
 /**
  * One family of audit rules, applied to every audited commit. This is the audit's extension point:
- * {@link AuditEngine#standardChecks()} lists the built-in checks (signature and trust, trailers,
- * files and gate replay, retractions), and a new rule family (such as agreement of a predicate
+ * {@link AuditEngine#standardChecks()} lists the built-in checks (signature and trust, dates,
+ * trailers, files and gate replay, receipt cycles, retractions), and a new rule family (such as agreement of a predicate
  * index with history) is one more implementation added to that list.
  *
  * <p>Implementations must be thread-safe: commits are checked concurrently, each by one thread.

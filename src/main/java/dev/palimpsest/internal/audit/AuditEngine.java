@@ -1,11 +1,11 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
-import dev.palimpsest.model.Limits;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +45,8 @@ public final class AuditEngine {
 
     /** The built-in checks, in reporting order; extensions are appended here. */
     public static List<AuditCheck> standardChecks() {
-        return List.of(new CommitCheck(), new TrailerCheck(), new FileCheck(), new RetractionCheck());
+        return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new CycleCheck(),
+                new RetractionCheck());
     }
 
     /**
@@ -121,9 +122,13 @@ public final class AuditEngine {
             raw = RawCommit.parse(reading.bytes(node.id(), Constants.OBJ_COMMIT));
             ObjectId parentTree = raw.parents().isEmpty() ? null : run.treeOf(reading, raw.parents().get(0));
             c = new AuditedCommit(run, node.id(), raw, parentTree, reading.diff(parentTree, raw.tree()), reading);
+        } catch (MalformedObjectException e) {
+            c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
+            c.violation(null, Rule.MALFORMED_OBJECT, e.getMessage());
+            return c;
         } catch (IOException | IllegalArgumentException e) {
             c = new AuditedCommit(run, node.id(), RawCommit.parse(placeholder(node)), null, List.of(), reading);
-            c.violation(null, e instanceof Reading.TooLarge ? Limits.TOO_LARGE : "unreadable",
+            c.violation(null, e instanceof Reading.TooLarge ? Rule.TOO_LARGE : Rule.UNREADABLE,
                     "cannot read the commit or its first parent: " + e.getMessage());
             return c;
         }
@@ -132,9 +137,11 @@ public final class AuditEngine {
                 check.check(c);
             } catch (Reading.TooLarge e) {
                 c.violation(c.changes().stream().filter(ch -> e.id().equals(ch.newBlob())).map(Change::path)
-                        .findFirst().orElse(null), Limits.TOO_LARGE, e.getMessage());
+                        .findFirst().orElse(null), Rule.TOO_LARGE, e.getMessage());
+            } catch (MalformedObjectException e) {
+                c.violation(null, Rule.MALFORMED_OBJECT, e.getMessage());
             } catch (IOException e) {
-                c.violation(null, "unreadable", "cannot read an object the audit needs: " + e.getMessage());
+                c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }
         }
         return c;

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.internal.rules.TimeRules;
 import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.Fact;
@@ -22,10 +23,13 @@ final class AuditRun {
     final Ancestry ancestry;
     final KeyTables keys = new KeyTables();
     final Map<String, Optional<Pins.Problem>> pins = new ConcurrentHashMap<>();
+    /** The auditing clock, read once per audit. */
+    final java.time.Instant now = java.time.Instant.now();
     private final Map<ObjectId, AuditEngine.Node> nodes;
     private final Map<ObjectId, Optional<Fact>> facts = new ConcurrentHashMap<>();
     private final Map<ObjectId, ObjectId> outsideTrees = new ConcurrentHashMap<>();
     private final Map<ObjectId, Optional<ObjectId>> outsideParents = new ConcurrentHashMap<>();
+    private final Map<ObjectId, Optional<TimeRules.Stamp>> committerTimes = new ConcurrentHashMap<>();
 
     AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes) {
         this.checks = checks;
@@ -59,6 +63,20 @@ final class AuditRun {
             outsideParents.put(commit.copy(), p);
         }
         return p.orElse(null);
+    }
+
+    /** The committer time of any commit, or null when its committer header is malformed. */
+    TimeRules.Stamp committerTime(Reading r, ObjectId commit) throws IOException {
+        Optional<TimeRules.Stamp> t = committerTimes.get(commit);
+        if (t == null) {
+            RawCommit.Ident who = RawCommit.parse(r.bytes(commit, Constants.OBJ_COMMIT)).committer();
+            t = Optional.ofNullable(who == null ? null : TimeRules.Stamp.parse(who.when()));
+            if (committerTimes.size() > MAX_CACHED_FACTS) {
+                committerTimes.clear();
+            }
+            committerTimes.put(commit.copy(), t);
+        }
+        return t.orElse(null);
     }
 
     Fact fact(Reading r, ObjectId blob) throws IOException {

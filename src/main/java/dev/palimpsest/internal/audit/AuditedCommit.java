@@ -3,6 +3,7 @@ package dev.palimpsest.internal.audit;
 import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.Rule;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,7 +88,7 @@ public final class AuditedCommit {
     }
 
     /** Reports a violation; {@code path} null means the commit itself. */
-    public void violation(String path, String rule, String message) {
+    public void violation(String path, Rule rule, String message) {
         violations.add(new AuditViolation(commitId, path, rule, message));
     }
 

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.crypto.CommitSignature;
 import java.io.IOException;
 import java.util.Objects;
@@ -14,32 +15,32 @@ final class CommitCheck implements AuditCheck {
     public void check(AuditedCommit c) throws IOException {
         RawCommit raw = c.raw();
         if (raw.parents().size() > 1) {
-            c.violation(null, "not-linear", "a merge commit (" + raw.parents().size()
+            c.violation(null, Rule.NOT_LINEAR, "a merge commit (" + raw.parents().size()
                     + " parents); main is a single line of commits");
         }
         RawCommit.Ident author = raw.author();
         RawCommit.Ident committer = raw.committer();
         if (author == null || committer == null) {
-            c.violation(null, "identity-mismatch", "the author or committer header is missing or malformed");
+            c.violation(null, Rule.IDENTITY_MISMATCH, "the author or committer header is missing or malformed");
             return;
         }
         if (!author.name().equals(committer.name()) || !author.email().equals(committer.email())) {
-            c.violation(null, "identity-mismatch", "author '" + author.name() + " <" + author.email()
+            c.violation(null, Rule.IDENTITY_MISMATCH, "author '" + author.name() + " <" + author.email()
                     + ">' differs from committer '" + committer.name() + " <" + committer.email() + ">'");
         }
         if (raw.signature() == null) {
-            c.violation(null, "unsigned", "the commit carries no gpgsig signature");
+            c.violation(null, Rule.UNSIGNED, "the commit carries no gpgsig signature");
             return;
         }
         if (raw.signatureHeaders() > 1) {
-            c.violation(null, "malformed-signature", "the commit has " + raw.signatureHeaders() + " gpgsig headers");
+            c.violation(null, Rule.MALFORMED_SIGNATURE, "the commit has " + raw.signatureHeaders() + " gpgsig headers");
             return;
         }
         CommitSignature sig;
         try {
             sig = CommitSignature.parse(raw.signature());
         } catch (IllegalArgumentException e) {
-            c.violation(null, "malformed-signature", e.getMessage());
+            c.violation(null, Rule.MALFORMED_SIGNATURE, e.getMessage());
             return;
         }
         c.countSignature();
@@ -48,17 +49,17 @@ final class CommitCheck implements AuditCheck {
         KeyTables.Entry own = trusted.byActor().get(author.name());
         if (own != null && own.key() != null && own.key().holds(sig.keyId())) {
             if (!own.key().verify(sig, raw.payload())) {
-                c.violation(null, "bad-signature", "the signature by " + author.name() + "'s key "
+                c.violation(null, Rule.BAD_SIGNATURE, "the signature by " + author.name() + "'s key "
                         + own.key().fingerprint() + " does not match the commit");
             } else if (!Objects.equals(own.key().email(), author.email())) {
-                c.violation(null, "identity-mismatch", "author e-mail <" + author.email() + "> is not the e-mail of "
+                c.violation(null, Rule.IDENTITY_MISMATCH, "author e-mail <" + author.email() + "> is not the e-mail of "
                         + author.name() + "'s key <" + own.key().email() + ">");
             }
             return;
         }
         String other = trusted.actorByKeyId().get(sig.keyId());
         if (other != null) {
-            c.violation(null, "identity-mismatch", "signed with the key of actor " + other + ", but the author is "
+            c.violation(null, Rule.IDENTITY_MISMATCH, "signed with the key of actor " + other + ", but the author is "
                     + author.name());
             return;
         }
@@ -70,6 +71,6 @@ final class CommitCheck implements AuditCheck {
             m.append(": it is not ").append(author.name()).append("'s key ")
                     .append(own.key() == null ? "(unreadable)" : own.key().fingerprint());
         }
-        c.violation(null, "untrusted-signer", m.toString());
+        c.violation(null, Rule.UNTRUSTED_SIGNER, m.toString());
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -33,7 +34,7 @@ final class FileCheck implements AuditCheck {
             c.countFile();
             String p = ch.path();
             if (!ch.regularFile()) {
-                c.violation(p, "unexpected-mode", "mode " + Integer.toOctalString(ch.newMode())
+                c.violation(p, Rule.UNEXPECTED_MODE, "mode " + Integer.toOctalString(ch.newMode())
                         + " is not an ordinary file (100644)");
             } else if (p.equals(StorePaths.CONFIG)) {
                 config(c, ch);
@@ -44,7 +45,7 @@ final class FileCheck implements AuditCheck {
             } else if (p.startsWith(StorePaths.RETRACTIONS + "/")) {
                 retraction(c, ch);
             } else if (!c.explainedElsewhere(p)) {
-                c.violation(p, "unexpected-path", "the store layout has no such file");
+                c.violation(p, Rule.UNEXPECTED_PATH, "the store layout has no such file");
             }
         }
     }
@@ -54,13 +55,13 @@ final class FileCheck implements AuditCheck {
         try {
             StoreConfig cfg = FactCodec.decodeConfig(bytes, ch.path());
             if (cfg.format() != StoreConfig.FORMAT || !StoreConfig.LAYOUT.equals(cfg.layout())) {
-                c.violation(ch.path(), "malformed-file", "format " + cfg.format() + " / layout '" + cfg.layout()
+                c.violation(ch.path(), Rule.MALFORMED_FILE, "format " + cfg.format() + " / layout '" + cfg.layout()
                         + "' is not format " + StoreConfig.FORMAT + " / '" + StoreConfig.LAYOUT + "'");
             } else if (!Arrays.equals(bytes, FactCodec.encode(cfg))) {
-                c.violation(ch.path(), "malformed-file", "not in canonical form");
+                c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
             }
         } catch (FormatException e) {
-            c.violation(ch.path(), "malformed-file", e.getMessage());
+            c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
         }
     }
 
@@ -70,7 +71,7 @@ final class FileCheck implements AuditCheck {
         ActorName actor = name.contains("/") || !(asc || name.endsWith(".yaml")) ? null
                 : actorName(name.substring(0, name.lastIndexOf('.')));
         if (actor == null) {
-            c.violation(ch.path(), "unexpected-path", "keys/ holds only <actor>.asc and <actor>.yaml files");
+            c.violation(ch.path(), Rule.UNEXPECTED_PATH, "keys/ holds only <actor>.asc and <actor>.yaml files");
             return;
         }
         KeyTables.Table table = c.run().keys.at(c.reading(), c.tree());
@@ -86,27 +87,27 @@ final class FileCheck implements AuditCheck {
     private static void armoredKey(AuditedCommit c, Change ch, ActorName actor, KeyTables.Entry own,
             KeyTables.Table table) throws IOException {
         if (own.key() == null) {
-            c.violation(ch.path(), "invalid-key", own.problem());
+            c.violation(ch.path(), Rule.INVALID_KEY, own.problem());
             return;
         }
         if (!own.key().isEd25519V4()) {
-            c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint()
+            c.violation(ch.path(), Rule.INVALID_KEY, "key " + own.key().fingerprint()
                     + " is not a v4 Ed25519 (EdDSA legacy) key");
         } else if (!Arrays.equals(c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB),
                 own.key().armored().getBytes(StandardCharsets.US_ASCII))) {
-            c.violation(ch.path(), "invalid-key", "the key is not in canonical armored form and framing");
+            c.violation(ch.path(), Rule.INVALID_KEY, "the key is not in canonical armored form and framing");
         }
         for (Map.Entry<String, KeyTables.Entry> e : table.byActor().entrySet()) {
             if (!e.getKey().equals(actor.value()) && e.getValue().key() != null
                     && e.getValue().key().fingerprint().equals(own.key().fingerprint())) {
-                c.violation(ch.path(), "invalid-key", "key " + own.key().fingerprint() + " is also trusted as actor "
+                c.violation(ch.path(), Rule.KEY_IN_USE, "key " + own.key().fingerprint() + " is also trusted as actor "
                         + e.getKey());
             }
         }
         String info = StorePaths.keyInfoPath(actor);
         ObjectId record = c.blobAt(info);
         if (record == null) {
-            c.violation(ch.path(), "invalid-key", "the key has no record " + info + " beside it");
+            c.violation(ch.path(), Rule.INVALID_KEY, "the key has no record " + info + " beside it");
         } else if (c.change(info) == null) {
             recordAgrees(c, info, c.reading().bytes(record, Constants.OBJ_BLOB), actor, own);
         }
@@ -118,18 +119,18 @@ final class FileCheck implements AuditCheck {
         try {
             ActorKey record = KeyCodec.decode(bytes, path);
             if (!Arrays.equals(bytes, KeyCodec.encode(record))) {
-                c.violation(path, "malformed-file", "not in canonical form");
+                c.violation(path, Rule.MALFORMED_FILE, "not in canonical form");
             }
             if (!record.name().equals(actor)) {
-                c.violation(path, "wrong-path", "the record names actor " + record.name());
+                c.violation(path, Rule.WRONG_PATH, "the record names actor " + record.name());
             } else if (own == null || own.key() == null) {
-                c.violation(path, "invalid-key", "no readable " + StorePaths.keyPath(actor) + " beside the record");
+                c.violation(path, Rule.INVALID_KEY, "no readable " + StorePaths.keyPath(actor) + " beside the record");
             } else if (!record.fingerprint().equals(own.key().fingerprint())) {
-                c.violation(path, "invalid-key", "the record's fingerprint " + record.fingerprint()
+                c.violation(path, Rule.INVALID_KEY, "the record's fingerprint " + record.fingerprint()
                         + " is not that of " + StorePaths.keyPath(actor) + " (" + own.key().fingerprint() + ")");
             }
         } catch (FormatException e) {
-            c.violation(path, "malformed-file", e.getMessage());
+            c.violation(path, Rule.MALFORMED_FILE, e.getMessage());
         }
     }
 
@@ -140,25 +141,25 @@ final class FileCheck implements AuditCheck {
             CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path());
             f = d.fact();
             if (!d.canonical()) {
-                c.violation(ch.path(), "malformed-file", "not in canonical form");
+                c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
             }
         } catch (FormatException e) {
-            c.violation(ch.path(), "malformed-file", e.getMessage());
+            c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
             return;
         }
         String expected = StorePaths.factPath(f.kind(), f.id());
         if (!expected.equals(ch.path())) {
-            c.violation(ch.path(), "wrong-path", "fact " + f.id() + " of kind " + f.kind() + " belongs at " + expected);
+            c.violation(ch.path(), Rule.WRONG_PATH, "fact " + f.id() + " of kind " + f.kind() + " belongs at " + expected);
             return;
         }
         for (String other : StorePaths.candidatePaths(f.id())) {
             if (!other.equals(ch.path()) && c.blobAt(other) != null) {
-                c.violation(ch.path(), "duplicate-id", f.id() + " is also live at " + other);
+                c.violation(ch.path(), Rule.DUPLICATE_ID, f.id() + " is also live at " + other);
             }
         }
         Fact previous = ch.kind() == Change.Kind.MODIFIED ? c.fact(ch.oldBlob()) : null;
         if (previous != null && !previous.kind().equals(f.kind())) {
-            c.violation(ch.path(), "kind-changed", "a revision changed the kind from " + previous.kind() + " to "
+            c.violation(ch.path(), Rule.KIND_CHANGED, "a revision changed the kind from " + previous.kind() + " to "
                     + f.kind());
         }
         RefReplay.check(c, ch.path(), f, previous == null ? null : previous.refs());
@@ -170,14 +171,14 @@ final class FileCheck implements AuditCheck {
         try {
             RetractionRecord r = FactCodec.decodeRetraction(bytes, ch.path());
             if (!Arrays.equals(bytes, FactCodec.encode(r))) {
-                c.violation(ch.path(), "malformed-file", "not in canonical form");
+                c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
             }
             String expected = StorePaths.retractionPath(r.version().id());
             if (!expected.equals(ch.path())) {
-                c.violation(ch.path(), "wrong-path", "the record of " + r.version().id() + " belongs at " + expected);
+                c.violation(ch.path(), Rule.WRONG_PATH, "the record of " + r.version().id() + " belongs at " + expected);
             }
         } catch (FormatException e) {
-            c.violation(ch.path(), "malformed-file", e.getMessage());
+            c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
         }
     }
 

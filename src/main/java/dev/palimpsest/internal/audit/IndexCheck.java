@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
@@ -55,7 +56,7 @@ public final class IndexCheck implements AuditCheck {
         }
         if (!ok) {
             disagreed.set(true);
-            c.violation(PATH, "index-disagrees", "the persisted predicate index records other fact changes for this"
+            c.violation(PATH, Rule.INDEX_DISAGREES, "the persisted predicate index records other fact changes for this"
                     + " commit than its tree diff; it is discarded and will be rebuilt");
         }
     }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import org.eclipse.jgit.lib.ObjectId;
  */
 final class Pins {
     /** A broken pin: the rule and a readable reason. */
-    record Problem(String rule, String message) {}
+    record Problem(Rule rule, String message) {}
 
     private Pins() {}
 
@@ -28,11 +29,11 @@ final class Pins {
             c.run().pins.put(key, known);
         }
         Problem p = known.orElse(null);
-        if (p != null && p.rule().equals("pin-unknown")) {
+        if (p != null && p.rule() == Rule.PIN_UNKNOWN) {
             return p;
         }
         if (c.parent() == null || !c.run().ancestry.isAncestorOrSelf(commit, c.parent())) {
-            return new Problem("pin-not-ancestor", "commit " + commit.name() + " is not the parent of "
+            return new Problem(Rule.PIN_NOT_ANCESTOR, "commit " + commit.name() + " is not the parent of "
                     + c.commitId().abbreviated() + " or one of its ancestors");
         }
         return p;
@@ -42,7 +43,7 @@ final class Pins {
     private static Problem version(AuditedCommit c, FactId target, ObjectId commit, ObjectId blob) throws IOException {
         int type = c.reading().typeOf(commit);
         if (type != Constants.OBJ_COMMIT) {
-            return new Problem("pin-unknown", "commit " + commit.name()
+            return new Problem(Rule.PIN_UNKNOWN, "commit " + commit.name()
                     + (type < 0 ? " does not exist in this store" : " is not a commit"));
         }
         ObjectId tree = c.run().treeOf(c.reading(), commit);
@@ -52,16 +53,16 @@ final class Pins {
                 continue;
             }
             if (!found.equals(blob)) {
-                return new Problem("pin-mismatch", "at " + commit.name() + " the file of " + target + " is blob "
+                return new Problem(Rule.PIN_MISMATCH, "at " + commit.name() + " the file of " + target + " is blob "
                         + found.name() + ", not " + blob.name());
             }
             ObjectId before = c.run().firstParentOf(c.reading(), commit);
             if (before != null && blob.equals(c.reading().blobAt(c.run().treeOf(c.reading(), before), path))) {
-                return new Problem("pin-mismatch", "commit " + commit.name() + " did not write this version of "
+                return new Problem(Rule.PIN_MISMATCH, "commit " + commit.name() + " did not write this version of "
                         + target + " (its parent already held blob " + blob.name() + ")");
             }
             return null;
         }
-        return new Problem("pin-mismatch", target + " has no file at " + commit.name());
+        return new Problem(Rule.PIN_MISMATCH, target + " has no file at " + commit.name());
     }
 }

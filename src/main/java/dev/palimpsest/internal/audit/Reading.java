@@ -3,24 +3,35 @@ package dev.palimpsest.internal.audit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import dev.palimpsest.model.Limits;
+import org.eclipse.jgit.errors.CorruptObjectException;
 import org.eclipse.jgit.errors.LargeObjectException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectChecker;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
  * Object access for one audit worker thread: raw objects, files by path in a tree, and the
- * recursive difference of two trees. Not thread-safe (owns an {@link ObjectReader}); close it.
+ * recursive difference of two trees. Every commit and tree object it reads must pass git's strict
+ * object checks (JGit's {@link ObjectChecker}: entry order, duplicate names, modes, zero-padded
+ * modes, idents, ...), else the read throws {@link MalformedObjectException}. Not thread-safe (owns
+ * an {@link ObjectReader}); close it.
  */
 public final class Reading implements AutoCloseable {
     private static final int MAX_OBJECT = 64 << 20;
 
+    private static final int MAX_CHECKED = 1 << 16;
+
     private final ObjectReader reader;
+    private final ObjectChecker checker = new ObjectChecker();
+    private final Set<ObjectId> checked = new HashSet<>();
 
     Reading(ObjectReader reader) {
         this.reader = reader;
@@ -33,10 +44,24 @@ public final class Reading implements AutoCloseable {
     /**
      * The object's bytes; throws MissingObjectException or IncorrectObjectTypeException, and
      * {@link TooLarge} (without reading it) for a blob over {@link Limits#MAX_FILE} or another
-     * object over 64 MiB.
+     * object over 64 MiB, and {@link MalformedObjectException} for a commit or tree that fails the
+     * strict checks.
      */
     public byte[] bytes(ObjectId id, int type) throws IOException {
-        return load(id, type, type == Constants.OBJ_BLOB ? Limits.MAX_FILE : MAX_OBJECT);
+        byte[] raw = load(id, type, type == Constants.OBJ_BLOB ? Limits.MAX_FILE : MAX_OBJECT);
+        if ((type == Constants.OBJ_COMMIT || type == Constants.OBJ_TREE) && !checked.contains(id)) {
+            try {
+                checker.check(id, type, raw);
+            } catch (CorruptObjectException e) {
+                throw new MalformedObjectException(Constants.typeString(type) + " " + id.name()
+                        + " fails git's strict object checks: " + e.getMessage(), e);
+            }
+            if (checked.size() >= MAX_CHECKED) {
+                checked.clear();
+            }
+            checked.add(id.copy());
+        }
+        return raw;
     }
 
     private byte[] load(ObjectId id, int type, int limit) throws IOException {
@@ -119,7 +144,7 @@ public final class Reading implements AutoCloseable {
     }
 
     private byte[] tree(ObjectId id) throws IOException {
-        return load(id, Constants.OBJ_TREE, MAX_OBJECT);
+        return bytes(id, Constants.OBJ_TREE);
     }
 
     /** The tree of a commit read from its object; throws when it is not a commit. */

@@ -1,7 +1,9 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
-import dev.palimpsest.internal.write.RefRules;
+import dev.palimpsest.internal.rules.RefRules;
+import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.Ref;
 import java.io.IOException;
@@ -12,9 +14,10 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The reference gate replayed on a fact version found in history. Refs the previous version
- * carried must be carried over unchanged and first; every other ref is checked as the gate checks
- * a new one: no self-reference or duplicate, a pin naming a real version in the commit's past (or,
- * without a pin, a target asserted in the same commit), and a quote found in that version's body.
+ * carried must be carried over unchanged and first; every other ref is checked by the gate's own
+ * {@link RefRules} (no duplicate or self-reference, a subsumed hypothesis, a quote found in the
+ * pinned version's body), after its pin is checked: a real version in the commit's past (or,
+ * without a pin, a target asserted in the same commit).
  * Stateless.
  */
 final class RefReplay {
@@ -24,19 +27,21 @@ final class RefReplay {
     static void check(AuditedCommit c, String path, Fact fact, List<Ref> previous) throws IOException {
         List<Ref> refs = fact.refs();
         if (previous != null && !carried(previous, refs)) {
-            c.violation(path, "refs-rewritten", "the refs of the previous version are not carried over unchanged "
+            c.violation(path, Rule.REFS_REWRITTEN, "the refs of the previous version are not carried over unchanged "
                     + "(a revision keeps them, pinning same-transaction refs, and appends new ones)");
         }
         Set<String> seen = new HashSet<>();
         for (Ref r : refs) {
             boolean fresh = previous == null || !previous.contains(r);
-            if (!seen.add(r.id().value() + "\u0000" + r.role()) && fresh) {
-                c.violation(path, "duplicate-ref", "cites " + r.id() + " as " + r.role() + " more than once");
+            if (!fresh) {
+                seen.add(RefRules.key(r.id(), r.role()));
                 continue;
             }
-            if (fresh) {
+            String subject = "ref to " + r.id() + ": ";
+            RuleSink sink = (rule, msg) -> c.violation(path, rule, subject + msg);
+            if (RefRules.identity(fact.id(), r.id(), r.role(), seen, sink)) {
                 c.countRef();
-                ref(c, path, fact, r);
+                ref(c, path, r, sink);
             }
         }
     }
@@ -62,19 +67,14 @@ final class RefReplay {
         return true;
     }
 
-    private static void ref(AuditedCommit c, String path, Fact fact, Ref r) throws IOException {
-        String subject = "ref to " + r.id() + ": ";
-        if (r.id().equals(fact.id())) {
-            c.violation(path, "self-reference", subject + "a fact cannot reference itself");
-            return;
-        }
+    private static void ref(AuditedCommit c, String path, Ref r, RuleSink sink) throws IOException {
         ObjectId versionBlob;
         if (r.commit() != null) {
             ObjectId commit = ObjectId.fromString(r.commit().hex());
             versionBlob = ObjectId.fromString(r.blob().hex());
             Pins.Problem p = Pins.check(c, r.id(), commit, versionBlob);
             if (p != null) {
-                c.violation(path, p.rule(), subject + p.message());
+                sink.report(p.rule(), p.message());
                 return;
             }
         } else {
@@ -86,24 +86,20 @@ final class RefReplay {
                 }
             }
             if (versionBlob == null) {
-                c.violation(path, "unpinned-ref", subject + "a ref without commit and blob must cite a fact asserted "
+                sink.report(Rule.UNPINNED_REF, "a ref without commit and blob must cite a fact asserted "
                         + "in the same commit, and " + r.id() + " is not");
                 return;
             }
         }
-        if (r.quote() == null) {
+        if (!RefRules.SUBSUMES.equals(r.role()) && r.quote() == null) {
             return;
         }
-        String q = RefRules.collapse(r.quote());
-        if (q.length() < RefRules.MIN_QUOTE) {
-            c.violation(path, "quote-too-short", subject + "quote '" + q + "' is shorter than " + RefRules.MIN_QUOTE
-                    + " characters");
+        if (!RefRules.quoteLength(r.quote(), sink)) {
             return;
         }
         Fact target = c.fact(versionBlob);
-        if (target == null || !RefRules.collapse(target.body()).contains(q)) {
-            c.violation(path, "quote-not-found", subject + "quote '" + q + "' is not in the pinned version of "
-                    + r.id() + " (blob " + versionBlob.name() + ")");
+        if (RefRules.subsumes(r.role(), r.id(), target == null ? null : target.kind(), sink)) {
+            RefRules.quote(r.quote(), r.id(), target == null ? null : target.body(), sink);
         }
     }
 }

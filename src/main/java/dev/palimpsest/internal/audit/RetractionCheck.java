@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -16,7 +17,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * Stateless.
  */
 final class RetractionCheck implements AuditCheck {
-    private static final String RULE = "retraction-inconsistent";
+    private static final Rule RULE = Rule.RETRACTION_INCONSISTENT;
 
     @Override
     public void check(AuditedCommit c) throws IOException {

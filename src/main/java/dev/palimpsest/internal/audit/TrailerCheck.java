@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
@@ -35,7 +36,7 @@ final class TrailerCheck implements AuditCheck {
         }
         for (Change ch : c.changes()) {
             if (!claimed.contains(ch.path()) && !c.explainedElsewhere(ch.path())) {
-                c.violation(ch.path(), "unexplained-change", "the file was " + word(ch.kind())
+                c.violation(ch.path(), Rule.UNEXPLAINED_CHANGE, "the file was " + word(ch.kind())
                         + " but no Palimpsest-Op trailer accounts for it");
             }
         }
@@ -50,35 +51,35 @@ final class TrailerCheck implements AuditCheck {
         }
         List<Op> ops = new ArrayList<>();
         if (ts.isEmpty()) {
-            c.violation(null, "bad-trailers", "the message has no Palimpsest trailers");
+            c.violation(null, Rule.BAD_TRAILERS, "the message has no Palimpsest trailers");
             return ops;
         }
         String author = c.raw().author() == null ? null : c.raw().author().name();
         if (!ts.get(0).key().equals(ACTOR)) {
-            c.violation(null, "bad-trailers", "the first trailer is " + ts.get(0).key() + ", not " + ACTOR);
+            c.violation(null, Rule.BAD_TRAILERS, "the first trailer is " + ts.get(0).key() + ", not " + ACTOR);
         } else if (!ts.get(0).value().equals(author)) {
-            c.violation(null, "trailer-mismatch", ACTOR + " is '" + ts.get(0).value() + "' but the author is '"
+            c.violation(null, Rule.TRAILER_MISMATCH, ACTOR + " is '" + ts.get(0).value() + "' but the author is '"
                     + author + "'");
         }
         Set<String> subjects = new HashSet<>();
         int first = ts.get(0).key().equals(ACTOR) ? 1 : 0;
         if (first >= ts.size()) {
-            c.violation(null, "bad-trailers", "the message names no operation");
+            c.violation(null, Rule.BAD_TRAILERS, "the message names no operation");
         }
         for (int i = first; i < ts.size(); i++) {
             RawCommit.Trailer t = ts.get(i);
             if (!t.key().equals(OP) || i + 1 >= ts.size()) {
-                c.violation(null, "bad-trailers", "trailer '" + t.key() + ": " + t.value()
+                c.violation(null, Rule.BAD_TRAILERS, "trailer '" + t.key() + ": " + t.value()
                         + "' is not a Palimpsest-Op followed by its subject");
                 continue;
             }
             RawCommit.Trailer s = ts.get(++i);
             Op op = new Op(t.value(), s.key(), s.value());
             if (!validSubject(op)) {
-                c.violation(null, "bad-trailers", "operation " + op.label() + " has subject trailer " + s.key()
+                c.violation(null, Rule.BAD_TRAILERS, "operation " + op.label() + " has subject trailer " + s.key()
                         + ", which is not a valid subject for it");
             } else if (!subjects.add(op.key() + ":" + op.subject())) {
-                c.violation(null, "trailer-mismatch", op.subject() + " is the subject of more than one operation");
+                c.violation(null, Rule.TRAILER_MISMATCH, op.subject() + " is the subject of more than one operation");
             } else {
                 ops.add(op);
             }
@@ -110,7 +111,7 @@ final class TrailerCheck implements AuditCheck {
     private static void expect(AuditedCommit c, Op op, Set<String> claimed) {
         boolean genesis = c.parent() == null;
         if (genesis != op.verb().equals("init")) {
-            c.violation(null, "trailer-mismatch", "operation " + op.label()
+            c.violation(null, Rule.TRAILER_MISMATCH, "operation " + op.label()
                     + (genesis ? " in the genesis commit, which may only init" : " outside the genesis commit"));
             return;
         }
@@ -171,7 +172,7 @@ final class TrailerCheck implements AuditCheck {
         }
         String path = seen != null ? seen : candidates.get(0);
         Change ch = c.change(path);
-        c.violation(path, "trailer-mismatch", "operation " + op.label() + " says the fact's file was "
+        c.violation(path, Rule.TRAILER_MISMATCH, "operation " + op.label() + " says the fact's file was "
                 + word(kind) + ", but " + (ch == null ? "the commit does not change it" : "it was " + word(ch.kind())));
     }
 
@@ -182,7 +183,7 @@ final class TrailerCheck implements AuditCheck {
             claimed.add(path);
             return;
         }
-        c.violation(path, "trailer-mismatch", "operation " + op.label() + " says this file was " + expected
+        c.violation(path, Rule.TRAILER_MISMATCH, "operation " + op.label() + " says this file was " + expected
                 + ", but " + (ch == null ? "the commit does not change it" : "it was " + word(ch.kind())));
     }
 

@@ -45,6 +45,12 @@ public final class CommitSignature {
         return String.format("%016X", signature.getKeyID());
     }
 
+    /** The signature's creation time (from its hashed subpackets), or null when it states none. */
+    public java.time.Instant created() {
+        java.util.Date d = signature.getCreationTime();
+        return d == null ? null : d.toInstant();
+    }
+
     PGPSignature pgp() {
         return signature;
     }

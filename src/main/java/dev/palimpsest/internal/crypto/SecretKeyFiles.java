@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.crypto;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.RejectedException;
@@ -126,7 +127,7 @@ public final class SecretKeyFiles {
         }
         if (!open.isEmpty()) {
             String mode = PosixFilePermissions.toString(perms);
-            throw new RejectedException("key-permissions", (dir ? "key folder " : "secret key ") + p,
+            throw new RejectedException(Rule.KEY_PERMISSIONS, (dir ? "key folder " : "secret key ") + p,
                     (dir ? "is accessible by group or others (" : "is readable or writable by group or others (")
                             + mode + "); fix it with: chmod " + (dir ? "700 " : "600 ") + p);
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.hooks;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.RejectedException;
 import java.io.IOException;
@@ -60,12 +61,12 @@ public final class HookInstaller {
      */
     public static Path install(Path gitDir, Launch launch, boolean force) throws RejectedException {
         if (!Files.isRegularFile(gitDir.resolve("HEAD")) || !Files.isDirectory(gitDir.resolve("objects"))) {
-            throw new RejectedException("not-a-store", "store " + gitDir, "is not a git directory");
+            throw new RejectedException(Rule.NOT_A_STORE, "store " + gitDir, "is not a git directory");
         }
         Path target = gitDir.resolve("hooks").resolve("pre-receive");
         try {
             if (Files.exists(target) && !force && !Files.readString(target, StandardCharsets.UTF_8).contains(MARKER)) {
-                throw new RejectedException("hook-exists", target.toString(),
+                throw new RejectedException(Rule.HOOK_EXISTS, target.toString(),
                         "holds another pre-receive hook; pass --force to replace it");
             }
             Files.createDirectories(target.getParent());

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.Rule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -46,7 +47,7 @@ public final class BatchFile {
 
     /** The violation of an ingest file of {@code size} bytes over {@link Limits#MAX_INGEST_FILE}. */
     public static Violation tooLarge(long size) {
-        return new Violation(Limits.TOO_LARGE, "batch", "the ingest file is " + Limits.describe(size)
+        return new Violation(Rule.TOO_LARGE, "batch", "the ingest file is " + Limits.describe(size)
                 + ", over the limit of " + Limits.describe(Limits.MAX_INGEST_FILE));
     }
 
@@ -207,7 +208,7 @@ public final class BatchFile {
     }
 
     private void problem(String subject, String msg) {
-        problems.add(new Violation("invalid-batch", subject, msg));
+        problems.add(new Violation(Rule.INVALID_BATCH, subject, msg));
     }
 
     private static List<JsonNode> list(JsonNode n, String field) {

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
@@ -48,18 +49,18 @@ final class KeyRules {
     void add(Operation.KeyAdd k) {
         String subject = "key " + k.name();
         if (!touched.add(k.name())) {
-            violation("duplicate-operation", subject, "is changed more than once in one transaction");
+            violation(Rule.DUPLICATE_OPERATION, subject, "is changed more than once in one transaction");
             return;
         }
         String role;
         try {
             role = ActorKey.role(k.role() == null ? ActorKey.AGENT : k.role());
         } catch (IllegalArgumentException e) {
-            violation("invalid-role", subject, e.getMessage());
+            violation(Rule.INVALID_ROLE, subject, e.getMessage());
             return;
         }
         if (live().containsKey(k.name())) {
-            violation("key-exists", subject, StorePaths.keyPath(k.name()) + " already exists at "
+            violation(Rule.KEY_EXISTS, subject, StorePaths.keyPath(k.name()) + " already exists at "
                     + parent.commit().name() + "; revoke it first or choose another name");
             return;
         }
@@ -67,21 +68,21 @@ final class KeyRules {
         try {
             key = TrustedKey.parse(k.armoredPublicKey());
         } catch (IllegalArgumentException e) {
-            violation("invalid-key", subject, e.getMessage());
+            violation(Rule.INVALID_KEY, subject, e.getMessage());
             return;
         }
         if (!key.isEd25519V4()) {
-            violation("invalid-key", subject, "key " + key.fingerprint() + " is not a v4 Ed25519 (EdDSA legacy) key");
+            violation(Rule.INVALID_KEY, subject, "key " + key.fingerprint() + " is not a v4 Ed25519 (EdDSA legacy) key");
             return;
         }
         String notCanonical = key.notCanonical(k.armoredPublicKey());
         if (notCanonical != null) {
-            violation("invalid-key", subject, "key " + key.fingerprint() + " is not in canonical form: " + notCanonical);
+            violation(Rule.INVALID_KEY, subject, "key " + key.fingerprint() + " is not in canonical form: " + notCanonical);
             return;
         }
         for (Map.Entry<ActorName, String> e : live().entrySet()) {
             if (e.getValue().equals(key.fingerprint())) {
-                violation("key-in-use", subject, "key " + key.fingerprint() + " is already trusted for actor "
+                violation(Rule.KEY_IN_USE, subject, "key " + key.fingerprint() + " is already trusted for actor "
                         + e.getKey());
                 return;
             }
@@ -94,16 +95,16 @@ final class KeyRules {
     void revoke(Operation.KeyRevoke k) {
         String subject = "key " + k.name();
         if (!touched.add(k.name())) {
-            violation("duplicate-operation", subject, "is changed more than once in one transaction");
+            violation(Rule.DUPLICATE_OPERATION, subject, "is changed more than once in one transaction");
             return;
         }
         if (!live().containsKey(k.name())) {
-            violation("not-found", subject, "cannot revoke: " + StorePaths.keyPath(k.name()) + " does not exist at "
+            violation(Rule.NOT_FOUND, subject, "cannot revoke: " + StorePaths.keyPath(k.name()) + " does not exist at "
                     + parent.commit().name());
             return;
         }
         if (live.size() == 1) {
-            violation("last-key", subject, "cannot revoke the last trusted key: add another key first");
+            violation(Rule.LAST_KEY, subject, "cannot revoke the last trusted key: add another key first");
             return;
         }
         files.put(StorePaths.keyPath(k.name()), null);
@@ -129,7 +130,7 @@ final class KeyRules {
         return live;
     }
 
-    private void violation(String rule, String subject, String msg) {
+    private void violation(Rule rule, String subject, String msg) {
         violations.add(new Violation(rule, subject, msg));
     }
 }

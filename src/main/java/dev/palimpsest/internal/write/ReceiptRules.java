@@ -1,7 +1,11 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.rules.GroundingRules;
+import dev.palimpsest.internal.rules.ReceiptCycles;
+import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -26,7 +30,8 @@ import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * The receipt rules of the reference gate: an assertion cites one existing source (ref role
+ * The receipt rules of the reference gate, checked through the rule classes the audit shares
+ * ({@link GroundingRules}, {@link ReceiptCycles}): an assertion cites one existing source (ref role
  * {@code source}) and states a triple; a merge, edge or summary carries a receipt (a summary: one
  * per sentence, or one flat receipt with {@code flat: true}); every bundle member exists at the
  * parent (or is written in the same transaction) and is not the artifact itself; receipt
@@ -34,7 +39,6 @@ import org.eclipse.jgit.lib.ObjectId;
  * of the transaction are known. Not thread-safe (one per gate).
  */
 final class ReceiptRules {
-    static final String SOURCE_ROLE = "source";
     static final String CONFIG_TRAILER = "Palimpsest-Config";
 
     private record Deferred(Fact fact, String path, Set<Pin> carried, ObjectId carriedAt, boolean readd) {}
@@ -68,7 +72,7 @@ final class ReceiptRules {
     void reground(Operation.Reground r) {
         FactId id = r.id();
         if (!gate.touched.add(id)) {
-            gate.violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
+            gate.violation(Rule.DUPLICATE_OPERATION, "fact " + id, "is written more than once in one transaction");
             return;
         }
         Versions.Located loc = gate.versions.locate(id);
@@ -85,11 +89,11 @@ final class ReceiptRules {
             next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
                     current.refs(), current.pooled(), r.grounding());
         } catch (IllegalArgumentException e) {
-            gate.violation("invalid-fact", "fact " + id, e.getMessage());
+            gate.violation(Rule.INVALID_FACT, "fact " + id, e.getMessage());
             return;
         }
         if (!current.kind().isArtifact()) {
-            gate.violation("not-an-artifact", "fact " + id, "only merges, edges and summaries carry receipts");
+            gate.violation(Rule.NOT_AN_ARTIFACT, "fact " + id, "only merges, edges and summaries carry receipts");
             return;
         }
         if (!kindRules(next)) {
@@ -110,14 +114,14 @@ final class ReceiptRules {
         try {
             current = FactCodec.decodeConfig(bytes, StorePaths.CONFIG);
         } catch (FormatException e) {
-            gate.violation("corrupt-file", StorePaths.CONFIG, e.getMessage());
+            gate.violation(Rule.CORRUPT_FILE, StorePaths.CONFIG, e.getMessage());
             return;
         }
         StoreConfig next;
         try {
             next = current.with(c.policy(), c.ontology());
         } catch (IllegalArgumentException e) {
-            gate.violation("invalid-config", StorePaths.CONFIG, e.getMessage());
+            gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;
         }
         if (!next.equals(current) && !gate.files.containsKey(StorePaths.CONFIG)) {
@@ -155,12 +159,12 @@ final class ReceiptRules {
             List<Pin> pins = new ArrayList<>();
             for (Pin p : bundle) {
                 String subject = "receipt " + self + " -> " + p.id();
-                if (p.id().equals(self)) {
-                    gate.violation("self-receipt", subject, "an artifact's " + what + " cannot name the artifact itself");
+                RuleSink sink = (rule, msg) -> gate.violation(rule, subject, msg);
+                if (!GroundingRules.notSelf(self, p.id(), what, sink)) {
                     ok = false;
                 } else if (p.commit() != null) {
                     if (!carried.contains(p)) {
-                        gate.violation("pin-not-carried", subject, "a pinned member must be carried over from the "
+                        gate.violation(Rule.PIN_NOT_CARRIED, subject, "a pinned member must be carried over from the "
                                 + "previous version; name the member unpinned and the gate pins it");
                         ok = false;
                     }
@@ -173,9 +177,7 @@ final class ReceiptRules {
                             dev.palimpsest.model.BlobId.of(st.blob().name())));
                 } else {
                     Optional<FactVersion> v = existing.computeIfAbsent(p.id(), gate.versions::existsAt);
-                    if (v.isEmpty()) {
-                        gate.violation("receipt-member-missing", subject, p.id() + " does not exist at "
-                                + gate.parent.commit().name() + " and is not written in this transaction");
+                    if (!GroundingRules.member(self, p.id(), v.isPresent(), what, gate.parent.commit().name(), sink)) {
                         ok = false;
                     } else {
                         pins.add(new Pin(p.id(), v.get().commit(), v.get().blob()));
@@ -188,96 +190,22 @@ final class ReceiptRules {
     }
 
     private boolean kindRules(Fact f) {
-        Grounding g = f.grounding();
-        String subject = "fact " + f.id();
-        Kind k = f.kind();
-        int before = gate.violationCount();
-        if (Kind.ASSERTION.equals(k)) {
-            if (!g.hasTriple()) {
-                gate.violation("assertion-triple", subject, "an assertion states one triple: subject, predicate, object");
-            }
-            long sources = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).count();
-            if (sources != 1) {
-                gate.violation("assertion-source", subject, "an assertion cites exactly one source document (ref role "
-                        + "'source'), found " + sources);
-            } else {
-                Ref src = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).findFirst().orElseThrow();
-                String kind = sourceKind(src);
-                if (kind != null && !Kind.SOURCE.value().equals(kind)) {
-                    gate.violation("assertion-source", subject, src.id() + " is a " + kind + ", not a source");
-                }
-            }
-            if (hasReceipts(g)) {
-                gate.violation("receipt-on-assertion", subject, "assertions are evidence; they carry no receipt");
-            }
-        } else if (k.isArtifact()) {
-            if (Kind.SUMMARY.equals(k)) {
-                if (g.sentences().isEmpty() && g.receipt() == null) {
-                    gate.violation("receipt-required", subject, "a summary needs sentence receipts or a flat receipt");
-                } else if (g.receipt() != null && !g.flat()) {
-                    gate.violation("flat-unflagged", subject, "a whole-summary receipt must be flagged flat: true");
-                }
-            } else {
-                if (g.receipt() == null) {
-                    gate.violation("receipt-required", subject, "a " + k + " needs a receipt");
-                }
-                if (!g.sentences().isEmpty() || g.flat()) {
-                    gate.violation("sentences-on-non-summary", subject, "only summaries have sentences or flat receipts");
-                }
-            }
-            if (Kind.EDGE.equals(k) && !g.hasTriple()) {
-                gate.violation("edge-triple", subject, "an edge states one triple: subject, predicate, object");
-            }
-        } else if (!g.isEmpty()) {
-            gate.violation("grounding-on-plain-fact", subject, "only assertions, merges, edges and summaries carry "
-                    + "triples and receipts");
-        }
-        return gate.violationCount() == before;
+        return GroundingRules.check(f, this::sourceKind, (rule, msg) -> gate.violation(rule, "fact " + f.id(), msg));
     }
 
-    private String sourceKind(Ref src) {
+    private Kind sourceKind(Ref src) {
         if (src.commit() == null) {
             Fact same = gate.pending.get(src.id());
-            return same == null ? null : same.kind().value();
+            return same == null ? null : same.kind();
         }
         FactState st = gate.index.state(src.id(), ObjectId.fromString(src.commit().hex()));
-        return st == null ? null : st.kind();
+        return st == null ? null : Kind.of(st.kind());
     }
 
     private void rejectCycles() {
         anyReadd = deferred.values().stream().anyMatch(Deferred::readd);
-        Map<FactId, Integer> color = new HashMap<>();
-        for (FactId start : deferred.keySet()) {
-            List<FactId> path = new ArrayList<>();
-            if (cycleFrom(start, color, path)) {
-                gate.violation("receipt-cycle", "fact " + start, "receipt dependencies form a cycle: "
-                        + String.join(" -> ", path.stream().map(FactId::value).toList()));
-                return;
-            }
-        }
-    }
-
-    private boolean cycleFrom(FactId id, Map<FactId, Integer> color, List<FactId> path) {
-        Integer c = color.get(id);
-        if (c != null) {
-            if (c == 1) {
-                path.add(id);
-                return true;
-            }
-            return false;
-        }
-        color.put(id, 1);
-        path.add(id);
-        for (Receipt r : receiptsOf(id)) {
-            for (FactId m : r.members()) {
-                if (cycleFrom(m, color, path)) {
-                    return true;
-                }
-            }
-        }
-        path.remove(path.size() - 1);
-        color.put(id, 2);
-        return false;
+        ReceiptCycles.check(deferred.keySet(), id -> List.of(receiptsOf(id)),
+                start -> (rule, msg) -> gate.violation(rule, "fact " + start, msg));
     }
 
     /**
@@ -300,16 +228,11 @@ final class ReceiptRules {
     }
 
     private static Receipt[] receipts(Grounding g) {
-        List<Receipt> rs = new ArrayList<>();
-        if (g.receipt() != null) {
-            rs.add(g.receipt());
-        }
-        g.sentences().forEach(s -> rs.add(s.receipt()));
-        return rs.toArray(new Receipt[0]);
+        return GroundingRules.receipts(g).toArray(new Receipt[0]);
     }
 
     private static boolean hasReceipts(Grounding g) {
-        return g.receipt() != null || !g.sentences().isEmpty();
+        return GroundingRules.hasReceipts(g);
     }
 
     private static void forEachBundle(Grounding g, java.util.function.Consumer<List<Pin>> each) {

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
@@ -9,6 +10,8 @@ import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Lineage;
 import dev.palimpsest.internal.query.Versions;
+import dev.palimpsest.internal.rules.RefRules;
+import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
@@ -42,8 +45,6 @@ import org.eclipse.jgit.lib.ObjectInserter;
  * were read at; refs a fact already carried are not re-checked. Not thread-safe (one per write).
  */
 final class ReferenceGate {
-    static final int MIN_QUOTE = RefRules.MIN_QUOTE;
-
     final GitRepo repo;
     final PredicateIndex index;
     final Snapshot parent;
@@ -71,11 +72,11 @@ final class ReferenceGate {
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
         if (ops.isEmpty()) {
-            throw new RejectedException("empty-transaction", "transaction", "a transaction needs at least one operation");
+            throw new RejectedException(Rule.EMPTY_TRANSACTION, "transaction", "a transaction needs at least one operation");
         }
         for (Operation op : ops) {
             if (parent == null && !(op instanceof Operation.Init)) {
-                violation("no-store", "transaction", "the store has no commit yet; initialise it first");
+                violation(Rule.NO_STORE, "transaction", "the store has no commit yet; initialise it first");
                 continue;
             }
             if (op instanceof Operation.Init i) {
@@ -105,7 +106,7 @@ final class ReferenceGate {
 
     private void init(Operation.Init i) {
         if (parent != null) {
-            violation("already-initialised", "store", "the store is already initialised");
+            violation(Rule.ALREADY_INITIALISED, "store", "the store is already initialised");
             return;
         }
         files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
@@ -117,11 +118,11 @@ final class ReferenceGate {
         FactId id = a.id();
         String subject = "fact " + id;
         if (!touched.add(id)) {
-            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
             return;
         }
         if (versions.live(id)) {
-            violation("already-exists", subject, "already exists (live at " + parent.commit().name()
+            violation(Rule.ALREADY_EXISTS, subject, "already exists (live at " + parent.commit().name()
                     + "); revise it or assert a new id");
             return;
         }
@@ -151,7 +152,7 @@ final class ReferenceGate {
         FactId id = r.id();
         String subject = "fact " + id;
         if (!touched.add(id)) {
-            violation("duplicate-operation", subject, "is written more than once in one transaction");
+            violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
             return;
         }
         Versions.Located loc = versions.locate(id);
@@ -174,7 +175,7 @@ final class ReferenceGate {
             return;
         }
         if (new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, FactCodec.encode(same)).equals(loc.blob())) {
-            violation("no-change", subject, "the revision changes nothing");
+            violation(Rule.NO_CHANGE, subject, "the revision changes nothing");
             return;
         }
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
@@ -242,19 +243,15 @@ final class ReferenceGate {
         List<Ref> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Ref e : existing) {
-            seen.add(e.id().value() + "\u0000" + e.role());
+            seen.add(RefRules.key(e.id(), e.role()));
         }
         for (RefSpec s : specs) {
             String subject = "ref " + referrer + " -> " + s.target();
-            if (!seen.add(s.target().value() + "\u0000" + s.role())) {
-                violation("duplicate-ref", subject, "the fact already cites " + s.target() + " as " + s.role());
+            RuleSink sink = (rule, msg) -> violation(rule, subject, msg);
+            if (!RefRules.identity(referrer, s.target(), s.role(), seen, sink)) {
                 continue;
             }
-            if (s.target().equals(referrer)) {
-                violation("self-reference", subject, "a fact cannot reference itself");
-                continue;
-            }
-            Ref ref = resolve(subject, s);
+            Ref ref = resolve(subject, s, sink);
             if (ref != null) {
                 out.add(ref);
             }
@@ -262,20 +259,22 @@ final class ReferenceGate {
         return out;
     }
 
-    private Ref resolve(String subject, RefSpec s) {
+    private Ref resolve(String subject, RefSpec s, RuleSink sink) {
         Fact same = pending.get(s.target());
         if (s.at() == null && same != null) {
-            return checkQuote(subject, s, same.body()) ? new Ref(s.target(), s.role(), null, null, s.quote()) : null;
+            return RefRules.subsumes(s.role(), s.target(), same.kind(), sink)
+                    && RefRules.quote(s.quote(), s.target(), same.body(), sink)
+                    ? new Ref(s.target(), s.role(), null, null, s.quote()) : null;
         }
         ObjectId at = parent.commit();
         if (s.at() != null) {
             at = ObjectId.fromString(s.at().hex());
             if (!isCommit(at)) {
-                violation("pin-unknown", subject, "commit " + s.at().hex() + " does not exist in this store");
+                violation(Rule.PIN_UNKNOWN, subject, "commit " + s.at().hex() + " does not exist in this store");
                 return null;
             }
             if (!History.isAncestorOrSelf(repo, at, parent.commit())) {
-                violation("pin-not-ancestor", subject, "commit " + s.at().hex()
+                violation(Rule.PIN_NOT_ANCESTOR, subject, "commit " + s.at().hex()
                         + " is not an ancestor of the commit the write lands on (" + parent.commit().name() + ")");
                 return null;
             }
@@ -285,20 +284,16 @@ final class ReferenceGate {
         try {
             version = (snap == parent ? versions : new Versions(index, snap)).existsAt(s.target());
             if (version.isEmpty()) {
-                violation("ref-target-missing", subject, s.target() + " does not exist at " + at.name());
+                violation(Rule.REF_TARGET_MISSING, subject, s.target() + " does not exist at " + at.name());
                 return null;
             }
-            if ("subsumes".equals(s.role())) {
-                Fact target = decodeBlob(snap, version.get());
-                if (target != null && !Kind.HYPOTHESIS.equals(target.kind())) {
-                    violation("subsumes-non-hypothesis", subject, s.target() + " is a " + target.kind()
-                            + ", not a hypothesis; only a hypothesis can be subsumed");
+            if (RefRules.SUBSUMES.equals(s.role()) || s.quote() != null) {
+                if (!RefRules.quoteLength(s.quote(), sink)) {
                     return null;
                 }
-            }
-            if (s.quote() != null) {
                 Fact target = decodeBlob(snap, version.get());
-                if (target == null || !checkQuote(subject, s, target.body())) {
+                if (target == null || !RefRules.subsumes(s.role(), s.target(), target.kind(), sink)
+                        || !RefRules.quote(s.quote(), s.target(), target.body(), sink)) {
                     return null;
                 }
             }
@@ -310,22 +305,6 @@ final class ReferenceGate {
         return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote());
     }
 
-    private boolean checkQuote(String subject, RefSpec s, String targetBody) {
-        if (s.quote() == null) {
-            return true;
-        }
-        String q = collapse(s.quote());
-        if (q.length() < MIN_QUOTE) {
-            violation("quote-too-short", subject, "quote '" + q + "' is shorter than " + MIN_QUOTE + " characters");
-            return false;
-        }
-        if (!collapse(targetBody).contains(q)) {
-            violation("quote-not-found", subject, "quote '" + q + "' is not in the pinned version of " + s.target());
-            return false;
-        }
-        return true;
-    }
-
     private boolean isCommit(ObjectId id) {
         try {
             return repo.repository().getObjectDatabase().has(id)
@@ -335,15 +314,11 @@ final class ReferenceGate {
         }
     }
 
-    static String collapse(String s) {
-        return RefRules.collapse(s);
-    }
-
     private Fact decodeBlob(Snapshot snap, FactVersion v) {
         try {
             return FactCodec.decodeFact(snap.read(ObjectId.fromString(v.blob().hex())), v.id().value());
         } catch (FormatException e) {
-            violation("corrupt-target", "fact " + v.id(), e.getMessage());
+            violation(Rule.CORRUPT_TARGET, "fact " + v.id(), e.getMessage());
             return null;
         }
     }
@@ -352,7 +327,7 @@ final class ReferenceGate {
         try {
             return FactCodec.decodeFact(parent.read(loc.blob()), loc.path());
         } catch (FormatException e) {
-            violation("corrupt-file", loc.path(), e.getMessage());
+            violation(Rule.CORRUPT_FILE, loc.path(), e.getMessage());
             return null;
         }
     }
@@ -361,7 +336,7 @@ final class ReferenceGate {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
-            violation("invalid-fact", "fact " + id, e.getMessage());
+            violation(Rule.INVALID_FACT, "fact " + id, e.getMessage());
             return null;
         }
     }
@@ -370,7 +345,7 @@ final class ReferenceGate {
         return violations.size();
     }
 
-    void violation(String rule, String subject, String msg) {
+    void violation(Rule rule, String subject, String msg) {
         violations.add(new Violation(rule, subject, msg));
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.query.Versions;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -21,10 +22,10 @@ public final class RetractRules {
     public static Violation check(FactId id, String reason, boolean repeated, Versions.Located live,
             Versions versions) {
         if (repeated) {
-            return new Violation("duplicate-operation", "fact " + id, "is written more than once in one transaction");
+            return new Violation(Rule.DUPLICATE_OPERATION, "fact " + id, "is written more than once in one transaction");
         }
         if (reason == null || reason.isBlank()) {
-            return new Violation("reason-required", "fact " + id, "a retraction needs a reason");
+            return new Violation(Rule.REASON_REQUIRED, "fact " + id, "a retraction needs a reason");
         }
         return live == null ? notLive(id, "retract", versions) : null;
     }
@@ -33,9 +34,9 @@ public final class RetractRules {
     static Violation notLive(FactId id, String verb, Versions versions) {
         CommitId at = versions.retractedAt(id);
         if (at != null) {
-            return new Violation("not-live", "fact " + id, "cannot " + verb + ": already retracted at " + at.hex());
+            return new Violation(Rule.NOT_LIVE, "fact " + id, "cannot " + verb + ": already retracted at " + at.hex());
         }
-        return new Violation("not-found", "fact " + id, "cannot " + verb + ": does not exist at "
+        return new Violation(Rule.NOT_FOUND, "fact " + id, "cannot " + verb + ": does not exist at "
                 + versions.commit().name());
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.RejectedException;
@@ -19,7 +20,7 @@ final class WriteLimits {
     static void checkOperations(List<Operation> ops) throws RejectedException {
         List<Violation> vs = new ArrayList<>();
         if (ops.size() > Limits.MAX_OPERATIONS) {
-            vs.add(new Violation(Limits.TOO_LARGE, "transaction", ops.size() + " operations, over the limit of "
+            vs.add(new Violation(Rule.TOO_LARGE, "transaction", ops.size() + " operations, over the limit of "
                     + Limits.MAX_OPERATIONS + " per commit"));
         }
         for (Operation op : ops) {
@@ -27,7 +28,7 @@ final class WriteLimits {
                     : op instanceof Operation.Revise r ? r.addRefs() : List.of();
             for (RefSpec ref : refs) {
                 if (ref.quote() != null && ref.quote().length() > Limits.MAX_QUOTE) {
-                    vs.add(new Violation(Limits.TOO_LARGE, "fact " + subject(op) + ", ref " + ref.target(), "quote is "
+                    vs.add(new Violation(Rule.TOO_LARGE, "fact " + subject(op) + ", ref " + ref.target(), "quote is "
                             + ref.quote().length() + " characters, over the limit of " + Limits.MAX_QUOTE));
                 }
             }
@@ -39,7 +40,7 @@ final class WriteLimits {
             }
             long bytes = utf8Length(body);
             if (bytes > Limits.MAX_BODY) {
-                vs.add(new Violation(Limits.TOO_LARGE, "fact " + subject(op), "body is " + Limits.describe(bytes)
+                vs.add(new Violation(Rule.TOO_LARGE, "fact " + subject(op), "body is " + Limits.describe(bytes)
                         + ", over the limit of " + Limits.describe(Limits.MAX_BODY)));
             }
         }
@@ -57,13 +58,13 @@ final class WriteLimits {
             }
             total += f.getValue().length;
             if (f.getValue().length > Limits.MAX_FILE) {
-                vs.add(new Violation(Limits.TOO_LARGE, f.getKey(), "the file would be "
+                vs.add(new Violation(Rule.TOO_LARGE, f.getKey(), "the file would be "
                         + Limits.describe(f.getValue().length) + ", over the limit of "
                         + Limits.describe(Limits.MAX_FILE) + " per file"));
             }
         }
         if (total > Limits.MAX_TRANSACTION_BYTES) {
-            vs.add(new Violation(Limits.TOO_LARGE, "transaction", "files total " + Limits.describe(total)
+            vs.add(new Violation(Rule.TOO_LARGE, "transaction", "files total " + Limits.describe(total)
                     + ", over the limit of " + Limits.describe(Limits.MAX_TRANSACTION_BYTES) + " per commit"));
         }
         if (!vs.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.PalimpsestInternalException;
@@ -16,6 +17,7 @@ import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.TreeEditor;
 import dev.palimpsest.internal.git.WriterLock;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.rules.TimeRules;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import java.io.IOException;
@@ -24,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,7 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.GpgSignature;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.revwalk.RevCommit;
 
 /**
  * The commit pipeline, the only code that writes to {@code refs/heads/main}: under the writer lock
@@ -132,13 +134,13 @@ public final class Writer {
         String keyPath = StorePaths.keyPath(actor);
         ObjectId blob = parent.blobAt(keyPath);
         if (blob == null) {
-            throw new RejectedException("unknown-actor", "actor " + actor,
+            throw new RejectedException(Rule.UNKNOWN_ACTOR, "actor " + actor,
                     "has no key in this store (" + keyPath + " is missing at " + parent.commit().name() + ")");
         }
         String fp = keyFingerprints.computeIfAbsent(blob, b -> OpenPgpKeys.fingerprint(OpenPgpKeys
                 .parsePublic(new String(parent.read(b), StandardCharsets.US_ASCII)).getPublicKey()));
         if (!fp.equals(signer.fingerprint())) {
-            throw new RejectedException("key-mismatch", "actor " + actor, "the secret key in the key home ("
+            throw new RejectedException(Rule.KEY_MISMATCH, "actor " + actor, "the secret key in the key home ("
                     + signer.fingerprint() + ") is not the key in " + keyPath + " (" + fp + ")");
         }
     }
@@ -152,7 +154,7 @@ public final class Writer {
                 edits.put(f.getKey(), f.getValue() == null ? null : ins.insert(Constants.OBJ_BLOB, f.getValue()));
             }
             ObjectId tree = TreeEditor.apply(reader, ins, parent == null ? null : parent.tree(), edits);
-            Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            Instant now = TimeRules.commitTime(Instant.now(), parent == null ? null : commitTime(parent));
             PersonIdent who = new PersonIdent(actor.value(), signer.email(), now, ZoneOffset.UTC);
             CommitBuilder cb = new CommitBuilder();
             cb.setTreeId(tree);
@@ -167,6 +169,13 @@ public final class Writer {
             ins.flush();
             return commit;
         }
+    }
+
+    /** The committer time of the snapshot's commit, or null when its committer header is malformed. */
+    private static Instant commitTime(Snapshot s) throws IOException {
+        byte[] raw = s.reader().open(s.commit(), Constants.OBJ_COMMIT).getCachedBytes();
+        PersonIdent committer = RevCommit.parse(raw).getCommitterIdent();
+        return committer == null ? null : committer.getWhenAsInstant();
     }
 
     /**

@@ -42,6 +42,12 @@ final class Forge {
     private String committerName;
     private String signer;
     private boolean tamperAfterSigning;
+    private Instant authorTime;
+    private Instant committerTime;
+    private Instant signatureTime;
+    private ZoneOffset zone = ZoneOffset.UTC;
+    private String rawSignature;
+    private ObjectId rawTree;
 
     Forge(Path gitDir, KeyHome home) {
         this.gitDir = gitDir;
@@ -116,6 +122,37 @@ final class Forge {
         return this;
     }
 
+    /** Dates author and committer at {@code author} and {@code committer} (default: now). */
+    Forge dated(Instant author, Instant committer) {
+        authorTime = author;
+        committerTime = committer;
+        return this;
+    }
+
+    /** Signs with this signature creation time (default: the committer time). */
+    Forge signedAt(Instant t) {
+        signatureTime = t;
+        return this;
+    }
+
+    /** Writes both idents in {@code z} (default UTC). */
+    Forge zone(ZoneOffset z) {
+        zone = z;
+        return this;
+    }
+
+    /** Puts {@code armored} in the gpgsig header instead of a signature. */
+    Forge rawSignature(String armored) {
+        rawSignature = armored;
+        return this;
+    }
+
+    /** Commits {@code tree} as it is, ignoring the file edits. */
+    Forge tree(ObjectId tree) {
+        rawTree = tree;
+        return this;
+    }
+
     /** Parents other than main's tip (the first one's tree is the base of the edits). */
     Forge parents(ObjectId... ps) {
         parents.clear();
@@ -142,18 +179,22 @@ final class Forge {
             for (Map.Entry<String, byte[]> e : edits.entrySet()) {
                 blobs.put(e.getKey(), e.getValue() == null ? null : ins.insert(Constants.OBJ_BLOB, e.getValue()));
             }
-            ObjectId tree = TreeEditor.apply(reader, ins, base, blobs);
+            ObjectId tree = rawTree != null ? rawTree : TreeEditor.apply(reader, ins, base, blobs);
             Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            Instant committed = committerTime == null ? now : committerTime;
             CommitBuilder cb = new CommitBuilder();
             cb.setTreeId(tree);
             cb.setParentIds(parents);
-            cb.setAuthor(new PersonIdent(authorName, authorEmail, now, ZoneOffset.UTC));
-            cb.setCommitter(new PersonIdent(committerName, authorEmail, now, ZoneOffset.UTC));
+            cb.setAuthor(new PersonIdent(authorName, authorEmail, authorTime == null ? now : authorTime, zone));
+            cb.setCommitter(new PersonIdent(committerName, authorEmail, committed, zone));
             cb.setMessage(message);
-            if (signer != null) {
+            if (rawSignature != null) {
+                cb.setGpgSignature(new GpgSignature(rawSignature.getBytes(StandardCharsets.US_ASCII)));
+            } else if (signer != null) {
                 BcCommitSigner s = new BcCommitSigner(new SecretKeyFiles(home.dir()).load(
                         dev.palimpsest.model.ActorName.of(signer)));
-                cb.setGpgSignature(new GpgSignature(s.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
+                cb.setGpgSignature(new GpgSignature(s.sign(cb.build(), signatureTime == null ? committed
+                        : signatureTime).getBytes(StandardCharsets.US_ASCII)));
             }
             if (tamperAfterSigning) {
                 cb.setMessage(message + "\n");

@@ -197,9 +197,9 @@ class ForgedCommitTest {
         String record = StorePaths.retractionPath(SRC);
         ObjectId c = forge().put(record, FactCodec.encode(rec)).trailers("alice", "retract", "Palimpsest-Fact", "src-1")
                 .commit();
-        assertThat(violations(c)).extracting(AuditViolation::rule).containsExactlyInAnyOrder(
+        assertThat(violations(c)).extracting(v -> v.rule().id()).containsExactlyInAnyOrder(
                 "retraction-inconsistent", "trailer-mismatch");
-        assertThat(violations(c)).filteredOn(v -> v.rule().equals("retraction-inconsistent"))
+        assertThat(violations(c)).filteredOn(v -> v.rule().id().equals("retraction-inconsistent"))
                 .extracting(AuditViolation::path).containsExactly(record);
     }
 
@@ -252,13 +252,13 @@ class ForgedCommitTest {
     private void assertOnly(ObjectId commit, String path, String rule) throws Exception {
         List<AuditViolation> vs = violations(commit);
         assertThat(vs).as(vs.toString()).hasSize(1);
-        assertThat(vs.get(0).rule()).isEqualTo(rule);
+        assertThat(vs.get(0).rule().id()).isEqualTo(rule);
         assertThat(vs.get(0).path()).isEqualTo(path);
         assertThat(vs.get(0).message()).isNotBlank();
     }
 
     private List<String> rules(ObjectId commit) throws Exception {
-        return violations(commit).stream().map(AuditViolation::rule).toList();
+        return violations(commit).stream().map(v -> v.rule().id()).toList();
     }
 
     /** Audits all of main; every violation must be in {@code commit}. */

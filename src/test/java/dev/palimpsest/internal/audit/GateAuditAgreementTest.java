@@ -1,0 +1,137 @@
+package dev.palimpsest.internal.audit;
+
+import static dev.palimpsest.api.TestStores.ALICE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.crypto.OpenPgpKeys;
+import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Pin;
+import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The gate's half of the agreement: every rule checked at both ends rejects a write that breaks
+ * it with the same id that {@link RuleBookAuditTest} sees the audit report on a forged commit
+ * breaking it, and nothing is written.
+ */
+class GateAuditAgreementTest {
+    private static final FactId SRC = ForgedCases.SRC;
+    private static final FactId CLAIM = ForgedCases.CLAIM;
+    private static final FactId M = FactId.of("m-x");
+
+    /** A write through the gate on a store holding {@code src-1} (a source) and {@code claim-1}. */
+    private interface Write {
+        void into(Transaction t, Store s, Path dir) throws Exception;
+    }
+
+    private static final Map<Rule, Write> WRITES = new EnumMap<>(Rule.class);
+
+    static {
+        Receipt src = new Receipt(List.of(List.of(Pin.of(SRC))));
+        WRITES.put(Rule.DUPLICATE_REF, (t, s, d) -> t.assertFact(Kind.CLAIM, "twice", RefSpec.cites(SRC),
+                RefSpec.cites(SRC)));
+        WRITES.put(Rule.SELF_REFERENCE, (t, s, d) -> t.assertFact(FactId.of("fact-x"), Kind.CLAIM, "itself", null,
+                List.of(RefSpec.cites(FactId.of("fact-x")))));
+        WRITES.put(Rule.PIN_UNKNOWN, (t, s, d) -> t.assertFact(Kind.CLAIM, "nothing", RefSpec.cites(SRC)
+                .at(CommitId.of("1234567890123456789012345678901234567890"))));
+        WRITES.put(Rule.PIN_NOT_ANCESTOR, (t, s, d) -> {
+            var side = Forge.by(s.gitDir(), new KeyHome(d.resolve("home")), "alice").put("facts/x", "x")
+                    .trailers("alice").commit(false);
+            t.assertFact(Kind.CLAIM, "a side commit", RefSpec.cites(SRC).at(CommitId.of(side.name())));
+        });
+        WRITES.put(Rule.QUOTE_TOO_SHORT, (t, s, d) -> t.assertFact(Kind.CLAIM, "short", RefSpec.cites(SRC)
+                .withQuote("seven votes")));
+        WRITES.put(Rule.QUOTE_NOT_FOUND, (t, s, d) -> t.assertFact(Kind.CLAIM, "misquotes", RefSpec.cites(SRC)
+                .withQuote("approved unanimously by all")));
+        WRITES.put(Rule.SUBSUMES_NON_HYPOTHESIS, (t, s, d) -> t.subsume(SRC, null, Kind.CLAIM, "subsumes a source",
+                null, List.of()));
+        WRITES.put(Rule.ASSERTION_TRIPLE, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "no triple",
+                List.of(new RefSpec(SRC, null, "source", null)), Grounding.NONE));
+        WRITES.put(Rule.ASSERTION_SOURCE, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "cites a claim",
+                List.of(new RefSpec(CLAIM, null, "source", null)), Grounding.triple("ERK", "regulates", "apoptosis")));
+        WRITES.put(Rule.RECEIPT_ON_ASSERTION, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "with a receipt",
+                List.of(new RefSpec(SRC, null, "source", null)), new Grounding("ERK", "regulates", "apoptosis", src,
+                        List.of(), false)));
+        WRITES.put(Rule.RECEIPT_REQUIRED, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "bare", List.of(),
+                Grounding.NONE));
+        WRITES.put(Rule.FLAT_UNFLAGGED, (t, s, d) -> t.assertGrounded(M, Kind.SUMMARY, "unflagged", List.of(),
+                new Grounding(null, null, null, src, List.of(), false)));
+        WRITES.put(Rule.SENTENCES_ON_NON_SUMMARY, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "flat merge",
+                List.of(), new Grounding(null, null, null, src, List.of(), true)));
+        WRITES.put(Rule.EDGE_TRIPLE, (t, s, d) -> t.assertGrounded(M, Kind.EDGE, "no triple", List.of(),
+                new Grounding(null, null, null, src, List.of(), false)));
+        WRITES.put(Rule.GROUNDING_ON_PLAIN_FACT, (t, s, d) -> t.assertGrounded(M, Kind.CLAIM, "a triple", List.of(),
+                Grounding.triple("ERK", "regulates", "apoptosis")));
+        WRITES.put(Rule.SELF_RECEIPT, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "itself", List.of(),
+                new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false)));
+        WRITES.put(Rule.RECEIPT_MEMBER_MISSING, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "a ghost", List.of(),
+                new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(FactId.of("ghost"))))), List.of(),
+                        false)));
+        WRITES.put(Rule.RECEIPT_CYCLE, (t, s, d) -> {
+            FactId y = FactId.of("m-y");
+            t.assertGrounded(M, Kind.MERGE, "rests on m-y", List.of(), new Grounding(null, null, null,
+                    new Receipt(List.of(List.of(Pin.of(y)))), List.of(), false));
+            t.assertGrounded(y, Kind.MERGE, "rests on m-x", List.of(), new Grounding(null, null, null,
+                    new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false));
+        });
+        WRITES.put(Rule.TOO_LARGE, (t, s, d) -> t.assertFact(Kind.CLAIM, "x".repeat(dev.palimpsest.model.Limits.MAX_BODY + 1)));
+        WRITES.put(Rule.INVALID_KEY, (t, s, d) -> t.addKey(ActorName.of("dave"), "not a key", "agent"));
+        WRITES.put(Rule.KEY_IN_USE, (t, s, d) -> t.addKey(ActorName.of("dave"), OpenPgpKeys.armor(
+                OpenPgpKeys.publicRing(new SecretKeyFiles(d.resolve("home")).load(ALICE))), "agent"));
+    }
+
+    @TempDir
+    Path dir;
+
+    static Stream<Rule> sharedRules() {
+        return Arrays.stream(Rule.values()).filter(r -> r.where() == Rule.Where.BOTH);
+    }
+
+    @Test
+    void everyRuleCheckedAtBothEndsHasAGateCase() {
+        Set<Rule> shared = sharedRules().collect(Collectors.toSet());
+        assertThat(WRITES.keySet()).containsExactlyInAnyOrderElementsOf(shared);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sharedRules")
+    void theGateRejectsAWriteThatBreaksASharedRuleWithThatRulesId(Rule rule) throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(SRC, Kind.SOURCE, ForgedCases.SRC_BODY, null, List.of());
+            t.assertFact(CLAIM, Kind.CLAIM, "The vote was close.", null, List.of());
+            t.commit();
+            CommitId before = s.head();
+            Transaction bad = s.begin(ALICE);
+            WRITES.get(rule).into(bad, s, dir);
+            RejectedException e = catchThrowableOfType(bad::commit, RejectedException.class);
+            assertThat(e).as("the gate rejects a write breaking " + rule).isNotNull();
+            assertThat(e.violations()).extracting(v -> v.rule()).as(e.getMessage()).contains(rule);
+            assertThat(s.head()).isEqualTo(before);
+        }
+    }
+}

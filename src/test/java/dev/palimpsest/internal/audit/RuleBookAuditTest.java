@@ -1,0 +1,91 @@
+package dev.palimpsest.internal.audit;
+
+import static dev.palimpsest.api.TestStores.ALICE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.Auditor;
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.AuditProgress;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Rule;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The rule book against the audit: every rule the audit checks has a forged history that breaks
+ * it ({@link ForgedCases}), and the audit flags that history, in the forged commit, with exactly
+ * the rules the case names; the history the gate wrote before it stays clean.
+ */
+class RuleBookAuditTest {
+    @TempDir
+    Path dir;
+
+    static Stream<ForgedCases.Case> cases() {
+        return ForgedCases.all().stream();
+    }
+
+    @Test
+    void everyAuditCheckedRuleHasAForgedCase() {
+        Set<Rule> forged = ForgedCases.all().stream().map(ForgedCases.Case::rule).collect(Collectors.toSet());
+        Set<Rule> checked = Arrays.stream(Rule.values()).filter(Rule::auditChecked).collect(Collectors.toSet());
+        assertThat(forged).containsExactlyInAnyOrderElementsOf(checked);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theAuditFlagsAForgedHistoryWithTheRuleItBreaks(ForgedCases.Case c) throws Exception {
+        ForgedCases.Store store = writeHistory();
+        assertThat(audit(store.gitDir()).violations()).as("the gate's history").isEmpty();
+
+        ObjectId forged = c.forging().forge(store);
+
+        List<AuditViolation> vs = audit(store.gitDir()).violations();
+        assertThat(vs).as(vs.toString()).isNotEmpty()
+                .allMatch(v -> v.commit().hex().equals(forged.name()), "all in the forged commit")
+                .allMatch(v -> !v.message().isBlank(), "each with a message");
+        assertThat(vs.stream().map(AuditViolation::rule).collect(Collectors.toSet())).as(vs.toString())
+                .isEqualTo(c.reported());
+    }
+
+    private ForgedCases.Store writeHistory() throws Exception {
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        try (Store s = TestStores.init(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(ForgedCases.SRC, Kind.SOURCE, ForgedCases.SRC_BODY, null, List.of());
+            CommitId srcCommit = t.commit().commit();
+            FactVersion src = s.factExistsAt(ForgedCases.SRC, srcCommit).orElseThrow();
+            t = s.begin(ALICE);
+            t.assertFact(ForgedCases.CLAIM, Kind.CLAIM, "The vote was close.", null,
+                    List.of(RefSpec.cites(ForgedCases.SRC).withQuote("seven votes to two")));
+            CommitId claimCommit = t.commit().commit();
+            FactVersion claim = s.factExistsAt(ForgedCases.CLAIM, claimCommit).orElseThrow();
+            FactRead.Found read = (FactRead.Found) s.read(ForgedCases.CLAIM, claimCommit);
+            return new ForgedCases.Store(s.gitDir(), home, srcCommit, src.blob(), claimCommit, claim.blob(),
+                    read.fact(), ObjectId.fromString(claimCommit.hex()));
+        }
+    }
+
+    private static AuditReport audit(Path gitDir) throws Exception {
+        try (Auditor a = Auditor.open(gitDir)) {
+            return a.audit(null, AuditProgress.none());
+        }
+    }
+}
