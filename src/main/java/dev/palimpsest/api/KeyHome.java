@@ -1,17 +1,18 @@
 package dev.palimpsest.api;
 
-import dev.palimpsest.model.RejectedException;
-import dev.palimpsest.internal.crypto.OpenPgpKeys;
-import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.RejectedException;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The directory that holds actors' secret keys, outside every repository.
+ * Names the directory that holds actors' secret keys, outside every repository, and generates keys
+ * in it.
  *
- * <p>Resolution order: an explicit path, then {@code $PALIMPSEST_HOME}, then {@code ~/.palimpsest}.
- * Immutable.
+ * <p>Resolution order of {@link #resolve}: an explicit path, then {@code $PALIMPSEST_HOME}, then
+ * {@code ~/.palimpsest}. Immutable and thread-safe; {@code dir} must not be null and is made
+ * absolute.
  */
 public record KeyHome(Path dir) {
     public KeyHome {
@@ -19,30 +20,37 @@ public record KeyHome(Path dir) {
         dir = dir.toAbsolutePath().normalize();
     }
 
+    /** The key home at {@code dir}. */
+    public static KeyHome of(Path dir) {
+        return new KeyHome(dir);
+    }
+
     /**
      * Generates an Ed25519 key for {@code actor} in this key home (owner-only) and returns its
-     * armored public key, to be trusted with {@link Transaction#addKey}.
+     * armored public key, to be trusted with {@link Transaction#addKey}; the key's user id has the
+     * e-mail {@code <actor>@palimpsest.local}.
      *
-     * @param email the e-mail of the key's user id; null means {@code <actor>@palimpsest.local}
+     * @throws RejectedException when the home already holds a key for the actor
+     */
+    public String generateKey(ActorName actor) throws RejectedException {
+        return new Signers(dir).generate(Objects.requireNonNull(actor, "actor"), null);
+    }
+
+    /**
+     * As {@link #generateKey(ActorName)}, with {@code email} in the key's user id.
+     *
      * @throws RejectedException when the home already holds a key for the actor, or the e-mail is invalid
      */
     public String generateKey(ActorName actor, String email) throws RejectedException {
-        SecretKeyFiles keys = new SecretKeyFiles(dir);
-        if (keys.exists(actor)) {
-            throw new RejectedException("key-exists", "actor " + actor, "already has a key at " + keys.path(actor));
-        }
-        if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(email, "email");
+        if (!email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException("invalid-email", "email", "'" + email + "' is not an e-mail address");
         }
-        try {
-            return OpenPgpKeys.armor(OpenPgpKeys.publicRing(
-                    keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email)));
-        } catch (IllegalStateException e) {
-            throw new RejectedException("key-exists", "actor " + actor, e.getMessage());
-        }
+        return new Signers(dir).generate(actor, email);
     }
 
-    /** The explicit path when given, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */
+    /** The explicit path when not null, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */
     public static KeyHome resolve(Path explicit) {
         if (explicit != null) {
             return new KeyHome(explicit);

@@ -1,5 +1,6 @@
 package dev.palimpsest.bench;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
@@ -54,20 +55,20 @@ public final class PredicateBench {
         List<Integer> checkpoints = new ArrayList<>();
         long t0 = System.nanoTime();
         try {
-            try (Store store = Store.init(gitDir, home, ACTOR, null, opts)) {
+            try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
                 boolean[] isLive = new boolean[facts];
                 int next = 0;
                 for (int i = 1; i < commits; i++) {
                     Transaction tx = store.begin(ACTOR);
                     if (next < facts) {
-                        tx.assertFact(FactId.of("f" + next), Kind.CLAIM, "fact " + next + " v0", null, List.of());
+                        tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + next + " v0").id(FactId.of("f" + next)));
                         isLive[next++] = true;
                     } else {
                         int f = rnd.nextInt(facts);
                         FactId id = FactId.of("f" + f);
                         int op = rnd.nextInt(10);
                         if (!isLive[f]) {
-                            tx.assertFact(id, Kind.CLAIM, "fact " + f + " re-added at " + i, null, List.of());
+                            tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + f + " re-added at " + i).id(id));
                             isLive[f] = true;
                         } else if (op == 0) {
                             tx.retract(id, "retracted at " + i);
@@ -76,7 +77,7 @@ public final class PredicateBench {
                             tx.revise(id, "fact " + f + " v" + i, List.of());
                         }
                     }
-                    history.add(tx.commit().commit());
+                    history.add(tx.commit().id());
                     if ((i + 1) % (commits / 4) == 0 || i == commits - 1) {
                         checkpoints.add(i + 1);
                         live.add(measure(store, history, facts, samples, rnd, true));

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
@@ -39,10 +40,8 @@ final class AssertCommand extends Context implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = open()) {
             Transaction tx = store.begin(ActorName.of(actor));
-            FactId given = id == null ? null : FactId.of(id);
-            FactId fid = subsumes == null
-                    ? tx.assertFact(given, Kind.of(kind), body, confidence, refs.specs(store))
-                    : tx.subsume(FactId.of(subsumes), given, Kind.of(kind), body, confidence, refs.specs(store));
+            FactSpec spec = WriteOutput.spec(kind, body, id, confidence, refs.specs(store));
+            FactId fid = subsumes == null ? tx.assertFact(spec) : tx.subsume(FactId.of(subsumes), spec);
             CommitResult r = tx.commit();
             WriteOutput.print(this, fid, r);
         }

@@ -46,8 +46,7 @@ final class ConsolidateCommands {
         public Integer call() throws Exception {
             try (Store store = open()) {
                 Transaction tx = store.begin(ActorName.of(actor));
-                FactId fid = tx.supersede(FactId.of(old), id == null ? null : FactId.of(id), Kind.of(kind), body,
-                        confidence, refs.specs(store));
+                FactId fid = tx.supersede(FactId.of(old), WriteOutput.spec(kind, body, id, confidence, refs.specs(store)));
                 WriteOutput.print(this, fid, tx.commit());
             }
             return Main.OK;
@@ -78,17 +77,17 @@ final class ConsolidateCommands {
         public Integer call() throws Exception {
             try (Store store = open()) {
                 Transaction tx = store.begin(ActorName.of(actor));
-                FactId fid = tx.merge(inputs.stream().map(FactId::of).toList(), id == null ? null : FactId.of(id),
-                        Kind.of(kind), body, confidence);
+                FactId fid = tx.merge(inputs.stream().map(FactId::of).toList(),
+                        WriteOutput.spec(kind, body, id, confidence, List.of()));
                 CommitResult r = tx.commit();
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", fid.value());
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     m.put("retracted", r.retracted().stream().map(FactId::value).toList());
                     printJson(m);
                 } else {
-                    out().println(fid + " " + r.commit().hex() + " (retracted " + r.retracted() + ")");
+                    out().println(fid + " " + r.id().hex() + " (retracted " + r.retracted() + ")");
                 }
             }
             return Main.OK;

@@ -1,7 +1,7 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.api.StoreInitializer;
 import dev.palimpsest.model.ActorName;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,7 +19,11 @@ final class InitCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (Store store = Store.init(storePath(), home(), ActorName.of(actor), email, StoreOptions.defaults())) {
+        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(ActorName.of(actor));
+        if (email != null) {
+            init.email(email);
+        }
+        try (Store store = init.create()) {
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("store", store.gitDir().toString());

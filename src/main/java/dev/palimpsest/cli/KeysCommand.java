@@ -4,6 +4,7 @@ import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.KeyRole;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,16 +46,16 @@ final class KeysCommand implements Callable<Integer> {
             String armored = Files.readString(key, StandardCharsets.US_ASCII);
             try (Store store = open()) {
                 ActorName who = ActorName.of(name);
-                CommitResult r = store.begin(ActorName.of(actor)).addKey(who, armored, role).commit();
-                ActorKey added = store.keys(r.commit()).stream().filter(k -> k.name().equals(who)).findFirst()
+                CommitResult r = store.begin(ActorName.of(actor)).addKey(who, armored, KeyRole.parse(role)).commit();
+                ActorKey added = store.keys(r.id()).stream().filter(k -> k.name().equals(who)).findFirst()
                         .orElseThrow();
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>(KeysCommand.json(added));
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     printJson(m);
                 } else {
                     out().println("added key " + added.name() + " (" + added.role() + ", " + added.fingerprint()
-                            + ") " + r.commit().hex());
+                            + ") " + r.id().hex());
                 }
             }
             return Main.OK;
@@ -76,10 +77,10 @@ final class KeysCommand implements Callable<Integer> {
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("name", name);
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     printJson(m);
                 } else {
-                    out().println("revoked key " + name + " " + r.commit().hex());
+                    out().println("revoked key " + name + " " + r.id().hex());
                 }
             }
             return Main.OK;
@@ -120,7 +121,8 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            String armored = home().generateKey(ActorName.of(name), email);
+            String armored = email == null ? home().generateKey(ActorName.of(name))
+                    : home().generateKey(ActorName.of(name), email);
             if (outFile != null) {
                 Files.writeString(outFile, armored, StandardCharsets.US_ASCII);
             } else {
@@ -133,7 +135,7 @@ final class KeysCommand implements Callable<Integer> {
     static Map<String, Object> json(ActorKey k) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", k.name().value());
-        m.put("role", k.role());
+        m.put("role", k.role().value());
         m.put("fingerprint", k.fingerprint());
         return m;
     }

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
@@ -35,7 +36,7 @@ final class RefOptions {
             int at = r.indexOf('@');
             FactId target = FactId.of(at < 0 ? r : r.substring(0, at));
             CommitId pin = at < 0 ? null : store.resolve(r.substring(at + 1));
-            out.add(new RefSpec(target, pin, "cites", quoteBy.remove(target)));
+            out.add(new RefSpec(target, pin, RefRole.CITES, quoteBy.remove(target)));
         }
         if (!quoteBy.isEmpty()) {
             throw new IllegalArgumentException("--quote names " + quoteBy.keySet() + " but no --ref cites it");

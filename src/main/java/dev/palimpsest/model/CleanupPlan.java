@@ -11,10 +11,10 @@ import java.util.List;
  * the sentence summaries revised to drop exactly their dead sentences ({@code revisions}), and the
  * artifacts that were touched but stay alive ({@code touched}, for review). Immutable.
  */
-public record CleanupPlan(CommitId at, String operation, List<String> targets, String reason, String policy,
+public record CleanupPlan(CommitId at, Withdrawal operation, List<String> targets, String reason, Policy policy,
         List<FactId> roots, List<Removal> removals, List<Revision> revisions, List<FactId> touched) {
     /** An artifact the cascade retracts, its layer, and why. */
-    public record Removal(FactId id, String layer, String why) {}
+    public record Removal(FactId id, Layer layer, String why) {}
 
     /** A sentence summary revised: the 0-based indexes of the sentences dropped and how many stay. */
     public record Revision(FactId id, List<Integer> dropped, int kept) {

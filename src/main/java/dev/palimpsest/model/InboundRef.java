@@ -5,5 +5,5 @@ package dev.palimpsest.model;
  * role, the target version it pinned, and whether that referrer version is live at the asked
  * commit. Immutable.
  */
-public record InboundRef(FactId referrer, CommitId referrerVersion, String role, CommitId pinnedCommit,
+public record InboundRef(FactId referrer, CommitId referrerVersion, RefRole role, CommitId pinnedCommit,
         BlobId pinnedBlob, boolean live) {}

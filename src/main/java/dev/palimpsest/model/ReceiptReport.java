@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * Receipt liveness per layer ({@code assertion}, {@code merge}, {@code edge}, {@code summary}) at
  * commit {@code at}, under the store's flat-summary {@code policy}. Immutable.
  */
-public record ReceiptReport(CommitId at, String policy, SortedMap<String, LayerCounts> layers) {
+public record ReceiptReport(CommitId at, Policy policy, SortedMap<Layer, LayerCounts> layers) {
     public ReceiptReport {
         layers = Collections.unmodifiableSortedMap(new TreeMap<>(layers == null ? Map.of() : layers));
     }

@@ -6,7 +6,7 @@ package dev.palimpsest.model;
  * asked commit (for a retracted target: the retraction commit). {@code by} names the superseding
  * fact when {@code status} is SUPERSEDED, else null. Immutable.
  */
-public record RefStatus(FactId target, String role, Status status, CommitId pinned, CommitId current, FactId by) {
+public record RefStatus(FactId target, RefRole role, Status status, CommitId pinned, CommitId current, FactId by) {
     /** Worst first: a retracted target outranks a superseded one, which outranks a revised one. */
     public enum Status { RETRACTED, SUPERSEDED, REVISED, CURRENT }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.RefRole;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.internal.yaml.GroundingCodec;
@@ -109,7 +110,7 @@ public final class BatchFile {
         FactId id = id(n);
         String w = "assertion " + id;
         Grounding g = Grounding.triple(text(n, "subject", w, true), text(n, "predicate", w, true), text(n, "object", w, true));
-        RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, "source", text(n, "quote", w, false));
+        RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, RefRole.SOURCE, text(n, "quote", w, false));
         String body = text(n, "body", w, false);
         items.add(new Item(id, Kind.ASSERTION, body != null ? body : tripleText(g), List.of(src), g));
     }

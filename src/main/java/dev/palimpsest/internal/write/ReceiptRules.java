@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Versions;
@@ -34,7 +35,6 @@ import org.eclipse.jgit.lib.ObjectId;
  * of the transaction are known. Not thread-safe (one per gate).
  */
 final class ReceiptRules {
-    static final String SOURCE_ROLE = "source";
     static final String CONFIG_TRAILER = "Palimpsest-Config";
 
     private record Deferred(Fact fact, String path, Set<Pin> carried, ObjectId carriedAt, boolean readd) {}
@@ -196,12 +196,12 @@ final class ReceiptRules {
             if (!g.hasTriple()) {
                 gate.violation("assertion-triple", subject, "an assertion states one triple: subject, predicate, object");
             }
-            long sources = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).count();
+            long sources = f.refs().stream().filter(r -> RefRole.SOURCE.equals(r.role())).count();
             if (sources != 1) {
                 gate.violation("assertion-source", subject, "an assertion cites exactly one source document (ref role "
                         + "'source'), found " + sources);
             } else {
-                Ref src = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).findFirst().orElseThrow();
+                Ref src = f.refs().stream().filter(r -> RefRole.SOURCE.equals(r.role())).findFirst().orElseThrow();
                 String kind = sourceKind(src);
                 if (kind != null && !Kind.SOURCE.value().equals(kind)) {
                     gate.violation("assertion-source", subject, src.id() + " is a " + kind + ", not a source");

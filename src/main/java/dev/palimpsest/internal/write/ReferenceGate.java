@@ -1,5 +1,7 @@
 package dev.palimpsest.internal.write;
 
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
@@ -109,7 +111,7 @@ final class ReferenceGate {
             return;
         }
         files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
-        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), ActorKey.HUMAN));
+        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), KeyRole.HUMAN));
         message.add("init", CommitMessage.KEY, i.actor().value(), null);
     }
 
@@ -128,7 +130,7 @@ final class ReferenceGate {
         List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
-            List<FactId> inputs = refs.stream().filter(r -> "merged_from".equals(r.role())).map(Ref::id).toList();
+            List<FactId> inputs = refs.stream().filter(r -> RefRole.MERGED_FROM.equals(r.role())).map(Ref::id).toList();
             pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
@@ -288,7 +290,7 @@ final class ReferenceGate {
                 violation("ref-target-missing", subject, s.target() + " does not exist at " + at.name());
                 return null;
             }
-            if ("subsumes".equals(s.role())) {
+            if (RefRole.SUBSUMES.equals(s.role())) {
                 Fact target = decodeBlob(snap, version.get());
                 if (target != null && !Kind.HYPOTHESIS.equals(target.kind())) {
                     violation("subsumes-non-hypothesis", subject, s.target() + " is a " + target.kind()
