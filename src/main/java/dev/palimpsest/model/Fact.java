@@ -12,6 +12,9 @@ import java.util.Objects;
  * finite and not negative). A pooled source still stops counting once it is retracted.
  * {@code grounding} holds the triple and receipts of assertions and derived artifacts
  * ({@link Grounding#NONE}, never null, otherwise). Immutable; collections are copied (pooled sorted by id).
+ *
+ * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are required; {@code confidence} may be
+ * null, null collections mean empty.
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
         java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {
