@@ -29,7 +29,7 @@ import java.util.Set;
  * Immutable once parsed.
  */
 public final class BatchFile {
-    /** One fact of the batch, ready for {@code Transaction.assertGrounded}. */
+    /** One fact of the batch, ready for {@code Transaction.assertFact} with a grounding. */
     public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
 
     private static final YAMLMapper MAPPER = new YAMLMapper();
