@@ -173,9 +173,19 @@ public final class Receipts {
     }
 
     /**
+     * Records that {@code item}, at its current version, was reviewed, with the note
+     * {@code reviewed <item>}; see {@link #acknowledge(ActorName, FactId, String)}.
+     *
+     * @throws RejectedException the item is not live at main's tip (never written, or retracted)
+     */
+    public CommitResult acknowledge(ActorName actor, FactId item) throws RejectedException, ConflictException {
+        return acknowledge(actor, item, "");
+    }
+
+    /**
      * Records that {@code item}, at its current version, was reviewed: a {@code review-ack} fact
-     * citing it (role {@code acknowledges}, pinned to that version), one signed commit. A blank
-     * {@code note} means {@code reviewed <item>}.
+     * citing it (role {@code acknowledges}, pinned to that version) whose body is {@code note}, one
+     * signed commit. A blank {@code note} means {@code reviewed <item>}.
      *
      * @throws RejectedException the item is not live at main's tip (never written, or retracted)
      */

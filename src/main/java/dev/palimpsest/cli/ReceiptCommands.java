@@ -216,7 +216,8 @@ final class ReceiptCommands {
                     if (actor == null) {
                         throw new Main.UsageException("--ack needs --actor");
                     }
-                    CommitResult r = store.receipts().acknowledge(ActorName.of(actor), FactId.of(ack), note);
+                    CommitResult r = note == null ? store.receipts().acknowledge(ActorName.of(actor), FactId.of(ack))
+                            : store.receipts().acknowledge(ActorName.of(actor), FactId.of(ack), note);
                     if (json()) {
                         printJson(Map.of("item", ack, "ack", r.written().get(0).value(), "commit", r.id().hex()));
                     } else {

@@ -85,4 +85,18 @@ class ApiArgumentsTest {
             assertThat(f.fact().refs()).extracting(Ref::role).containsExactly(RefRole.of("derived_from"));
         }
     }
+
+    @Test
+    void anAcknowledgementWithoutANoteSaysWhatWasReviewed() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            Transaction tx = s.begin(ALICE);
+            FactId item = tx.assertFact(FactSpec.of(Kind.CLAIM, "to be reviewed"));
+            tx.commit();
+            var ack = s.receipts().acknowledge(ALICE, item);
+            FactRead.Found f = (FactRead.Found) s.read(ack.written().get(0), ack.id());
+            assertThat(f.fact().body()).isEqualTo("reviewed " + item);
+            assertThat(f.fact().refs()).extracting(Ref::role).containsExactly(RefRole.ACKNOWLEDGES);
+            assertThatThrownBy(() -> s.receipts().acknowledge(ALICE, item, null)).hasMessage("note");
+        }
+    }
 }
