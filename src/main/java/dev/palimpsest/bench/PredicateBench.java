@@ -117,8 +117,9 @@ public final class PredicateBench {
         }
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
-            FactId id = FactId.of("f" + rnd.nextInt(facts));
-            CommitId c = history.get(rnd.nextInt(history.size()));
+            int k = rnd.nextInt(history.size());
+            FactId id = writtenBy(k, facts, rnd);
+            CommitId c = history.get(k);
             long s = System.nanoTime();
             if (live) {
                 store.factLiveAtCommit(id, c);
@@ -132,8 +133,9 @@ public final class PredicateBench {
 
     private static void ask(Store store, List<CommitId> history, int facts, Random rnd, boolean live)
             throws PalimpsestException {
-        FactId id = FactId.of("f" + rnd.nextInt(facts));
-        CommitId c = history.get(rnd.nextInt(history.size()));
+        int k = rnd.nextInt(history.size());
+        FactId id = writtenBy(k, facts, rnd);
+        CommitId c = history.get(k);
         if (live) {
             store.factLiveAtCommit(id, c);
         } else {
@@ -141,12 +143,22 @@ public final class PredicateBench {
         }
     }
 
+    /**
+     * A random fact already written at the {@code k}-th commit after genesis (commit k + 1 asserts
+     * fact k until every fact exists): the predicates answer for facts of the history, and a fact
+     * never written there is a NotFoundException, not an answer.
+     */
+    private static FactId writtenBy(int k, int facts, Random rnd) {
+        return FactId.of("f" + rnd.nextInt(Math.min(k + 1, facts)));
+    }
+
     private static Stats gitLog(Path gitDir, List<CommitId> history, int facts, int samples, Random rnd)
             throws IOException {
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
-            FactId id = FactId.of("f" + rnd.nextInt(facts));
-            CommitId c = history.get(rnd.nextInt(history.size()));
+            int k = rnd.nextInt(history.size());
+            FactId id = writtenBy(k, facts, rnd);
+            CommitId c = history.get(k);
             long s = System.nanoTime();
             Proc.run(gitDir, Map.of(), null, "git", "--git-dir", gitDir.toString(), "log", "-1", "--format=%H",
                     c.hex(), "--", StorePaths.factPath(Kind.CLAIM, id));

@@ -47,8 +47,11 @@ public final class Queries {
 
     /** The commit {@code at}, checked, with the index caught up to it. */
     public ObjectId commit(CommitId at) throws NotFoundException {
-        ObjectId c = Commits.require(repo, at);
-        index.catchUp(c);
+        ObjectId c = ObjectId.fromString(at.hex());
+        if (!index.indexed(c)) {
+            Commits.require(repo, at);
+            index.catchUp(c);
+        }
         return c;
     }
 
