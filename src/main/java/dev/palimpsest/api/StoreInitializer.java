@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -35,6 +36,7 @@ public final class StoreInitializer {
     private ActorName actor;
     private String email;
     private StoreOptions options = StoreOptions.defaults();
+    private Path generatedKey;
 
     StoreInitializer(Path dir) {
         this.dir = dir;
@@ -84,6 +86,7 @@ public final class StoreInitializer {
         }
         Signers signers = new Signers(home.dir());
         Signers.Keyed key = signers.loadOrCreate(actor, email);
+        generatedKey = key.generated() ? key.file() : null;
         GitRepo repo;
         try {
             repo = GitRepo.create(dir, options.fsync());
@@ -98,6 +101,14 @@ public final class StoreInitializer {
             store.close();
             throw e;
         }
+    }
+
+    /**
+     * After {@link #create()}: the file of the secret key it generated (owner-only, not
+     * passphrase-protected), or empty when the key home already held the actor's key.
+     */
+    public Optional<Path> generatedKey() {
+        return Optional.ofNullable(generatedKey);
     }
 
     private static boolean isEmptyDir(Path dir) {

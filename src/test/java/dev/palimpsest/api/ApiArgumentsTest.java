@@ -99,4 +99,15 @@ class ApiArgumentsTest {
             assertThatThrownBy(() -> s.receipts().acknowledge(ALICE, item, null)).hasMessage("note");
         }
     }
+
+    @Test
+    void anInitializerSaysWhetherItGeneratedTheActorsKey() throws Exception {
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        StoreInitializer first = Store.initializer(dir.resolve("a.git")).home(home).actor(ALICE);
+        first.create().close();
+        assertThat(first.generatedKey()).hasValueSatisfying(p -> assertThat(p).isRegularFile().startsWith(home.dir()));
+        StoreInitializer second = Store.initializer(dir.resolve("b.git")).home(home).actor(ALICE);
+        second.create().close();
+        assertThat(second.generatedKey()).isEmpty();
+    }
 }
