@@ -6,7 +6,6 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

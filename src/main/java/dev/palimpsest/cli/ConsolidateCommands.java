@@ -5,7 +5,6 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

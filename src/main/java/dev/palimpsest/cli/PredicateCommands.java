@@ -1,6 +1,5 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -11,7 +10,6 @@ import dev.palimpsest.model.Weight;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

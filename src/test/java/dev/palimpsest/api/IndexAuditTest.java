@@ -12,7 +12,6 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

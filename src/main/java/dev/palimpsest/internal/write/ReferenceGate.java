@@ -15,7 +15,6 @@ import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
 import dev.palimpsest.internal.yaml.StoreConfig;
-import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;

@@ -17,7 +17,6 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
