@@ -110,7 +110,8 @@ public final class AuditBench {
         List<FactId> sources = new ArrayList<>();
         List<CommitId> sourceCommits = new ArrayList<>();
         List<FactId> claims = new ArrayList<>();
-        try (Store store = Store.initializer(storeDir).home(home).actor(ACTOR).options(StoreOptions.defaults().withFsync(false)).create()) {
+        try (Store store = Store.initializer(storeDir)
+                .home(home).actor(ACTOR).options(StoreOptions.defaults().withFsync(false)).create()) {
             for (int i = 1; i < commits; i++) {
                 Transaction t = store.begin(ACTOR);
                 if (i % 10 == 1 || sources.isEmpty()) {
@@ -133,7 +134,8 @@ public final class AuditBench {
                                 .withQuote("approved the breakwater by seven votes"));
                     }
                     FactId id = FactId.of("claim-" + i);
-                    t.assertFact(FactSpec.of(Kind.CLAIM, "Claim " + i + " about the breakwater vote.").id(id).refs(refs));
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "Claim " + i + " about the breakwater vote.").id(id)
+                            .refs(refs));
                     claims.add(id);
                 }
                 t.commit();

@@ -101,7 +101,8 @@ public final class CommitBench {
         for (int c = 0; c < commits; c++) {
             Transaction tx = store.begin(ACTOR);
             for (int i = 0; i < batch; i++) {
-                tx.assertFact(FactSpec.of(Kind.CLAIM, "ingested fact " + c + "/" + i).id(FactId.of("ingest-" + c + "-" + i)));
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "ingested fact " + c + "/" + i)
+                        .id(FactId.of("ingest-" + c + "-" + i)));
             }
             tx.commit();
         }

@@ -54,7 +54,8 @@ public final class ReceiptsBench {
         ReceiptsGraphGen gen = ReceiptsGraphGen.paperSized(seed);
         Path dir = Files.createTempDirectory(workDir, "bench-receipts-");
         StoreOptions opts = StoreOptions.defaults().withFsync(false);
-        try (Store store = Store.initializer(dir.resolve("store.git")).home(new KeyHome(dir.resolve("home"))).actor(ACTOR).options(opts).create()) {
+        try (Store store = Store.initializer(dir.resolve("store.git"))
+                .home(new KeyHome(dir.resolve("home"))).actor(ACTOR).options(opts).create()) {
             byte[] batch = gen.batchYaml().getBytes(StandardCharsets.UTF_8);
             long t = System.nanoTime();
             long cp = cpu();

@@ -8,7 +8,6 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
@@ -72,7 +71,7 @@ public final class Demo {
         KeyHome home = new KeyHome(dir.resolve("home"));
         ActorName actor = ActorName.of(corpus.actor());
         out.println("Palimpsest demo in " + dir.toAbsolutePath());
-        try (Store store = Store.initializer(gitDir).home(home).actor(actor).options(StoreOptions.defaults()).create()) {
+        try (Store store = Store.initializer(gitDir).home(home).actor(actor).create()) {
             out.println("1. init: genesis commit " + store.head().abbreviated() + " signed by '" + actor
                     + "' (secret key in " + home.dir() + ", public key at keys/" + actor + ".asc)");
             Transaction tx = store.begin(actor);

@@ -7,7 +7,6 @@ import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.receipts.EntailSync;
 import dev.palimpsest.internal.receipts.Entailer;
 import dev.palimpsest.model.ActorName;
@@ -51,7 +50,7 @@ final class ReceiptsDemo {
         Path gitDir = dir.resolve("receipts.git");
         out.println();
         out.println("Receipts (Figure 1 of \"Keep Your Receipts\") in " + gitDir);
-        try (Store store = Store.initializer(gitDir).home(home).actor(actor).options(StoreOptions.defaults()).create()) {
+        try (Store store = Store.initializer(gitDir).home(home).actor(actor).create()) {
             IngestResult ing = store.receipts().ingest(actor, corpus, false);
             out.println("1. ingest: " + ing.kinds() + " and the axioms, one commit " + ing.commit().id().abbreviated()
                     + "; every artifact carries its receipt (alternative bundles of evidence)");

@@ -11,7 +11,8 @@ import java.util.List;
  * the sentence summaries revised to drop exactly their dead sentences ({@code revisions}), and the
  * artifacts that were touched but stay alive ({@code touched}, for review).
  *
- * <p>Immutable and thread-safe; {@code reason} is the caller's text; other components must not be null (lists are copied).
+ * <p>Immutable and thread-safe; {@code reason} is the caller's text; other components must not be
+ * null (lists are copied).
  */
 public record CleanupPlan(CommitId at, Withdrawal operation, List<String> targets, String reason, Policy policy,
         List<FactId> roots, List<Removal> removals, List<Revision> revisions, List<FactId> touched) {

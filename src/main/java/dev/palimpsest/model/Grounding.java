@@ -12,7 +12,8 @@ import java.util.List;
  * predicate must match {@code [a-z][a-z0-9_-]{0,31}}, sentences exclude a whole-fact receipt, and
  * {@code flat} needs a receipt.
  *
- * <p>Immutable and thread-safe; triple parts and {@code receipt} may be null as described, {@code sentences} null means empty.
+ * <p>Immutable and thread-safe; triple parts and {@code receipt} may be null as described, {@code
+ * sentences} null means empty.
  */
 public record Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
         boolean flat) {

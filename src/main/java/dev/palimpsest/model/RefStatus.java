@@ -6,8 +6,8 @@ package dev.palimpsest.model;
  * asked commit (for a retracted target: the retraction commit). {@code by} names the superseding
  * fact when {@code status} is SUPERSEDED, else null.
  *
- * <p>Immutable and thread-safe; {@code current} is null when the target was never written at the asked commit, {@code by}
- * as described; other components are never null.
+ * <p>Immutable and thread-safe; {@code current} is null when the target was never written at the
+ * asked commit, {@code by} as described; other components are never null.
  */
 public record RefStatus(FactId target, RefRole role, Status status, CommitId pinned, CommitId current, FactId by) {
     /** Worst first: a retracted target outranks a superseded one, which outranks a revised one. */

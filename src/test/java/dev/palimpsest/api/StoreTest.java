@@ -53,7 +53,8 @@ class StoreTest {
             CommitId c1 = assertSource(s);
             s.begin(ALICE).revise(SRC, SRC_BODY + " Revised later.", List.of()).commit();
             Transaction tx = s.begin(ALICE);
-            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "ERK regulates apoptosis").confidence(0.7).refs(List.of(RefSpec.cites(SRC).at(c1).withQuote("regulates   apoptosis in oral"))));
+            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "ERK regulates apoptosis").confidence(0.7)
+                    .refs(List.of(RefSpec.cites(SRC).at(c1).withQuote("regulates   apoptosis in oral"))));
             CommitId c3 = tx.commit().id();
             Ref ref = ((FactRead.Found) s.read(claim, c3)).fact().refs().get(0);
             assertThat(ref.commit()).isEqualTo(c1);
@@ -66,8 +67,10 @@ class StoreTest {
     void sameTransactionRefsCarryNoPin() throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction tx = s.begin(ALICE);
-            FactId src = tx.assertFact(FactSpec.of(Kind.SOURCE, "A source stating something specific.").id(FactId.of("s")));
-            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "claim").refs(List.of(RefSpec.cites(src).withQuote("stating something specific"))));
+            FactId src = tx.assertFact(FactSpec.of(Kind.SOURCE, "A source stating something specific.")
+                    .id(FactId.of("s")));
+            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "claim")
+                    .refs(List.of(RefSpec.cites(src).withQuote("stating something specific"))));
             CommitResult r = tx.commit();
             assertThat(r.written()).containsExactly(src, claim);
             Ref ref = ((FactRead.Found) s.read(claim, r.id())).fact().refs().get(0);
@@ -131,10 +134,14 @@ class StoreTest {
             var before = TestStores.durableState(s.gitDir());
             Transaction tx = s.begin(ALICE);
             tx.assertFact(FactSpec.of(Kind.CLAIM, "duplicate id").id(SRC));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(FactId.of("c1")).refs(List.of(RefSpec.cites(FactId.of("ghost")))));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "short quote").id(FactId.of("c2")).refs(List.of(RefSpec.cites(SRC).withQuote("MAPK"))));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "fabricated quote").id(FactId.of("c3")).refs(List.of(RefSpec.cites(SRC).withQuote("this sentence is not in the source"))));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "self").id(FactId.of("c4")).refs(List.of(RefSpec.cites(FactId.of("c4")))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(FactId.of("c1"))
+                    .refs(List.of(RefSpec.cites(FactId.of("ghost")))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "short quote").id(FactId.of("c2"))
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("MAPK"))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "fabricated quote").id(FactId.of("c3"))
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("this sentence is not in the source"))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "self").id(FactId.of("c4"))
+                    .refs(List.of(RefSpec.cites(FactId.of("c4")))));
             tx.assertFact(FactSpec.of(Kind.CLAIM, "  ").id(FactId.of("c5")));
             tx.revise(FactId.of("nope"), "x", List.of());
             tx.retract(FactId.of("c6"), " ");
@@ -152,7 +159,8 @@ class StoreTest {
             assertSource(s);
             var before = TestStores.durableState(s.gitDir());
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "pinned to nowhere").refs(List.of(RefSpec.cites(SRC).at(CommitId.of("0123456789abcdef0123456789abcdef01234567")))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "pinned to nowhere")
+                    .refs(List.of(RefSpec.cites(SRC).at(CommitId.of("0123456789abcdef0123456789abcdef01234567")))));
             assertThatThrownBy(tx::commit).isInstanceOf(RejectedException.class)
                     .hasMessageContaining("does not exist in this store");
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);
@@ -179,7 +187,7 @@ class StoreTest {
     @Test
     void initRefusesANonEmptyFolderAndOpenRefusesANonStore() throws Exception {
         java.nio.file.Files.writeString(dir.resolve("file.txt"), "x");
-        assertThatThrownBy(() -> Store.initializer(dir).home(new KeyHome(dir.resolve("h"))).actor(ALICE).options(StoreOptions.defaults()).create())
+        assertThatThrownBy(() -> Store.initializer(dir).home(new KeyHome(dir.resolve("h"))).actor(ALICE).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("not an empty folder");
         assertThatThrownBy(() -> Store.open(dir, new KeyHome(dir.resolve("h")), StoreOptions.defaults()))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("no store at");

@@ -90,7 +90,8 @@ class TemporalOpsTest {
             Weight wb = s.weight(FactId.of("b"), before);
             assertThat(wb.s()).isEqualTo(1.5);
             Transaction tx = s.begin(ALICE);
-            FactId m = tx.merge(List.of(FactId.of("a"), FactId.of("b")), FactSpec.of(Kind.CLAIM, "merged").id(FactId.of("m")));
+            FactId m = tx.merge(List.of(FactId.of("a"), FactId.of("b")), FactSpec.of(Kind.CLAIM, "merged")
+                    .id(FactId.of("m")));
             CommitResult r = tx.commit();
             assertThat(r.retracted()).containsExactly(FactId.of("a"), FactId.of("b"));
             assertThat(s.log(1).get(0).parents()).containsExactly(before);

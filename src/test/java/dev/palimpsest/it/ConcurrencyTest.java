@@ -42,7 +42,8 @@ class ConcurrencyTest {
         Path dir = tmp.resolve("store.git");
         int threads = 4;
         int perThread = 25;
-        try (Store store = Store.initializer(dir).home(new KeyHome(tmp.resolve("home"))).actor(ALICE).options(OPTS).create()) {
+        try (Store store = Store.initializer(dir)
+                .home(new KeyHome(tmp.resolve("home"))).actor(ALICE).options(OPTS).create()) {
             CommitId genesis = store.head();
             Set<String> landed = ConcurrentHashMap.newKeySet();
             Set<FactId> facts = ConcurrentHashMap.newKeySet();

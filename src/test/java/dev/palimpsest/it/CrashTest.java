@@ -42,7 +42,7 @@ class CrashTest {
         Random random = new Random(seed);
         Path store = tmp.resolve("store.git");
         Path home = tmp.resolve("home");
-        Store.initializer(store).home(new KeyHome(home)).actor(ALICE).options(StoreOptions.defaults()).create().close();
+        Store.initializer(store).home(new KeyHome(home)).actor(ALICE).create().close();
         Path refLock = store.resolve("refs/heads/main.lock");
 
         long started = System.nanoTime();
@@ -106,7 +106,7 @@ class CrashTest {
     void refLockLeftByADeadWriterIsClearedByTheNextWrite() throws Exception {
         Path store = tmp.resolve("store.git");
         Path home = tmp.resolve("home");
-        try (Store s = Store.initializer(store).home(new KeyHome(home)).actor(ALICE).options(StoreOptions.defaults()).create()) {
+        try (Store s = Store.initializer(store).home(new KeyHome(home)).actor(ALICE).create()) {
             String genesis = s.head().hex();
             // what a writer killed between creating and renaming the lock file leaves behind
             Path refLock = store.resolve("refs/heads/main.lock");

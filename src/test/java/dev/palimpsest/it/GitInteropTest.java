@@ -75,7 +75,8 @@ class GitInteropTest {
             commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
-            claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater was approved in 1887.").refs(RefSpec.cites(source).withQuote(QUOTE)));
+            claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater was approved in 1887.")
+                    .refs(RefSpec.cites(source).withQuote(QUOTE)));
             commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
@@ -92,7 +93,8 @@ class GitInteropTest {
 
             t = store.begin(ALICE);
             FactId hypothesis = t.assertFact(FactSpec.of(Kind.HYPOTHESIS, HYPOTHESIS_BODY));
-            t.assertFact(FactSpec.of(Kind.CLAIM, "Cost was debated before the vote.").refs(RefSpec.cites(hypothesis).withQuote("Dredging costs were the decisive")));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Cost was debated before the vote.")
+                    .refs(RefSpec.cites(hypothesis).withQuote("Dredging costs were the decisive")));
             t.revise(claim, "The harbour board approved the breakwater on a 7-2 vote in 1887.", List.of());
             CommitResult multi = t.commit();
             assertThat(multi.written()).hasSize(3);
@@ -280,7 +282,7 @@ class GitInteropTest {
     void bulkTransactionAndGitGcLeaveTheStoreValidAndWritable() throws Exception {
         Path dir = tmp.resolve("bulk.git");
         List<FactId> ids = new ArrayList<>();
-        try (Store s = Store.initializer(dir).home(new KeyHome(homeDir)).actor(ALICE).options(StoreOptions.defaults()).create()) {
+        try (Store s = Store.initializer(dir).home(new KeyHome(homeDir)).actor(ALICE).create()) {
             Transaction t = s.begin(ALICE);
             for (int i = 0; i < 600; i++) {
                 ids.add(t.assertFact(FactSpec.of(Kind.CLAIM, "bulk fact number " + i)));

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
@@ -42,7 +41,7 @@ class ReceiptsGitInteropTest {
     void aCascadeCommitIsAValidSignedGitCommitWhoseTrailersAccountForEveryRetraction() throws Exception {
         Path dir = tmp.resolve("receipts.git");
         CommitResult cascade;
-        try (Store s = Store.initializer(dir).home(new KeyHome(tmp.resolve("home"))).actor(CURATOR).options(StoreOptions.defaults()).create()) {
+        try (Store s = Store.initializer(dir).home(new KeyHome(tmp.resolve("home"))).actor(CURATOR).create()) {
             s.receipts().ingest(CURATOR, Files.readAllBytes(Path.of("examples/receipts-corpus.yaml")), false);
             s.receipts().entail(CURATOR);
             CleanupPlan plan = s.receipts().planRetractSource(

@@ -122,8 +122,10 @@ class AddRetractReaddTest {
             FactId late = FactId.of("late");
             FactId early = FactId.of("early");
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites the retracted target").id(late).refs(List.of(RefSpec.cites(T))));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites it as read at t1").id(early).refs(List.of(RefSpec.cites(T).at(t1))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites the retracted target").id(late)
+                    .refs(List.of(RefSpec.cites(T))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites it as read at t1").id(early)
+                    .refs(List.of(RefSpec.cites(T).at(t1))));
             CommitId r = tx.commit().id();
 
             assertThat(refs(s, late, r)).containsExactly(new Ref(T, RefRole.CITES, t2, b2, null));
@@ -197,7 +199,8 @@ class AddRetractReaddTest {
             FactId r = FactId.of("r");
             Transaction tx = s.begin(ALICE);
             tx.assertFact(FactSpec.of(Kind.SOURCE, "target v1").id(T));
-            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites the target written with it").id(r).refs(List.of(RefSpec.cites(T))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites the target written with it").id(r)
+                    .refs(List.of(RefSpec.cites(T))));
             CommitId c1 = tx.commit().id();
             CommitId c2 = s.begin(ALICE).revise(T, "target v2", List.of()).commit().id();
             assertThat(s.stale(r, c2)).containsExactly(new RefStatus(T, RefRole.CITES, Status.REVISED, c1, c2, null));

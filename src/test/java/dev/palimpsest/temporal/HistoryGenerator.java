@@ -265,7 +265,8 @@ final class HistoryGenerator {
             case 5:
                 if (!fresh.isEmpty()) {
                     FactId ghost = FactId.of("ghost");
-                    tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(any(fresh)).refs(List.of(RefSpec.cites(ghost))));
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(any(fresh))
+                            .refs(List.of(RefSpec.cites(ghost))));
                     return new Violation("ref-target-missing", "", "ghost does not exist at " + parent.hex());
                 }
                 return null;

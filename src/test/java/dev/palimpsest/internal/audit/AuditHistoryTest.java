@@ -41,15 +41,18 @@ class AuditHistoryTest {
             s.begin(ALICE).addKey(BOB, bobKey, KeyRole.AGENT).commit();
             commits++;
             Transaction t = s.begin(BOB);
-            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board approved the new breakwater by seven votes to two.").id(FactId.of("src-1")));
+            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board approved the new breakwater by seven votes to two.")
+                    .id(FactId.of("src-1")));
             CommitId c1 = t.commit().id();
             commits++;
             s.begin(ALICE).revise(src, "The harbour board approved the breakwater, seven votes to two, in 1887.",
                     List.of()).commit();
             commits++;
             t = s.begin(ALICE);
-            FactId hyp = t.assertFact(FactSpec.of(Kind.HYPOTHESIS, "Dredging costs decided the vote.").id(FactId.of("hyp-1")));
-            FactId claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(FactId.of("claim-1")).confidence(0.7).refs(List.of(
+            FactId hyp = t.assertFact(FactSpec.of(Kind.HYPOTHESIS, "Dredging costs decided the vote.")
+                    .id(FactId.of("hyp-1")));
+            FactId claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(FactId.of("claim-1")).confidence(0.7)
+                    .refs(List.of(
                     RefSpec.cites(src).at(c1).withQuote("approved the new   breakwater"),
                     RefSpec.cites(hyp).withQuote("Dredging costs decided"))));
             t.commit();
@@ -81,11 +84,13 @@ class AuditHistoryTest {
         CommitId base;
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
-            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "A long enough source body to quote from.").id(FactId.of("src-1")));
+            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "A long enough source body to quote from.")
+                    .id(FactId.of("src-1")));
             CommitId c1 = t.commit().id();
             base = s.head();
             t = s.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.CLAIM, "cites the source").refs(List.of(RefSpec.cites(src).at(c1).withQuote("enough source body"))));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "cites the source")
+                    .refs(List.of(RefSpec.cites(src).at(c1).withQuote("enough source body"))));
             t.commit();
             t = s.begin(ALICE);
             t.assertFact(FactSpec.of(Kind.CLAIM, "cites it again").refs(List.of(RefSpec.cites(src))));

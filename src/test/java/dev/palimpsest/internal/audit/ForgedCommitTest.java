@@ -61,7 +61,8 @@ class ForgedCommitTest {
             srcCommit = t.commit().id();
             srcBlob = s.factExistsAt(SRC, srcCommit).version().blob().hex();
             t = s.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(CLAIM).refs(List.of(RefSpec.cites(SRC).withQuote("seven votes to two"))));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(CLAIM)
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("seven votes to two"))));
             t.commit();
         }
         assertThat(audit().violations()).isEmpty();

@@ -61,7 +61,8 @@ class EntailmentTest {
             other.commit();
             Transaction tx = store.begin(TestStores.ALICE);
             run.changes().retracted().forEach(id -> tx.retract(id, "entail: no derivation remains"));
-            run.changes().added().forEach(f -> tx.assertFact(FactSpec.of(Kind.EDGE, f.body()).id(f.id()).grounding(f.grounding())));
+            run.changes().added().forEach(f -> tx.assertFact(FactSpec.of(Kind.EDGE, f.body())
+                    .id(f.id()).grounding(f.grounding())));
             run.changes().revised().forEach(f -> tx.reground(f.id(), f.grounding()));
             CommitResult landed = tx.commit();
             entailment.landed(run, ObjectId.fromString(landed.id().hex()));
