@@ -166,7 +166,12 @@ public final class Receipts {
         return tx.commit();
     }
 
-    /** The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs, unacknowledged. */
+    /**
+     * The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs,
+     * unacknowledged; empty when nothing needs review.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
     public List<ReviewItem> review(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
         return ReviewQueue.items(index, cleanup(at));
