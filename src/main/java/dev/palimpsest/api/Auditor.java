@@ -14,7 +14,10 @@ import dev.palimpsest.model.AuditViolation;
 import java.util.ArrayList;
 import java.util.List;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.internal.query.Commits;
 import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
 import java.nio.file.Path;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -27,7 +30,8 @@ import org.eclipse.jgit.lib.ObjectId;
  *
  * <p>Opening honours git's {@code GIT_OBJECT_DIRECTORY} and {@code GIT_ALTERNATE_OBJECT_DIRECTORIES},
  * so a {@code pre-receive} hook sees the quarantined objects of the push it judges. Thread-safe;
- * arguments must not be null unless documented. Close it to release the repository.
+ * arguments must not be null ({@link NullPointerException} naming the argument; a caller without
+ * a progress display passes {@link AuditProgress#none()}). Close it to release the repository.
  */
 public final class Auditor implements AutoCloseable {
     private static final String ZERO = ObjectId.zeroId().name();
@@ -61,20 +65,29 @@ public final class Auditor implements AutoCloseable {
      * @throws NotFoundException when it names no commit of this repository
      */
     public CommitId resolve(String revision) throws NotFoundException {
-        return Revisions.resolve(repo, revision);
+        return Commits.resolve(repo, Objects.requireNonNull(revision, "revision"));
     }
 
     /**
      * Audits the commits reachable from {@code to} and not from {@code from}, oldest first;
      * {@code from} null audits down to the genesis commit.
+     *
+     * @throws NotFoundException when {@code from} or {@code to} is no commit of the repository
      */
-    public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) {
+    public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) throws NotFoundException {
+        return audit(Optional.ofNullable(from), to, progress);
+    }
+
+    private AuditReport audit(Optional<CommitId> from, CommitId to, AuditProgress progress) throws NotFoundException {
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(progress, "progress (use AuditProgress.none())");
+        ObjectId start = from.isPresent() ? Commits.require(repo, from.get()) : null;
+        ObjectId end = Commits.require(repo, to);
         PredicateIndex.Persisted persisted = PredicateIndex.readPersisted(repo);
         IndexCheck index = new IndexCheck(persisted);
         List<AuditCheck> checks = new ArrayList<>(AuditEngine.standardChecks());
         checks.add(index);
-        AuditReport r = new AuditEngine(repo, checks).run(
-                from == null ? null : ObjectId.fromString(from.hex()), ObjectId.fromString(to.hex()), progress);
+        AuditReport r = new AuditEngine(repo, checks).run(start, end, progress);
         if (!persisted.corrupt() && !index.disagreed()) {
             return r;
         }
@@ -89,31 +102,44 @@ public final class Auditor implements AutoCloseable {
     }
 
     /**
+     * Audits all of {@code main}.
+     *
+     * @throws NotFoundException when main has no commit
+     */
+    public AuditReport audit(AuditProgress progress) throws NotFoundException {
+        ObjectId head = repo.head();
+        if (head == null) {
+            throw new NotFoundException("no store at " + repo.gitDir() + " (" + GitRepo.MAIN + " has no commit)");
+        }
+        return audit(Optional.empty(), CommitId.of(head.name()), progress);
+    }
+
+    /**
      * Audits a range given as text: null audits all of {@code main}; {@code OLD..NEW} the commits
      * reachable from NEW and not from OLD, where an empty or all-zero OLD (as git passes for a new
      * ref) means down to the genesis commit; a single revision everything reachable from it.
      *
      * @throws NotFoundException when a revision names no commit, or main has none
+     * @throws IllegalArgumentException when the range has no NEW after {@code ..}
      */
     public AuditReport audit(String range, AuditProgress progress) throws NotFoundException {
+        Objects.requireNonNull(progress, "progress (use AuditProgress.none())");
         if (range == null) {
-            ObjectId head = repo.head();
-            if (head == null) {
-                throw new NotFoundException("no store at " + repo.gitDir() + " (" + GitRepo.MAIN + " has no commit)");
-            }
-            return audit(null, CommitId.of(head.name()), progress);
+            return audit(progress);
         }
         int dots = range.indexOf("..");
         if (dots < 0) {
-            return audit(null, resolve(range), progress);
+            return audit(Optional.empty(), resolve(range), progress);
         }
         String old = range.substring(0, dots);
         String neu = range.substring(dots + 2);
         if (neu.isEmpty() || neu.startsWith(".")) {
             throw new IllegalArgumentException("range '" + range + "' must be OLD..NEW");
         }
-        CommitId from = old.isEmpty() || old.equals(ZERO) ? null : resolve(old);
-        return audit(from, resolve(neu), progress);
+        if (old.isEmpty() || old.equals(ZERO)) {
+            return audit(Optional.empty(), resolve(neu), progress);
+        }
+        return audit(Optional.of(resolve(old)), resolve(neu), progress);
     }
 
     /** The git directory audited. */
@@ -121,6 +147,7 @@ public final class Auditor implements AutoCloseable {
         return repo.gitDir();
     }
 
+    /** Releases the repository; the auditor must not be used afterwards. */
     @Override
     public void close() {
         repo.close();

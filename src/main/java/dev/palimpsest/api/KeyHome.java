@@ -1,18 +1,20 @@
 package dev.palimpsest.api;
 
-import dev.palimpsest.model.Rule;
-import dev.palimpsest.model.RejectedException;
-import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * The directory that holds actors' secret keys, outside every repository.
+ * Names the directory that holds actors' secret keys, outside every repository, and generates keys
+ * in it.
  *
- * <p>Resolution order: an explicit path, then {@code $PALIMPSEST_HOME}, then {@code ~/.palimpsest}.
- * Immutable.
+ * <p>Resolution order of {@link #resolve}: an explicit path, then {@code $PALIMPSEST_HOME}, then
+ * {@code ~/.palimpsest}. Immutable and thread-safe; {@code dir} must not be null and is made
+ * absolute.
  */
 public record KeyHome(Path dir) {
     public KeyHome {
@@ -20,41 +22,47 @@ public record KeyHome(Path dir) {
         dir = dir.toAbsolutePath().normalize();
     }
 
+    /** The key home at {@code dir}. */
+    public static KeyHome of(Path dir) {
+        return new KeyHome(dir);
+    }
+
     /**
      * Generates an Ed25519 key for {@code actor} in this key home (owner-only) and returns its
-     * armored public key, to be trusted with {@link Transaction#addKey}.
+     * armored public key, to be trusted with {@link Transaction#addKey}; the key's user id has the
+     * e-mail {@code <actor>@palimpsest.local}.
      *
-     * @param email the e-mail of the key's user id; null means {@code <actor>@palimpsest.local}
+     * @throws RejectedException when the home already holds a key for the actor
+     */
+    public String generateKey(ActorName actor) throws RejectedException {
+        return new Signers(dir).generate(Objects.requireNonNull(actor, "actor"), null);
+    }
+
+    /**
+     * As {@link #generateKey(ActorName)}, with {@code email} in the key's user id.
+     *
      * @throws RejectedException when the home already holds a key for the actor, or the e-mail is invalid
      */
     public String generateKey(ActorName actor, String email) throws RejectedException {
-        SecretKeyFiles keys = new SecretKeyFiles(dir);
-        keys.checkPermissions(actor);
-        if (keys.exists(actor)) {
-            throw new RejectedException(Rule.KEY_EXISTS, "actor " + actor, "already has a key at " + keys.path(actor));
-        }
-        if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(email, "email");
+        if (!email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
-        try {
-            return OpenPgpKeys.armor(OpenPgpKeys.publicRing(
-                    keys.create(actor, email == null ? actor.value() + "@palimpsest.local" : email)));
-        } catch (IllegalStateException e) {
-            throw new RejectedException(Rule.KEY_EXISTS, "actor " + actor, e.getMessage());
-        }
+        return new Signers(dir).generate(actor, email);
     }
 
     /** The path of the actor's secret key file in this key home, whether or not it exists. */
     public Path secretKeyFile(ActorName actor) {
-        return new SecretKeyFiles(dir).path(actor);
+        return new SecretKeyFiles(dir).path(Objects.requireNonNull(actor, "actor"));
     }
 
     /** True when this key home holds a secret key file for the actor. */
     public boolean hasKey(ActorName actor) {
-        return new SecretKeyFiles(dir).exists(actor);
+        return new SecretKeyFiles(dir).exists(Objects.requireNonNull(actor, "actor"));
     }
 
-    /** The explicit path when given, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */
+    /** The explicit path when not null, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */
     public static KeyHome resolve(Path explicit) {
         if (explicit != null) {
             return new KeyHome(explicit);

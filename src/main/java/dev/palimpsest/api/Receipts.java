@@ -1,6 +1,10 @@
 package dev.palimpsest.api;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.internal.receipts.Withdrawals;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.ExistsAt;
+import java.util.Objects;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.RejectedException;
@@ -17,7 +21,6 @@ import dev.palimpsest.internal.receipts.Cascade;
 import dev.palimpsest.internal.receipts.Cleanup;
 import dev.palimpsest.internal.receipts.EntailSync;
 import dev.palimpsest.internal.receipts.Entailment;
-import dev.palimpsest.internal.receipts.Retractions;
 import dev.palimpsest.internal.receipts.ReviewQueue;
 import dev.palimpsest.internal.receipts.ReceiptGraph;
 import dev.palimpsest.internal.write.Operation;
@@ -29,20 +32,23 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.ReviewItem;
-import dev.palimpsest.model.Violation;
 import java.util.List;
 import java.util.TreeMap;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * Receipts of a store's derived artifacts: ingest of layered batches, liveness per layer at any
+ * Works with the receipts of a store's derived artifacts: ingest of layered batches, liveness per layer at any
  * commit, withdrawals (retract-source, revoke-relation, retract by id) whose cascade is computed by
  * set arithmetic over the receipts and lands as one signed commit, the review queue, and
  * entailment.
  *
+ * <p>What does not exist follows {@link Store}'s rule: a commit the repository does not hold is a
+ * {@link NotFoundException}; the ids a withdrawal, an acknowledgement or a batch names that are not
+ * live at main's tip are violations of a {@link RejectedException}, as for any write.
+ *
  * <p>Thread-safe; the receipts of the last commit asked about and the entailer's state are kept in
  * memory, and the entailer's state is also saved beside the repository for the next process.
- * Arguments must not be null unless documented.
+ * Arguments must not be null ({@link NullPointerException}).
  */
 public final class Receipts {
     private final Store store;
@@ -67,6 +73,8 @@ public final class Receipts {
      * @throws RejectedException the batch is malformed or breaks a gate rule; every problem is listed
      */
     public IngestResult ingest(ActorName actor, byte[] yaml, boolean strict) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(yaml, "yaml");
         BatchFile batch = BatchFile.parse(yaml, strict);
         if (!batch.problems.isEmpty()) {
             throw new RejectedException(batch.problems);
@@ -78,7 +86,7 @@ public final class Receipts {
         }
         TreeMap<String, Integer> kinds = new TreeMap<>();
         for (BatchFile.Item it : batch.items) {
-            tx.assertGrounded(it.id(), it.kind(), it.body(), it.refs(), it.grounding());
+            tx.assertFact(FactSpec.of(it.kind(), it.body()).id(it.id()).refs(it.refs()).grounding(it.grounding()));
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
         if (tx.size() == 0) {
@@ -87,32 +95,36 @@ public final class Receipts {
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
     }
 
-    /** Alive, dead, touched and pending counts per layer at {@code at}. */
+    /**
+     * Alive, dead, touched and pending counts per layer at {@code at}.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
     public ReceiptReport report(CommitId at) throws NotFoundException {
-        return cleanup(at).report();
+        return cleanup(Objects.requireNonNull(at, "at")).report();
     }
 
-    /** The plan of retracting documents {@code docs} (and every assertion of them) at main's tip. */
-    public CleanupPlan planRetractSource(List<FactId> docs, String reason) throws NotFoundException {
-        Cleanup c = cleanup(store.head());
-        int[] roots = c.sourceRoots(docs);
-        for (FactId d : docs) {
-            int n = c.graph().find(d);
-            if (n < 0 || !store.factLiveAtCommit(d, store.head())) {
-                throw new NotFoundException("document " + d + " is not live at " + store.head().hex());
-            }
-        }
-        return c.plan(Cleanup.RETRACT_SOURCE, docs.stream().map(FactId::value).toList(), reason, roots);
+    /**
+     * The plan of retracting documents {@code docs} (and every assertion of them) at main's tip.
+     *
+     * @throws RejectedException no document is given, or a document is not live at main's tip
+     *     (never written, or retracted); every such document is listed
+     */
+    public CleanupPlan planRetractSource(List<FactId> docs, String reason) throws RejectedException {
+        Objects.requireNonNull(docs, "docs");
+        Objects.requireNonNull(reason, "reason");
+        return Withdrawals.retractSource(cleanupAt(store.head()), docs, reason);
     }
 
-    /** The plan of revoking {@code predicate}: retracting every live assertion that uses it. */
-    public CleanupPlan planRevokeRelation(String predicate, String reason) throws NotFoundException {
-        Cleanup c = cleanup(store.head());
-        int[] roots = c.predicateRoots(predicate);
-        if (roots.length == 0) {
-            throw new NotFoundException("no live assertion uses predicate '" + predicate + "' at " + store.head().hex());
-        }
-        return c.plan(Cleanup.REVOKE_RELATION, List.of(predicate), reason, roots);
+    /**
+     * The plan of revoking {@code predicate}: retracting every live assertion that uses it.
+     *
+     * @throws RejectedException when no live assertion uses the predicate at main's tip
+     */
+    public CleanupPlan planRevokeRelation(String predicate, String reason) throws RejectedException {
+        Objects.requireNonNull(predicate, "predicate");
+        Objects.requireNonNull(reason, "reason");
+        return Withdrawals.revokeRelation(cleanupAt(store.head()), predicate, reason);
     }
 
     /**
@@ -127,26 +139,12 @@ public final class Receipts {
      *     would report
      */
     public CleanupPlan planRetract(List<FactId> ids, String reason) throws RejectedException {
-        if (ids.isEmpty()) {
-            throw new RejectedException(Rule.EMPTY_TRANSACTION, "retract", "nothing to retract: no ids given");
-        }
+        Objects.requireNonNull(ids, "ids");
+        Objects.requireNonNull(reason, "reason");
         CommitId head = store.head();
-        List<String> targets = ids.stream().map(FactId::value).toList();
         try (Snapshot s = Snapshot.of(repo, ObjectId.fromString(head.hex()))) {
-            List<Violation> bad = Retractions.violations(index, s, ids, reason);
-            if (!bad.isEmpty()) {
-                throw new RejectedException(bad);
-            }
-            if (!Retractions.hasArtifacts(s)) {
-                return new CleanupPlan(head, Cleanup.RETRACT, targets, reason, Retractions.policy(s), ids, List.of(),
-                        List.of(), List.of());
-            }
+            return Withdrawals.retract(index, s, ids, reason, () -> cleanupAt(head));
         }
-        Cleanup c = cleanupAt(head);
-        int[] roots = ids.stream().mapToInt(id -> c.graph().find(id)).filter(n -> n >= 0).toArray();
-        CleanupPlan p = c.plan(Cleanup.RETRACT, targets, reason, roots);
-        return new CleanupPlan(p.at(), p.operation(), p.targets(), p.reason(), p.policy(), ids, p.removals(),
-                p.revisions(), p.touched());
     }
 
     /**
@@ -156,39 +154,66 @@ public final class Receipts {
      * @throws ConflictException main moved since the plan was made (plan again)
      */
     public CommitResult apply(ActorName actor, CleanupPlan plan) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(plan, "plan");
         if (!plan.at().equals(store.head())) {
             throw new ConflictException("main moved since the plan was made at " + plan.at().hex() + "; plan again");
         }
         if (plan.isEmpty()) {
-            throw new RejectedException(Rule.EMPTY_PLAN, plan.operation(), "the plan changes nothing");
+            throw new RejectedException(Rule.EMPTY_PLAN, plan.operation().value(), "the plan changes nothing");
         }
         Transaction tx = store.begin(actor);
         Cascade.operations(plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at())).forEach(tx::add);
         return tx.commit();
     }
 
-    /** The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs, unacknowledged. */
+    /**
+     * The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs,
+     * unacknowledged; empty when nothing needs review.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
     public List<ReviewItem> review(CommitId at) throws NotFoundException {
+        Objects.requireNonNull(at, "at");
         return ReviewQueue.items(index, cleanup(at));
     }
 
     /**
-     * Records that {@code item}, at its current version, was reviewed: a {@code review-ack} fact
-     * citing it (role {@code acknowledges}, pinned to that version), one signed commit.
+     * Records that {@code item}, at its current version, was reviewed, with the note
+     * {@code reviewed <item>}; see {@link #acknowledge(ActorName, FactId, String)}.
      *
-     * @throws NotFoundException the item is not live at main's tip
+     * @throws RejectedException the item is not live at main's tip (never written, or retracted)
      */
-    public CommitResult acknowledge(ActorName actor, FactId item, String note)
-            throws NotFoundException, RejectedException, ConflictException {
+    public CommitResult acknowledge(ActorName actor, FactId item) throws RejectedException, ConflictException {
+        return acknowledge(actor, item, "");
+    }
+
+    /**
+     * Records that {@code item}, at its current version, was reviewed: a {@code review-ack} fact
+     * citing it (role {@code acknowledges}, pinned to that version) whose body is {@code note}, one
+     * signed commit. A blank {@code note} means {@code reviewed <item>}.
+     *
+     * @throws RejectedException the item is not live at main's tip (never written, or retracted)
+     */
+    public CommitResult acknowledge(ActorName actor, FactId item, String note) throws RejectedException,
+            ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(item, "item");
+        Objects.requireNonNull(note, "note");
         CommitId head = store.head();
-        var version = store.factExistsAt(item, head);
-        if (version.isEmpty() || !store.factLiveAtCommit(item, head)) {
-            throw new NotFoundException(item + " is not live at " + head.hex());
+        ExistsAt version;
+        try {
+            version = store.factExistsAt(item, head);
+        } catch (NotFoundException e) {
+            version = null;
+        }
+        if (version == null || !version.live()) {
+            throw new RejectedException(Rule.NOT_LIVE, "fact " + item, "is not live at " + head.hex());
         }
         Transaction tx = store.begin(actor);
-        tx.assertFact(ReviewQueue.ackId(item, version.get().commit()), Kind.of(ReviewQueue.ACK_KIND),
-                note == null || note.isBlank() ? "reviewed " + item : note, null,
-                List.of(new RefSpec(item, null, ReviewQueue.ACK_ROLE, null)));
+        tx.assertFact(FactSpec.of(Kind.of(ReviewQueue.ACK_KIND), note.isBlank() ? "reviewed " + item : note)
+                .id(ReviewQueue.ackId(item, version.commit()))
+                .refs(RefSpec.of(item, ReviewQueue.ACK_ROLE)));
         return tx.commit();
     }
 
@@ -202,8 +227,8 @@ public final class Receipts {
      * ontology, a commit not in main's past) it recomputes from scratch and compares every entailed
      * edge; {@link EntailResult#incremental()} and {@link EntailResult#basis()} say which ran.
      */
-    public synchronized EntailResult entail(ActorName actor) throws NotFoundException, RejectedException,
-            ConflictException {
+    public synchronized EntailResult entail(ActorName actor) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
         CommitId head = store.head();
         Entailment.Run run = entailment.prepare(ObjectId.fromString(head.hex()), c -> cleanupAt(head).graph());
         EntailSync.Changes ch = run.changes();
@@ -214,7 +239,7 @@ public final class Receipts {
         Transaction tx = store.begin(actor);
         EntailSync.operations(ch).forEach(tx::add);
         CommitResult landed = tx.commit();
-        entailment.landed(run, ObjectId.fromString(landed.commit().hex()));
+        entailment.landed(run, ObjectId.fromString(landed.id().hex()));
         return new EntailResult(landed, ch.added().size(), ch.revised().size(), ch.retracted().size(), run.edges(),
                 run.incremental(), run.basis());
     }
@@ -234,7 +259,7 @@ public final class Receipts {
         if (l != null && l.graph().commit().equals(c)) {
             return l;
         }
-        store.resolve(at.hex());
+        store.commit(at);
         Cleanup fresh = new Cleanup(ReceiptGraph.load(repo, index, c, cache));
         last = fresh;
         return fresh;

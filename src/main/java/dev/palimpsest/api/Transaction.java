@@ -1,19 +1,21 @@
 package dev.palimpsest.api;
 
-import dev.palimpsest.model.ConflictException;
-import dev.palimpsest.model.RejectedException;
-import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.RejectedException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -22,8 +24,12 @@ import java.util.Objects;
  * Collects operations that land together as exactly one signed commit by one actor, or not at all.
  *
  * <p>Operations are checked by the reference gate only at {@link #commit()}, against the commit the
- * write lands on; every violation is reported at once. A transaction commits at most once. Not
- * thread-safe: use one per thread. Arguments must not be null unless documented.
+ * write lands on; every violation is reported at once, so an unknown or retracted id named by an
+ * operation is a {@link RejectedException} then, never an exception while collecting. A transaction
+ * commits at most once.
+ *
+ * <p>Not thread-safe: use one per thread. Arguments must not be null ({@link NullPointerException}
+ * naming the argument).
  */
 public final class Transaction {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -41,48 +47,52 @@ public final class Transaction {
     }
 
     /**
-     * Asserts a new fact and returns its id; {@code id} null mints one ({@code <kind>-<12 hex>}).
-     * {@code confidence} may be null; {@code refs} are pinned when the transaction commits.
+     * Asserts a new fact and returns its id: the spec's, or a minted {@code <kind>-<12 hex>}. The
+     * spec's refs are pinned when the transaction commits; its grounding (a triple, receipts) is
+     * checked by the gate as for an ingested batch. Receipt members are named unpinned
+     * ({@link dev.palimpsest.model.Pin#of}); the gate pins them at commit, or leaves a member
+     * written in this transaction unpinned.
      */
-    public FactId assertFact(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
-        Objects.requireNonNull(kind, "kind");
-        FactId fid = id != null ? id : mint(kind);
-        ops.add(new Operation.Assert(fid, kind, body, confidence, refs));
+    public FactId assertFact(FactSpec spec) {
+        Objects.requireNonNull(spec, "spec");
+        FactId fid = idOf(spec);
+        ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), spec.refs(), false,
+                spec.grounding()));
         return fid;
     }
 
-    /** Asserts a new fact with a minted id. */
-    public FactId assertFact(Kind kind, String body, RefSpec... refs) {
-        return assertFact(null, kind, body, null, Arrays.asList(refs));
-    }
-
     /**
-     * Supersedes {@code old} by addition: asserts a new fact with a {@code supersedes} ref to it.
-     * The old fact stays live, a correctly dated snapshot. Returns the new fact's id (minted when
-     * {@code id} is null).
+     * Supersedes {@code old} by addition: asserts the spec's fact with a {@code supersedes} ref to
+     * {@code old} before its own refs. The old fact stays live, a correctly dated snapshot. Returns
+     * the new fact's id.
      */
-    public FactId supersede(FactId old, FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
+    public FactId supersede(FactId old, FactSpec spec) {
         Objects.requireNonNull(old, "old");
-        List<RefSpec> all = new ArrayList<>(refs == null ? List.of() : refs);
-        all.add(0, new RefSpec(old, null, "supersedes", null));
-        return assertFact(id, kind, body, confidence, all);
+        Objects.requireNonNull(spec, "spec");
+        List<RefSpec> all = new ArrayList<>(spec.refs());
+        all.add(0, RefSpec.of(old, RefRole.SUPERSEDES));
+        return assertFact(spec.refs(all));
     }
 
     /**
-     * Consolidates duplicates atomically: asserts the merged fact with a {@code merged_from} ref to
-     * each input and the evidence the inputs' lineage held at the parent, then retracts every input,
-     * all in one commit.
+     * Consolidates duplicates atomically: asserts the spec's fact with a {@code merged_from} ref to
+     * each input (before the spec's own refs) and the evidence the inputs' lineage held at the
+     * parent, then retracts every input, all in one commit. Returns the merged fact's id.
      *
-     * @throws IllegalArgumentException with fewer than two distinct inputs
+     * @throws IllegalArgumentException with fewer than two inputs, or an input named twice
      */
-    public FactId merge(List<FactId> inputs, FactId id, Kind kind, String body, Double confidence) {
+    public FactId merge(List<FactId> inputs, FactSpec spec) {
+        Objects.requireNonNull(inputs, "inputs");
+        Objects.requireNonNull(spec, "spec");
         List<FactId> distinct = inputs.stream().distinct().toList();
         if (distinct.size() < 2 || distinct.size() != inputs.size()) {
             throw new IllegalArgumentException("a merge needs at least two distinct inputs, got " + inputs);
         }
-        FactId fid = id != null ? id : mint(kind);
-        List<RefSpec> refs = distinct.stream().map(in -> new RefSpec(in, null, "merged_from", null)).toList();
-        ops.add(new Operation.Assert(fid, kind, body, confidence, refs, true));
+        FactId fid = idOf(spec);
+        List<RefSpec> refs = new ArrayList<>();
+        distinct.forEach(in -> refs.add(RefSpec.of(in, RefRole.MERGED_FROM)));
+        refs.addAll(spec.refs());
+        ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), refs, true, spec.grounding()));
         for (FactId in : distinct) {
             ops.add(new Operation.Retract(in, "merged into " + fid));
         }
@@ -90,68 +100,69 @@ public final class Transaction {
     }
 
     /**
-     * Subsumption: asserts a fact that cites {@code hypothesis} with role {@code subsumes} and
-     * retracts the hypothesis in the same commit, so the trail to it survives.
+     * Subsumption: asserts the spec's fact citing {@code hypothesis} with role {@code subsumes}
+     * (after the spec's own refs) and retracts the hypothesis in the same commit, so the trail to it
+     * survives. Returns the new fact's id.
      */
-    public FactId subsume(FactId hypothesis, FactId id, Kind kind, String body, Double confidence,
-            List<RefSpec> refs) {
-        List<RefSpec> all = new ArrayList<>(refs == null ? List.of() : refs);
-        all.add(new RefSpec(hypothesis, null, "subsumes", null));
-        FactId fid = assertFact(id, kind, body, confidence, all);
+    public FactId subsume(FactId hypothesis, FactSpec spec) {
+        Objects.requireNonNull(hypothesis, "hypothesis");
+        Objects.requireNonNull(spec, "spec");
+        List<RefSpec> all = new ArrayList<>(spec.refs());
+        all.add(RefSpec.of(hypothesis, RefRole.SUBSUMES));
+        FactId fid = assertFact(spec.refs(all));
         ops.add(new Operation.Retract(hypothesis, "subsumed by " + fid));
         return fid;
     }
 
-    /**
-     * Asserts a layered fact: an assertion (a triple and a {@code source} ref to its document) or a
-     * derived artifact (merge, edge, summary) with its receipt. Receipt members are named unpinned
-     * ({@link dev.palimpsest.model.Pin#of}); the gate pins them at commit, or leaves a member
-     * written in this transaction unpinned. Returns the id (minted when {@code id} is null).
-     */
-    public FactId assertGrounded(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {
-        Objects.requireNonNull(kind, "kind");
-        FactId fid = id != null ? id : mint(kind);
-        ops.add(new Operation.Assert(fid, kind, body, null, refs, false, grounding));
-        return fid;
-    }
-
-    /**
-     * Writes a new version of a live artifact with a new body (null keeps it) and grounding; pinned
-     * members must be carried over from the previous version, unpinned ones are pinned at commit.
-     * {@code reason} (nullable) goes into the commit subject.
-     */
-    public Transaction reground(FactId id, String body, Grounding grounding, String reason) {
-        ops.add(new Operation.Reground(id, body, grounding, reason));
+    /** Writes a new version of a live fact with a new body and additional refs (possibly none). */
+    public Transaction revise(FactId id, String body, List<RefSpec> addRefs) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(body, "body");
+        ops.add(new Operation.Revise(id, body, null, List.copyOf(addRefs)));
         return this;
     }
 
-    void add(Operation op) {
-        ops.add(op);
+    /** Writes a new version of a live fact that keeps its body and adds refs. */
+    public Transaction addRefs(FactId id, List<RefSpec> refs) {
+        Objects.requireNonNull(id, "id");
+        ops.add(new Operation.Revise(id, null, null, List.copyOf(refs)));
+        return this;
     }
 
-    /** Writes a new version of a live fact with a new body (null keeps it) and additional refs. */
-    public Transaction revise(FactId id, String body, List<RefSpec> addRefs) {
-        ops.add(new Operation.Revise(id, body, null, addRefs));
+    /**
+     * Writes a new version of a live artifact with the same body and a new grounding; pinned members
+     * must be carried over from the previous version, unpinned ones are pinned at commit.
+     */
+    public Transaction reground(FactId id, Grounding grounding) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(grounding, "grounding");
+        ops.add(new Operation.Reground(id, null, grounding, null));
         return this;
     }
 
     /** Retracts a live fact: asserts it is false, removing its file and recording why. */
     public Transaction retract(FactId id, String reason) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(reason, "reason");
         ops.add(new Operation.Retract(id, reason));
         return this;
     }
 
     /**
      * Trusts {@code armoredPublicKey} (a v4 Ed25519 OpenPGP public key) as the key of the new actor
-     * {@code name}, whose role is {@code agent} or {@code human} (null means {@code agent}).
+     * {@code name} with {@code role}.
      */
-    public Transaction addKey(ActorName name, String armoredPublicKey, String role) {
-        ops.add(new Operation.KeyAdd(name, armoredPublicKey, role));
+    public Transaction addKey(ActorName name, String armoredPublicKey, KeyRole role) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(armoredPublicKey, "armoredPublicKey");
+        Objects.requireNonNull(role, "role");
+        ops.add(new Operation.KeyAdd(name, armoredPublicKey, role.value()));
         return this;
     }
 
     /** Revokes the key of {@code name}: it can sign nothing after this commit; the last key cannot be revoked. */
     public Transaction revokeKey(ActorName name) {
+        Objects.requireNonNull(name, "name");
         ops.add(new Operation.KeyRevoke(name));
         return this;
     }
@@ -162,10 +173,12 @@ public final class Transaction {
     }
 
     /**
-     * Lands every operation as one signed commit on {@code main}.
+     * Lands every operation as one signed commit on {@code main}; {@link CommitResult#id()} is the
+     * commit.
      *
      * @throws RejectedException the gate found violations (all are listed); nothing was written
      * @throws ConflictException other writers kept moving {@code main} through every retry
+     * @throws IllegalStateException when the transaction was committed before
      */
     public CommitResult commit() throws RejectedException, ConflictException {
         if (committed) {
@@ -173,6 +186,14 @@ public final class Transaction {
         }
         committed = true;
         return writer.write(actor, signer, List.copyOf(ops));
+    }
+
+    void add(Operation op) {
+        ops.add(op);
+    }
+
+    private static FactId idOf(FactSpec spec) {
+        return spec.id() != null ? spec.id() : mint(spec.kind());
     }
 
     private static FactId mint(Kind kind) {

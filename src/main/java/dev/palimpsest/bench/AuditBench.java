@@ -1,5 +1,6 @@
 package dev.palimpsest.bench;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
@@ -109,15 +110,16 @@ public final class AuditBench {
         List<FactId> sources = new ArrayList<>();
         List<CommitId> sourceCommits = new ArrayList<>();
         List<FactId> claims = new ArrayList<>();
-        try (Store store = Store.init(storeDir, home, ACTOR, null, StoreOptions.defaults().withFsync(false))) {
+        try (Store store = Store.initializer(storeDir)
+                .home(home).actor(ACTOR).options(StoreOptions.defaults().withFsync(false)).create()) {
             for (int i = 1; i < commits; i++) {
                 Transaction t = store.begin(ACTOR);
                 if (i % 10 == 1 || sources.isEmpty()) {
                     FactId id = FactId.of("src-" + i);
-                    t.assertFact(id, Kind.SOURCE, "Source " + i + ": the harbour board approved the breakwater by"
-                            + " seven votes to two after a long debate about dredging costs.", null, List.of());
+                    t.assertFact(FactSpec.of(Kind.SOURCE, "Source " + i + ": the harbour board approved the breakwater by"
+                            + " seven votes to two after a long debate about dredging costs.").id(id));
                     sources.add(id);
-                    sourceCommits.add(t.commit().commit());
+                    sourceCommits.add(t.commit().id());
                     continue;
                 }
                 if (i % 50 == 0 && !claims.isEmpty()) {
@@ -132,7 +134,8 @@ public final class AuditBench {
                                 .withQuote("approved the breakwater by seven votes"));
                     }
                     FactId id = FactId.of("claim-" + i);
-                    t.assertFact(id, Kind.CLAIM, "Claim " + i + " about the breakwater vote.", null, refs);
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "Claim " + i + " about the breakwater vote.").id(id)
+                            .refs(refs));
                     claims.add(id);
                 }
                 t.commit();

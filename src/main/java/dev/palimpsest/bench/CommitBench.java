@@ -1,5 +1,6 @@
 package dev.palimpsest.bench;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
@@ -54,12 +55,12 @@ public final class CommitBench {
         Path storeDir = dir.resolve("store.git");
         StoreOptions opts = StoreOptions.defaults().withFsync(false);
         long t0 = System.nanoTime();
-        try (Store store = Store.init(storeDir, home, ACTOR, null, opts)) {
+        try (Store store = Store.initializer(storeDir).home(home).actor(ACTOR).options(opts).create()) {
             int chunk = 100_000;
             for (int done = 0; done < size; done += chunk) {
                 Transaction tx = store.begin(ACTOR);
                 for (int i = done; i < Math.min(size, done + chunk); i++) {
-                    tx.assertFact(FactId.of("seed-" + i), Kind.CLAIM, "seed fact number " + i, null, List.of());
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "seed fact number " + i).id(FactId.of("seed-" + i)));
                 }
                 tx.commit();
                 log.printf("  [%d facts] loaded %d%n", size, Math.min(size, done + chunk));
@@ -90,7 +91,7 @@ public final class CommitBench {
 
     private static CommitResult oneFact(Store store, String id) throws PalimpsestException {
         Transaction tx = store.begin(ACTOR);
-        tx.assertFact(FactId.of(id), Kind.CLAIM, "a fact written by the benchmark: " + id, null, List.of());
+        tx.assertFact(FactSpec.of(Kind.CLAIM, "a fact written by the benchmark: " + id).id(FactId.of(id)));
         return tx.commit();
     }
 
@@ -100,8 +101,8 @@ public final class CommitBench {
         for (int c = 0; c < commits; c++) {
             Transaction tx = store.begin(ACTOR);
             for (int i = 0; i < batch; i++) {
-                tx.assertFact(FactId.of("ingest-" + c + "-" + i), Kind.CLAIM, "ingested fact " + c + "/" + i, null,
-                        List.of());
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "ingested fact " + c + "/" + i)
+                        .id(FactId.of("ingest-" + c + "-" + i)));
             }
             tx.commit();
         }

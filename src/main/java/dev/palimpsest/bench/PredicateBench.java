@@ -1,5 +1,6 @@
 package dev.palimpsest.bench;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
@@ -54,20 +55,20 @@ public final class PredicateBench {
         List<Integer> checkpoints = new ArrayList<>();
         long t0 = System.nanoTime();
         try {
-            try (Store store = Store.init(gitDir, home, ACTOR, null, opts)) {
+            try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
                 boolean[] isLive = new boolean[facts];
                 int next = 0;
                 for (int i = 1; i < commits; i++) {
                     Transaction tx = store.begin(ACTOR);
                     if (next < facts) {
-                        tx.assertFact(FactId.of("f" + next), Kind.CLAIM, "fact " + next + " v0", null, List.of());
+                        tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + next + " v0").id(FactId.of("f" + next)));
                         isLive[next++] = true;
                     } else {
                         int f = rnd.nextInt(facts);
                         FactId id = FactId.of("f" + f);
                         int op = rnd.nextInt(10);
                         if (!isLive[f]) {
-                            tx.assertFact(id, Kind.CLAIM, "fact " + f + " re-added at " + i, null, List.of());
+                            tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + f + " re-added at " + i).id(id));
                             isLive[f] = true;
                         } else if (op == 0) {
                             tx.retract(id, "retracted at " + i);
@@ -76,7 +77,7 @@ public final class PredicateBench {
                             tx.revise(id, "fact " + f + " v" + i, List.of());
                         }
                     }
-                    history.add(tx.commit().commit());
+                    history.add(tx.commit().id());
                     if ((i + 1) % (commits / 4) == 0 || i == commits - 1) {
                         checkpoints.add(i + 1);
                         live.add(measure(store, history, facts, samples, rnd, true));
@@ -116,8 +117,9 @@ public final class PredicateBench {
         }
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
-            FactId id = FactId.of("f" + rnd.nextInt(facts));
-            CommitId c = history.get(rnd.nextInt(history.size()));
+            int k = rnd.nextInt(history.size());
+            FactId id = writtenBy(k, facts, rnd);
+            CommitId c = history.get(k);
             long s = System.nanoTime();
             if (live) {
                 store.factLiveAtCommit(id, c);
@@ -131,8 +133,9 @@ public final class PredicateBench {
 
     private static void ask(Store store, List<CommitId> history, int facts, Random rnd, boolean live)
             throws PalimpsestException {
-        FactId id = FactId.of("f" + rnd.nextInt(facts));
-        CommitId c = history.get(rnd.nextInt(history.size()));
+        int k = rnd.nextInt(history.size());
+        FactId id = writtenBy(k, facts, rnd);
+        CommitId c = history.get(k);
         if (live) {
             store.factLiveAtCommit(id, c);
         } else {
@@ -140,12 +143,22 @@ public final class PredicateBench {
         }
     }
 
+    /**
+     * A random fact already written at the {@code k}-th commit after genesis (commit k + 1 asserts
+     * fact k until every fact exists): the predicates answer for facts of the history, and a fact
+     * never written there is a NotFoundException, not an answer.
+     */
+    private static FactId writtenBy(int k, int facts, Random rnd) {
+        return FactId.of("f" + rnd.nextInt(Math.min(k + 1, facts)));
+    }
+
     private static Stats gitLog(Path gitDir, List<CommitId> history, int facts, int samples, Random rnd)
             throws IOException {
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
-            FactId id = FactId.of("f" + rnd.nextInt(facts));
-            CommitId c = history.get(rnd.nextInt(history.size()));
+            int k = rnd.nextInt(history.size());
+            FactId id = writtenBy(k, facts, rnd);
+            CommitId c = history.get(k);
             long s = System.nanoTime();
             Proc.run(gitDir, Map.of(), null, "git", "--git-dir", gitDir.toString(), "log", "-1", "--format=%H",
                     c.hex(), "--", StorePaths.factPath(Kind.CLAIM, id));

@@ -54,7 +54,8 @@ public final class ReceiptsBench {
         ReceiptsGraphGen gen = ReceiptsGraphGen.paperSized(seed);
         Path dir = Files.createTempDirectory(workDir, "bench-receipts-");
         StoreOptions opts = StoreOptions.defaults().withFsync(false);
-        try (Store store = Store.init(dir.resolve("store.git"), new KeyHome(dir.resolve("home")), ACTOR, null, opts)) {
+        try (Store store = Store.initializer(dir.resolve("store.git"))
+                .home(new KeyHome(dir.resolve("home"))).actor(ACTOR).options(opts).create()) {
             byte[] batch = gen.batchYaml().getBytes(StandardCharsets.UTF_8);
             long t = System.nanoTime();
             long cp = cpu();
@@ -87,7 +88,7 @@ public final class ReceiptsBench {
                 CleanupPlan plan = null;
                 for (int i = 0; i < full.length; i++) {
                     long s = System.nanoTime();
-                    plan = c.plan(Cleanup.RETRACT_SOURCE, docs.stream().map(FactId::value).toList(), "bench", srcRoots);
+                    plan = c.plan(dev.palimpsest.model.Withdrawal.RETRACT_SOURCE, docs.stream().map(FactId::value).toList(), "bench", srcRoots);
                     full[i] = System.nanoTime() - s;
                 }
                 put("plan_materialised_us", Stats.of(full).p50Millis() * 1e3, "the same plan materialised (ids, layers, "
@@ -118,7 +119,7 @@ public final class ReceiptsBench {
                     ev[i] = System.nanoTime() - s;
                 }
                 put("evaluate_us", Stats.of(ev).p50Millis() * 1e3, "evaluating liveness of every artifact at that commit, p50");
-                java.util.Set<FactId> truthEdges = correctness(store, gen, landed.commit(), past);
+                java.util.Set<FactId> truthEdges = correctness(store, gen, landed.id(), past);
                 t = System.nanoTime();
                 EntailResult re = store.receipts().entail(ACTOR);
                 put("entail_after_cascade_ms", ms(t), "entail after the cascade (incremental): " + re.added()

@@ -1,5 +1,7 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.CommitResult;
@@ -42,9 +44,8 @@ final class AssertCommand extends Context implements Callable<Integer> {
         FactId hypothesis = Parse.fact("--subsumes", subsumes);
         try (Store store = open()) {
             Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-            FactId fid = hypothesis == null
-                    ? tx.assertFact(given, Parse.kind(kind), text, confidence, refs.specs(store))
-                    : tx.subsume(hypothesis, given, Parse.kind(kind), text, confidence, refs.specs(store));
+            FactSpec spec = WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store));
+            FactId fid = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
             CommitResult r;
             try {
                 r = refs.commit(tx);

@@ -48,7 +48,8 @@ final class ConsolidateCommands {
             String text = TextInput.body(body, stdin());
             try (Store store = open()) {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-                FactId fid = tx.supersede(superseded, given, Parse.kind(kind), text, confidence, refs.specs(store));
+                FactId fid = tx.supersede(superseded, WriteOutput.spec(Parse.kind(kind), text, given, confidence,
+                        refs.specs(store)));
                 CommitResult r;
                 try {
                     r = refs.commit(tx);
@@ -90,7 +91,7 @@ final class ConsolidateCommands {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
                 FactId fid;
                 try {
-                    fid = tx.merge(merged, given, Parse.kind(kind), text, confidence);
+                    fid = tx.merge(merged, WriteOutput.spec(Parse.kind(kind), text, given, confidence, List.of()));
                 } catch (IllegalArgumentException e) { // documented: fewer than two distinct inputs
                     throw new RejectedException(Parse.INVALID_ARGUMENT, "ID", e.getMessage());
                 }
@@ -103,11 +104,11 @@ final class ConsolidateCommands {
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", fid.value());
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     m.put("retracted", r.retracted().stream().map(FactId::value).toList());
                     printJson(m);
                 } else {
-                    out().println(fid + " " + r.commit().hex() + " (retracted " + r.retracted() + ")");
+                    out().println(fid + " " + r.id().hex() + " (retracted " + r.retracted() + ")");
                 }
             }
             return Main.OK;

@@ -70,9 +70,7 @@ abstract class Context {
 
     /** Exit 4 unless {@code id} was ever written in the ancestry of {@code at}. */
     static void requireKnown(Store store, FactId id, CommitId at) throws NotFoundException {
-        if (store.factExistsAt(id, at).isEmpty()) {
-            throw new NotFoundException("fact " + id + " was never written in the ancestry of " + at.hex());
-        }
+        store.factExistsAt(id, at);
     }
 
     PrintWriter out() {

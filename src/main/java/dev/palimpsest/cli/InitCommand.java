@@ -2,6 +2,7 @@ package dev.palimpsest.cli;
 
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
+import dev.palimpsest.api.StoreInitializer;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.StoreOptions;
 import java.util.LinkedHashMap;
@@ -21,22 +22,25 @@ final class InitCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        KeyHome home = home();
         ActorName name = Parse.actor("--actor", actor);
-        boolean generated = !home.hasKey(name);
         String mail = TextInput.arg("--email", email);
-        try (Store store = Store.init(storePath(), home, name, mail, StoreOptions.defaults())) {
+        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(name);
+        if (mail != null) {
+            init.email(mail);
+        }
+        try (Store store = init.create()) {
+            boolean generated = init.generatedKey().isPresent();
             if (json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("store", store.gitDir().toString());
                 m.put("commit", store.head().hex());
-                m.put("key_file", home.secretKeyFile(name).toString());
+                m.put("key_file", home().secretKeyFile(name).toString());
                 m.put("key_generated", generated);
                 printJson(m);
             } else {
                 out().println("initialised " + store.gitDir() + " at " + store.head().hex());
                 spec.commandLine().getErr().println((generated ? "generated the secret key of " + name + " at " : "signed with the secret key at ")
-                        + home.secretKeyFile(name) + (generated ? " (not passphrase-protected: keep it private)" : ""));
+                        + home().secretKeyFile(name) + (generated ? " (not passphrase-protected: keep it private)" : ""));
             }
         }
         return Main.OK;

@@ -6,6 +6,7 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.KeyRole;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,16 +46,16 @@ final class KeysCommand implements Callable<Integer> {
             String armored = TextInput.utf8("--key " + key, TextInput.bytes("--key " + key, key, Limits.MAX_FILE));
             ActorName who = Parse.actor("--name", name);
             try (Store store = open()) {
-                CommitResult r = store.begin(Parse.actor("--actor", actor.name)).addKey(who, armored, role).commit();
-                ActorKey added = store.keys(r.commit()).stream().filter(k -> k.name().equals(who)).findFirst()
+                CommitResult r = store.begin(Parse.actor("--actor", actor.name)).addKey(who, armored, Parse.keyRole(role)).commit();
+                ActorKey added = store.keys(r.id()).stream().filter(k -> k.name().equals(who)).findFirst()
                         .orElseThrow();
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>(KeysCommand.json(added));
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     printJson(m);
                 } else {
                     out().println("added key " + added.name() + " (" + added.role() + ", " + added.fingerprint()
-                            + ") " + r.commit().hex());
+                            + ") " + r.id().hex());
                 }
             }
             return Main.OK;
@@ -77,10 +78,10 @@ final class KeysCommand implements Callable<Integer> {
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("name", name);
-                    m.put("commit", r.commit().hex());
+                    m.put("commit", r.id().hex());
                     printJson(m);
                 } else {
-                    out().println("revoked key " + name + " " + r.commit().hex());
+                    out().println("revoked key " + name + " " + r.id().hex());
                 }
             }
             return Main.OK;
@@ -125,7 +126,9 @@ final class KeysCommand implements Callable<Integer> {
                 throw new RejectedException(TextInput.FILE_UNWRITABLE, "--out " + outFile, Files.isDirectory(outFile)
                         ? "is a folder" : "its folder does not exist; nothing was generated");
             }
-            String armored = home().generateKey(Parse.actor("--name", name), TextInput.arg("--email", email));
+            ActorName generatedFor = Parse.actor("--name", name);
+            String mail = TextInput.arg("--email", email);
+            String armored = mail == null ? home().generateKey(generatedFor) : home().generateKey(generatedFor, mail);
             if (outFile != null) {
                 Files.writeString(outFile, armored, StandardCharsets.US_ASCII);
             } else {
@@ -138,7 +141,7 @@ final class KeysCommand implements Callable<Integer> {
     static Map<String, Object> json(ActorKey k) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", k.name().value());
-        m.put("role", k.role());
+        m.put("role", k.role().value());
         m.put("fingerprint", k.fingerprint());
         return m;
     }

@@ -4,6 +4,7 @@ import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.RejectedException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,14 @@ final class Parse {
 
     static ActorName actor(String option, String value) throws RejectedException {
         return parse(option, value, ActorName::of);
+    }
+
+    static KeyRole keyRole(String value) throws RejectedException {
+        try {
+            return KeyRole.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new RejectedException(Rule.INVALID_ROLE, "--role", e.getMessage());
+        }
     }
 
     private static <T> T parse(String option, String value, Function<String, T> of) throws RejectedException {

@@ -1,18 +1,17 @@
 package dev.palimpsest.cli;
 
-import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.ExistsAt;
 import dev.palimpsest.model.InboundRef;
 import dev.palimpsest.model.RefStatus;
+import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Weight;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,20 +70,17 @@ final class PredicateCommands {
             FactId fid = fact();
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                Optional<FactVersion> v = store.factExistsAt(fid, c);
-                if (v.isEmpty()) {
-                    throw new NotFoundException("fact " + fid + " was never written in the ancestry of " + c.hex());
-                }
+                ExistsAt v = store.factExistsAt(fid, c);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", fid.value());
                     m.put("at", c.hex());
-                    m.put("commit", v.get().commit().hex());
-                    m.put("blob", v.get().blob().hex());
-                    m.put("live", store.factLiveAtCommit(fid, c));
+                    m.put("commit", v.commit().hex());
+                    m.put("blob", v.blob().hex());
+                    m.put("live", v.live());
                     printJson(m);
                 } else {
-                    out().println(v.get().commit().hex());
+                    out().println(v.commit().hex());
                 }
             }
             return Main.OK;
@@ -107,7 +103,7 @@ final class PredicateCommands {
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("referrer", i.referrer().value());
                         m.put("referrer_commit", i.referrerVersion().hex());
-                        m.put("role", i.role());
+                        m.put("role", i.role().value());
                         m.put("pinned_commit", i.pinnedCommit().hex());
                         m.put("pinned_blob", i.pinnedBlob() == null ? null : i.pinnedBlob().hex());
                         m.put("live", i.live());
@@ -136,7 +132,7 @@ final class PredicateCommands {
                     printJson(refs.stream().map(r -> {
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("target", r.target().value());
-                        m.put("role", r.role());
+                        m.put("role", r.role().value());
                         m.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
                         m.put("pinned_commit", r.pinned().hex());
                         m.put("current_commit", r.current() == null ? null : r.current().hex());

@@ -8,6 +8,7 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Layer;
 import dev.palimpsest.model.LayerCounts;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RejectedException;
@@ -46,14 +47,14 @@ final class ReceiptCommands {
                 IngestResult r = store.receipts().ingest(Parse.actor("--actor", actor.name), yaml, strict);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("commit", r.commit().commit().hex());
+                    m.put("commit", r.commit().id().hex());
                     m.put("kinds", r.kinds());
                     m.put("configured", r.configured());
                     m.put("truncated", ids(r.truncated()));
                     printJson(m);
                 } else {
                     out().println("ingested " + r.kinds() + (r.configured() ? " and config" : "") + " in "
-                            + r.commit().commit().hex());
+                            + r.commit().id().hex());
                     if (!r.truncated().isEmpty()) {
                         out().println("receipts truncated to the smallest 8 bundles: " + r.truncated());
                     }
@@ -74,24 +75,24 @@ final class ReceiptCommands {
                 ReceiptReport r = store.receipts().report(at(store, at.revision));
                 if (json()) {
                     Map<String, Object> layers = new LinkedHashMap<>();
-                    for (String layer : List.of("assertion", "merge", "edge", "summary")) {
+                    for (Layer layer : Layer.values()) {
                         LayerCounts c = r.layers().get(layer);
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("alive", c.alive());
                         m.put("dead", c.dead());
                         m.put("touched", c.touched());
                         m.put("pending", c.pending());
-                        layers.put(layer, m);
+                        layers.put(layer.value(), m);
                     }
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("at", r.at().hex());
-                    m.put("policy", r.policy());
+                    m.put("policy", r.policy().value());
                     m.put("layers", layers);
                     printJson(m);
                 } else {
                     out().println("receipts at " + r.at().hex() + " (flat summaries: " + r.policy() + ")");
                     out().printf("%-10s %8s %8s %8s %8s%n", "layer", "alive", "dead", "touched", "pending");
-                    for (String layer : List.of("assertion", "merge", "edge", "summary")) {
+                    for (Layer layer : Layer.values()) {
                         LayerCounts c = r.layers().get(layer);
                         out().printf("%-10s %8d %8d %8d %8d%n", layer, c.alive(), c.dead(), c.touched(), c.pending());
                     }
@@ -134,15 +135,15 @@ final class ReceiptCommands {
     static Map<String, Object> planJson(CleanupPlan p, CommitResult landed) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("at", p.at().hex());
-        m.put("operation", p.operation());
+        m.put("operation", p.operation().value());
         m.put("targets", p.targets());
         m.put("reason", p.reason());
-        m.put("policy", p.policy());
+        m.put("policy", p.policy().value());
         m.put("roots", ids(p.roots()));
         m.put("removals", p.removals().stream().map(r -> {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("id", r.id().value());
-            x.put("layer", r.layer());
+            x.put("layer", r.layer().value());
             x.put("why", r.why());
             return x;
         }).toList());
@@ -155,7 +156,7 @@ final class ReceiptCommands {
         }).toList());
         m.put("touched", ids(p.touched()));
         m.put("dry_run", landed == null);
-        m.put("commit", landed == null ? null : landed.commit().hex());
+        m.put("commit", landed == null ? null : landed.id().hex());
         return m;
     }
 
@@ -172,7 +173,7 @@ final class ReceiptCommands {
         }
         out.println("  touched but alive (for review): " + p.touched().size());
         if (landed != null) {
-            out.println("one signed commit " + landed.commit().hex());
+            out.println("one signed commit " + landed.id().hex());
         }
     }
 
@@ -219,12 +220,15 @@ final class ReceiptCommands {
                     if (actor == null) {
                         throw new Main.UsageException("--ack needs --actor");
                     }
-                    CommitResult r = store.receipts().acknowledge(Parse.actor("--actor", actor), Parse.fact("--ack", ack),
-                            TextInput.arg("--note", note));
+                    ActorName who = Parse.actor("--actor", actor);
+                    FactId item = Parse.fact("--ack", ack);
+                    String text = TextInput.arg("--note", note);
+                    CommitResult r = text == null ? store.receipts().acknowledge(who, item)
+                            : store.receipts().acknowledge(who, item, text);
                     if (json()) {
-                        printJson(Map.of("item", ack, "ack", r.written().get(0).value(), "commit", r.commit().hex()));
+                        printJson(Map.of("item", ack, "ack", r.written().get(0).value(), "commit", r.id().hex()));
                     } else {
-                        out().println("acknowledged " + ack + " as " + r.written().get(0) + " in " + r.commit().hex());
+                        out().println("acknowledged " + ack + " as " + r.written().get(0) + " in " + r.id().hex());
                     }
                     return Main.OK;
                 }
@@ -235,7 +239,7 @@ final class ReceiptCommands {
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("id", i.id().value());
                         m.put("layer", i.layer());
-                        m.put("reason", i.reason());
+                        m.put("reason", i.reason().value());
                         m.put("version", i.version().hex());
                         m.put("details", i.details());
                         return m;
@@ -263,7 +267,7 @@ final class ReceiptCommands {
                 EntailResult r = store.receipts().entail(Parse.actor("--actor", actor.name));
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("commit", r.commit() == null ? null : r.commit().commit().hex());
+                    m.put("commit", r.commit() == null ? null : r.commit().id().hex());
                     m.put("added", r.added());
                     m.put("revised", r.revised());
                     m.put("retracted", r.retracted());
@@ -274,7 +278,7 @@ final class ReceiptCommands {
                 } else {
                     out().println(r.edges() + " entailed edges: " + r.added() + " added, " + r.revised() + " revised, "
                             + r.retracted() + " retracted" + (r.commit() == null ? " (nothing to write)"
-                                    : " in " + r.commit().commit().hex()));
+                                    : " in " + r.commit().id().hex()));
                     out().println("  " + r.basis());
                 }
             }

@@ -1,5 +1,7 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.CommitId;
@@ -61,7 +63,7 @@ final class RefOptions {
                     pin = NO_COMMIT;
                 }
             }
-            out.add(new RefSpec(target, pin, "cites", quoteBy.remove(target)));
+            out.add(new RefSpec(target, pin, RefRole.CITES, quoteBy.remove(target)));
         }
         if (!quoteBy.isEmpty()) {
             throw new RejectedException(Parse.INVALID_ARGUMENT, "--quote", "names " + quoteBy.keySet()

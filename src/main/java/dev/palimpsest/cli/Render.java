@@ -27,7 +27,7 @@ final class Render {
         for (Ref r : f.refs()) {
             Map<String, Object> rm = new LinkedHashMap<>();
             rm.put("id", r.id().value());
-            rm.put("role", r.role());
+            rm.put("role", r.role().value());
             rm.put("commit", r.commit() == null ? v.commit().hex() : r.commit().hex());
             rm.put("blob", r.blob() == null ? null : r.blob().hex());
             rm.put("same_transaction", r.sameTransaction());
@@ -95,9 +95,9 @@ final class Render {
     static Map<String, Object> history(HistoryEntry h) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("commit", h.commit().hex());
-        m.put("change", h.change());
+        m.put("change", h.change().value());
         m.put("blob", h.blob() == null ? null : h.blob().hex());
-        m.put("actor", h.actor());
+        m.put("actor", h.actor().value());
         m.put("time", h.time().toString());
         return m;
     }

@@ -79,14 +79,14 @@ final class RetractCommand extends Context implements Callable<Integer> {
         List<FactId> revised = plan == null ? List.of() : plan.revisions().stream().map(CleanupPlan.Revision::id).toList();
         if (json()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("commit", r.commit().hex());
+            m.put("commit", r.id().hex());
             m.put("retracted", ReceiptCommands.ids(r.retracted()));
             m.put("revised", ReceiptCommands.ids(revised));
             printJson(m);
         } else if (plan != null && (!plan.removals().isEmpty() || !plan.revisions().isEmpty())) {
             ReceiptCommands.printPlan(out(), plan, r);
         } else {
-            out().println("retracted " + r.retracted() + " " + r.commit().hex());
+            out().println("retracted " + r.retracted() + " " + r.id().hex());
             if (plan != null && !plan.touched().isEmpty()) {
                 out().println("  touched but alive (for review): " + plan.touched());
             }

@@ -1,6 +1,7 @@
 package dev.palimpsest.demo;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.FactSpec;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.model.CommitResult;
@@ -8,7 +9,6 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
@@ -72,36 +72,37 @@ public final class Demo {
         KeyHome home = new KeyHome(dir.resolve("home"));
         ActorName actor = ActorName.of(corpus.actor());
         out.println("Palimpsest demo in " + dir.toAbsolutePath());
-        try (Store store = Store.init(gitDir, home, actor, null, StoreOptions.defaults())) {
+        try (Store store = Store.initializer(gitDir).home(home).actor(actor).create()) {
             out.println("1. init: genesis commit " + store.head().abbreviated() + " signed by '" + actor
                     + "' (secret key in " + home.dir() + ", public key at keys/" + actor + ".asc)");
             Transaction tx = store.begin(actor);
             for (Source s : corpus.sources()) {
-                tx.assertFact(FactId.of(s.id()), Kind.SOURCE, s.body(), null, List.of());
+                tx.assertFact(FactSpec.of(Kind.SOURCE, s.body()).id(FactId.of(s.id())));
             }
             CommitResult sources = tx.commit();
             out.println("2. ingest: " + sources.written().size() + " sources in one commit "
-                    + sources.commit().abbreviated() + ": " + sources.written());
+                    + sources.id().abbreviated() + ": " + sources.written());
             for (Claim c : corpus.claims()) {
                 List<RefSpec> refs = new ArrayList<>();
                 for (Cite cite : c.cites()) {
                     refs.add(RefSpec.cites(FactId.of(cite.id())).withQuote(cite.quote()));
                 }
                 Transaction t = store.begin(actor);
-                t.assertFact(FactId.of(c.id()), Kind.CLAIM, c.body(), c.confidence(), refs);
+                FactSpec spec = FactSpec.of(Kind.CLAIM, c.body()).id(FactId.of(c.id())).refs(refs);
+                t.assertFact(c.confidence() == null ? spec : spec.confidence(c.confidence()));
                 CommitResult r = t.commit();
-                out.println("3. assert " + c.id() + " at " + r.commit().abbreviated() + ", citing "
+                out.println("3. assert " + c.id() + " at " + r.id().abbreviated() + ", citing "
                         + c.cites().stream().map(Cite::id).toList() + " with verbatim quotes, pinned to their versions");
             }
             CommitId beforeRevision = store.head();
             for (Revision r : corpus.revisions()) {
                 CommitResult res = store.begin(actor).revise(FactId.of(r.id()), r.body(), List.of()).commit();
-                out.println("4. revise " + r.id() + " at " + res.commit().abbreviated()
+                out.println("4. revise " + r.id() + " at " + res.id().abbreviated()
                         + ": a new version; the old one stays readable at " + beforeRevision.abbreviated());
             }
             for (Retraction r : corpus.retractions()) {
                 CommitResult res = store.begin(actor).retract(FactId.of(r.id()), r.reason()).commit();
-                out.println("5. retract " + r.id() + " at " + res.commit().abbreviated() + ": \"" + r.reason() + "\"");
+                out.println("5. retract " + r.id() + " at " + res.id().abbreviated() + ": \"" + r.reason() + "\"");
             }
             narrateReads(store, corpus, beforeRevision);
             printGitCommands(gitDir, actor);

@@ -1,12 +1,12 @@
 package dev.palimpsest.demo;
 
+import dev.palimpsest.model.Layer;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.EntailResult;
 import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.receipts.EntailSync;
 import dev.palimpsest.internal.receipts.Entailer;
 import dev.palimpsest.model.ActorName;
@@ -50,14 +50,14 @@ final class ReceiptsDemo {
         Path gitDir = dir.resolve("receipts.git");
         out.println();
         out.println("Receipts (Figure 1 of \"Keep Your Receipts\") in " + gitDir);
-        try (Store store = Store.init(gitDir, home, actor, null, StoreOptions.defaults())) {
+        try (Store store = Store.initializer(gitDir).home(home).actor(actor).create()) {
             IngestResult ing = store.receipts().ingest(actor, corpus, false);
-            out.println("1. ingest: " + ing.kinds() + " and the axioms, one commit " + ing.commit().commit().abbreviated()
+            out.println("1. ingest: " + ing.kinds() + " and the axioms, one commit " + ing.commit().id().abbreviated()
                     + "; every artifact carries its receipt (alternative bundles of evidence)");
             EntailResult ent = store.receipts().entail(actor);
             Entailer.Triple upstream = new Entailer.Triple("MAPK/ERK pathway", "upstream_of", "apoptosis");
             FactId edge = EntailSync.edgeId(upstream);
-            out.println("2. entail: " + ent.edges() + " entailed edges, commit " + ent.commit().commit().abbreviated()
+            out.println("2. entail: " + ent.edges() + " entailed edges, commit " + ent.commit().id().abbreviated()
                     + "; e.g. " + edge + " \"MAPK/ERK pathway upstream_of apoptosis\" rests on "
                     + bundles(store, edge, store.head()));
             ReceiptReport before = store.receipts().report(store.head());
@@ -65,7 +65,7 @@ final class ReceiptsDemo {
             CleanupPlan plan = store.receipts().planRetractSource(RETRACTED, "retracted by the journal");
             CommitResult landed = store.receipts().apply(actor, plan);
             out.println("3. retract-source " + RETRACTED + ": planned by set arithmetic over the receipts (no model"
-                    + " calls), landed as one signed commit " + landed.commit().abbreviated());
+                    + " calls), landed as one signed commit " + landed.id().abbreviated());
             out.println("   died:");
             out.println("     the abstracts and their assertions " + plan.roots());
             for (CleanupPlan.Removal r : plan.removals()) {
@@ -76,18 +76,18 @@ final class ReceiptsDemo {
                     + " [a5] cites pmid-38800001, a paper that still stands");
             for (CleanupPlan.Revision r : plan.revisions()) {
                 out.println("     summary " + r.id() + " (sentence receipts): dropped only sentence " + r.dropped()
-                        + " \"AIM2 suppresses oral carcinoma.\", kept \"" + body(store, r.id(), landed.commit()) + "\"");
+                        + " \"AIM2 suppresses oral carcinoma.\", kept \"" + body(store, r.id(), landed.id()) + "\"");
             }
             out.println("   why the flat summary went: its one receipt [[a2], [a5]] still has a live bundle [a5], so"
                     + " trusting it would keep serving the dead AIM2 sentence; the layered policy (distrust, the"
                     + " default) removes every touched flat summary");
             out.println("4. receipts per layer, before -> after:");
-            ReceiptReport after = store.receipts().report(landed.commit());
-            for (String layer : List.of("assertion", "merge", "edge", "summary")) {
+            ReceiptReport after = store.receipts().report(landed.id());
+            for (Layer layer : Layer.values()) {
                 out.println("     " + layer + ": " + counts(before.layers().get(layer)) + " -> "
                         + counts(after.layers().get(layer)));
             }
-            List<ReviewItem> review = store.receipts().review(landed.commit());
+            List<ReviewItem> review = store.receipts().review(landed.id());
             out.println("5. review queue: " + review.stream().map(i -> i.reason() + " " + i.id() + " (" + String.join(", ",
                     i.details()) + ")").collect(Collectors.joining("; ")));
             EntailResult again = store.receipts().entail(actor);

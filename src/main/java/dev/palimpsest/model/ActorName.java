@@ -3,7 +3,7 @@ package dev.palimpsest.model;
 /**
  * The name of an actor (agent or person) that signs commits; matches {@code [a-z0-9][a-z0-9._-]{0,39}}.
  *
- * <p>Immutable; rejects null and malformed values with an {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe; rejects null and malformed values with an {@link IllegalArgumentException}.
  */
 public record ActorName(String value) {
     public ActorName {

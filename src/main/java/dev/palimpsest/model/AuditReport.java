@@ -7,6 +7,8 @@ import java.util.TreeMap;
 /**
  * The outcome of an audit: how many commits, signatures, changed files and new refs were checked,
  * and every violation found, oldest commit first. Immutable; the list is copied.
+ *
+ * <p>Immutable and thread-safe; {@code violations} must not be null.
  */
 public record AuditReport(int commits, int signatures, int files, int refs, List<AuditViolation> violations) {
     public AuditReport {

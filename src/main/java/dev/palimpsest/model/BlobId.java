@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * A full 40-hex-digit git blob id: the content address of one version of a file.
  *
- * <p>Immutable; rejects null and anything but 40 hex digits with an {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe; rejects null and anything but 40 hex digits with an {@link IllegalArgumentException}.
  */
 public record BlobId(String hex) {
     public BlobId {

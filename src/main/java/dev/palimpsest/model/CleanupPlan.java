@@ -9,12 +9,15 @@ import java.util.List;
  * the assertions using a predicate, or the facts named), the artifacts retracted by the cascade
  * ({@code removals}, layer by layer, never a root),
  * the sentence summaries revised to drop exactly their dead sentences ({@code revisions}), and the
- * artifacts that were touched but stay alive ({@code touched}, for review). Immutable.
+ * artifacts that were touched but stay alive ({@code touched}, for review).
+ *
+ * <p>Immutable and thread-safe; {@code reason} is the caller's text; other components must not be
+ * null (lists are copied).
  */
-public record CleanupPlan(CommitId at, String operation, List<String> targets, String reason, String policy,
+public record CleanupPlan(CommitId at, Withdrawal operation, List<String> targets, String reason, Policy policy,
         List<FactId> roots, List<Removal> removals, List<Revision> revisions, List<FactId> touched) {
     /** An artifact the cascade retracts, its layer, and why. */
-    public record Removal(FactId id, String layer, String why) {}
+    public record Removal(FactId id, Layer layer, String why) {}
 
     /** A sentence summary revised: the 0-based indexes of the sentences dropped and how many stay. */
     public record Revision(FactId id, List<Integer> dropped, int kept) {

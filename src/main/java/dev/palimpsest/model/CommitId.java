@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * A full 40-hex-digit git commit id, stored in lower case.
  *
- * <p>Immutable; rejects null and anything but 40 hex digits with an {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe; rejects null and anything but 40 hex digits with an {@link IllegalArgumentException}.
  */
 public record CommitId(String hex) {
     public CommitId {

@@ -11,7 +11,10 @@ import java.util.Objects;
  * source in the inputs' live lineage with its mass (empty for facts that are not merges; masses
  * finite and not negative). A pooled source still stops counting once it is retracted.
  * {@code grounding} holds the triple and receipts of assertions and derived artifacts
- * ({@link Grounding#NONE}, never null, otherwise). Immutable; collections are copied (pooled sorted by id).
+ * ({@link Grounding#NONE}, never null, otherwise). Collections are copied (pooled sorted by id).
+ *
+ * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
+ * required; {@code confidence} may be null, null collections mean empty.
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
         java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {

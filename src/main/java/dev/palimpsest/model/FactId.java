@@ -3,7 +3,7 @@ package dev.palimpsest.model;
 /**
  * The identity of a fact, stable across its versions; matches {@code [a-z0-9][a-z0-9._-]{0,79}}.
  *
- * <p>Immutable; the constructor rejects null and malformed values with an
+ * <p>Immutable and thread-safe; the constructor rejects null and malformed values with an
  * {@link IllegalArgumentException} naming the offending value.
  */
 public record FactId(String value) implements Comparable<FactId> {

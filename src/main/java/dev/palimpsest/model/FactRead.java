@@ -1,7 +1,11 @@
 package dev.palimpsest.model;
 
 /**
- * The outcome of reading a fact at a commit; callers branch on the three cases.
+ * The outcome of reading a fact that was written in the ancestry of a commit: it is
+ * {@link Found found} there, or {@link Retracted retracted} with its last valid version. Callers
+ * branch on the two cases (a fact never written there is a {@link NotFoundException}).
+ *
+ * <p>Immutable and thread-safe.
  */
 public sealed interface FactRead {
     FactId id();
@@ -20,7 +24,4 @@ public sealed interface FactRead {
      */
     record Retracted(FactId id, CommitId retractedAt, String reason, FactVersion lastVersion, Fact lastFact)
             implements FactRead {}
-
-    /** The fact was never written in the ancestry of the commit. */
-    record Missing(FactId id, CommitId at) implements FactRead {}
 }

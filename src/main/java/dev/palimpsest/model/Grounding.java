@@ -11,6 +11,9 @@ import java.util.List;
  * <p>Immutable; rejects inconsistent combinations with an {@link IllegalArgumentException}: a
  * predicate must match {@code [a-z][a-z0-9_-]{0,31}}, sentences exclude a whole-fact receipt, and
  * {@code flat} needs a receipt.
+ *
+ * <p>Immutable and thread-safe; triple parts and {@code receipt} may be null as described, {@code
+ * sentences} null means empty.
  */
 public record Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
         boolean flat) {

@@ -1,9 +1,46 @@
 package dev.palimpsest.model;
 
 import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
- * One change to a fact's file: {@code change} is {@code added}, {@code revised} or {@code retracted};
- * {@code blob} is null for a retraction. Immutable.
+ * One change to a fact's file: it was {@link Change#ADDED added}, {@link Change#REVISED revised} or
+ * {@link Change#RETRACTED retracted} by {@code actor} at {@code commit}. {@code blob} is the new
+ * version's blob, null exactly for a retraction.
+ *
+ * <p>Immutable and thread-safe; every component but {@code blob} must be non-null.
  */
-public record HistoryEntry(FactId id, CommitId commit, String change, BlobId blob, String actor, Instant time) {}
+public record HistoryEntry(FactId id, CommitId commit, Change change, BlobId blob, ActorName actor, Instant time) {
+    /** What a commit did to the fact's file. */
+    public enum Change {
+        /** The file appeared (first write, or a write after a retraction). */
+        ADDED,
+        /** The file's content changed. */
+        REVISED,
+        /** The file was removed by a retraction. */
+        RETRACTED;
+
+        /** The change as printed: {@code added}, {@code revised} or {@code retracted}. */
+        public String value() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return value();
+        }
+    }
+
+    public HistoryEntry {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(commit, "commit");
+        Objects.requireNonNull(change, "change");
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(time, "time");
+        if ((blob == null) != (change == Change.RETRACTED)) {
+            throw new IllegalArgumentException("history of " + id + " at " + commit
+                    + ": blob must be null exactly for a retraction");
+        }
+    }
+}

@@ -4,7 +4,7 @@ package dev.palimpsest.model;
  * The kind of a fact ({@code claim}, {@code source}, {@code hypothesis}, ...); matches
  * {@code [a-z][a-z0-9_-]{0,31}}. The kind decides the folder a fact is stored in.
  *
- * <p>Immutable; rejects null and malformed values with an {@link IllegalArgumentException}.
+ * <p>Immutable and thread-safe; rejects null and malformed values with an {@link IllegalArgumentException}.
  */
 public record Kind(String value) {
     public static final Kind CLAIM = new Kind("claim");

@@ -5,6 +5,8 @@ package dev.palimpsest.model;
  *
  * <p>Messages name what is wrong. Library exceptions (JGit, BouncyCastle, Jackson) never appear in
  * public signatures; internal failures surface as {@link PalimpsestInternalException}.
+ *
+ * <p>Immutable once thrown and safe to share between threads; the message is never null.
  */
 public abstract class PalimpsestException extends Exception {
     private static final long serialVersionUID = 1L;

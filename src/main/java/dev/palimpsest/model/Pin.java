@@ -8,6 +8,8 @@ import java.util.Objects;
  * <p>{@code commit} and {@code blob} are null together exactly when the member was written in the
  * same transaction as the artifact (the pin is then the artifact's own commit), as for a {@link Ref}.
  * Immutable; ordered by id.
+ *
+ * <p>Immutable and thread-safe; {@code id} must not be null.
  */
 public record Pin(FactId id, CommitId commit, BlobId blob) implements Comparable<Pin> {
     public Pin {

@@ -16,6 +16,8 @@ import java.util.TreeMap;
  * ordered smallest first (ties by their member ids), and there are between 1 and
  * {@link #MAX_BUNDLES}. Immutable; the constructor rejects anything else with an
  * {@link IllegalArgumentException} (use {@link #truncated} to keep the smallest bundles).
+ *
+ * <p>Thread-safe.
  */
 public record Receipt(List<List<Pin>> bundles) {
     /** The most bundles a receipt keeps. */

@@ -7,9 +7,11 @@ import java.util.TreeMap;
 
 /**
  * Receipt liveness per layer ({@code assertion}, {@code merge}, {@code edge}, {@code summary}) at
- * commit {@code at}, under the store's flat-summary {@code policy}. Immutable.
+ * commit {@code at}, under the store's flat-summary {@code policy}.
+ *
+ * <p>Immutable and thread-safe; {@code layers} null means empty; the map is copied and unmodifiable.
  */
-public record ReceiptReport(CommitId at, String policy, SortedMap<String, LayerCounts> layers) {
+public record ReceiptReport(CommitId at, Policy policy, SortedMap<Layer, LayerCounts> layers) {
     public ReceiptReport {
         layers = Collections.unmodifiableSortedMap(new TreeMap<>(layers == null ? Map.of() : layers));
     }

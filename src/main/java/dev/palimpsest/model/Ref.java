@@ -7,12 +7,14 @@ import java.util.Objects;
  *
  * <p>{@code commit} and {@code blob} name the version of the target the writer relied on; both are
  * null exactly when the target was written in the same transaction as the referrer (the pin is then
- * the commit that introduced the referrer's version). {@code quote} is optional. Immutable.
+ * the commit that introduced the referrer's version). {@code quote} is optional.
+ *
+ * <p>Immutable and thread-safe; {@code id} and {@code role} must not be null.
  */
-public record Ref(FactId id, String role, CommitId commit, BlobId blob, String quote) {
+public record Ref(FactId id, RefRole role, CommitId commit, BlobId blob, String quote) {
     public Ref {
         Objects.requireNonNull(id, "ref id");
-        Ids.require("ref role", role, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");
+        Objects.requireNonNull(role, "ref role");
         if ((commit == null) != (blob == null)) {
             throw new IllegalArgumentException("ref to " + id + ": commit and blob must be given together");
         }

@@ -6,6 +6,8 @@ import java.util.stream.Collectors;
 /**
  * Thrown when a write is refused because its input is invalid or breaks a rule of the reference
  * gate; lists every violation found, and guarantees nothing was written.
+ *
+ * <p>Immutable once thrown and safe to share between threads; {@link #violations()} is never empty.
  */
 public class RejectedException extends PalimpsestException {
     private static final long serialVersionUID = 1L;

@@ -7,6 +7,8 @@ package dev.palimpsest.model;
  *     (default true; switch off only for benchmarks or throwaway stores)
  * @param maxRetries how many times a write re-reads the timeline and retries after losing a
  *     compare-and-swap on {@code refs/heads/main} to another writer (default 32)
+ *
+ * <p>Immutable and thread-safe.
  */
 public record StoreOptions(boolean fsync, int maxRetries) {
     public StoreOptions {

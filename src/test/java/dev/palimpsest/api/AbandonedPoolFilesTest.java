@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.StoreOptions;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class AbandonedPoolFilesTest {
         Files.setLastModifiedTime(recent, FileTime.from(Instant.now().minus(9, ChronoUnit.MINUTES)));
         try (Store s = Store.open(gitDir, new KeyHome(dir.resolve("home")), StoreOptions.defaults().withFsync(false))) {
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(Kind.CLAIM, "a fact written after a crash");
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "a fact written after a crash"));
             tx.commit();
         }
         assertThat(dead).doesNotExist();

@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.AuditProgress;
 import static dev.palimpsest.api.TestStores.ALICE;
@@ -11,7 +12,6 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,7 @@ class IndexAuditTest {
         try (Store s = TestStores.init(dir)) {
             for (int i = 0; i < 5; i++) {
                 Transaction tx = s.begin(ALICE);
-                tx.assertFact(FactId.of("f" + i), Kind.CLAIM, "fact " + i, null, List.of());
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + i).id(FactId.of("f" + i)));
                 tx.commit();
             }
             gitDir = s.gitDir();

@@ -20,7 +20,7 @@ class InitTest {
     void initAcceptsAnEmptyBareRepositoryMadeByGitInitBare() throws Exception {
         Path repo = dir.resolve("bare.git");
         git("init", "-q", "--bare", "--initial-branch=master", repo.toString());
-        try (Store s = Store.init(repo, home(), ALICE, null, options())) {
+        try (Store s = Store.initializer(repo).home(home()).actor(ALICE).options(options()).create()) {
             assertThat(s.log(0)).hasSize(1);
         }
         assertThat(Files.readString(repo.resolve("HEAD")).trim()).isEqualTo("ref: refs/heads/main");
@@ -33,18 +33,18 @@ class InitTest {
     @Test
     void initRefusesABareRepositoryThatHasAnyRefOrAFolderThatIsNotEmpty() throws Exception {
         Path repo = dir.resolve("used.git");
-        Store.init(repo, home(), ALICE, null, options()).close();
-        assertThatThrownBy(() -> Store.init(repo, home(), ALICE, null, options()))
+        Store.initializer(repo).home(home()).actor(ALICE).options(options()).create().close();
+        assertThatThrownBy(() -> Store.initializer(repo).home(home()).actor(ALICE).options(options()).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("store-exists");
         Path folder = Files.createDirectory(dir.resolve("folder"));
         Files.writeString(folder.resolve("notes.txt"), "mine");
-        assertThatThrownBy(() -> Store.init(folder, home(), ALICE, null, options()))
+        assertThatThrownBy(() -> Store.initializer(folder).home(home()).actor(ALICE).options(options()).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("store-exists");
         Path tagged = dir.resolve("tagged.git");
         git("init", "-q", "--bare", tagged.toString());
         Files.createDirectories(tagged.resolve("refs/tags"));
         Files.writeString(tagged.resolve("refs/tags/v1"), "0123456789012345678901234567890123456789\n");
-        assertThatThrownBy(() -> Store.init(tagged, home(), ALICE, null, options()))
+        assertThatThrownBy(() -> Store.initializer(tagged).home(home()).actor(ALICE).options(options()).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("store-exists");
     }
 
@@ -52,7 +52,7 @@ class InitTest {
     void theKeyHomeTellsWhetherItHoldsTheActorsKeyAndWhere() throws Exception {
         KeyHome home = home();
         assertThat(home.hasKey(ALICE)).isFalse();
-        Store.init(dir.resolve("s.git"), home, ALICE, null, options()).close();
+        Store.initializer(dir.resolve("s.git")).home(home).actor(ALICE).options(options()).create().close();
         assertThat(home.hasKey(ALICE)).isTrue();
         assertThat(home.secretKeyFile(ALICE)).isEqualTo(home.dir().resolve("keys/alice.sec.asc")).isRegularFile();
     }

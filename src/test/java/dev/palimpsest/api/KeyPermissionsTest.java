@@ -74,11 +74,11 @@ class KeyPermissionsTest {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         KeyHome home = new KeyHome(homeDir);
         Path store = dir.resolve("store.git");
-        assertThatThrownBy(() -> Store.init(store, home, ALICE, null, StoreOptions.defaults().withFsync(false)))
+        assertThatThrownBy(() -> Store.initializer(store).home(home).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("chmod 700 " + homeDir);
         assertThat(store).doesNotExist();
         assertThat(home.hasKey(ALICE)).isFalse();
-        assertThatThrownBy(() -> home.generateKey(ActorName.of("bob"), null))
+        assertThatThrownBy(() -> home.generateKey(ActorName.of("bob")))
                 .isInstanceOf(RejectedException.class).hasMessageContaining("key-permissions");
         assertThat(mode(homeDir)).isEqualTo("rwxr-xr-x");
     }

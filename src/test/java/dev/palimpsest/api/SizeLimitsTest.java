@@ -1,5 +1,6 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Rule;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +30,7 @@ class SizeLimitsTest {
         try (Store s = TestStores.init(dir)) {
             Set<String> before = TestStores.durableState(s.gitDir());
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactId.of("huge"), Kind.CLAIM, "x".repeat(Limits.MAX_BODY + 1), null, List.of());
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "x".repeat(Limits.MAX_BODY + 1)).id(FactId.of("huge")));
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
                     assertThat(e.violations()).extracting(Violation::rule, Violation::subject)
                             .containsExactly(org.assertj.core.groups.Tuple.tuple(Rule.TOO_LARGE, "fact huge")));
@@ -41,7 +42,7 @@ class SizeLimitsTest {
     void aBodyWhoseEscapedFileWouldExceedTheLimitIsRejectedAsTooLarge() throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactId.of("escaped"), Kind.CLAIM, "\u0001".repeat(Limits.MAX_BODY / 2), null, List.of());
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "\u0001".repeat(Limits.MAX_BODY / 2)).id(FactId.of("escaped")));
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
                     assertThat(e.violations()).extracting(Violation::rule).containsExactly(Rule.TOO_LARGE));
         }
@@ -52,11 +53,10 @@ class SizeLimitsTest {
         try (Store s = TestStores.init(dir)) {
             String body = "q".repeat(Limits.MAX_QUOTE + 10);
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactId.of("src"), Kind.SOURCE, body, null, List.of());
+            tx.assertFact(FactSpec.of(Kind.SOURCE, body).id(FactId.of("src")));
             tx.commit();
             Transaction cite = s.begin(ALICE);
-            cite.assertFact(FactId.of("claim"), Kind.CLAIM, "cites a long passage", null,
-                    List.of(dev.palimpsest.model.RefSpec.cites(FactId.of("src")).withQuote(body.substring(1))));
+            cite.assertFact(FactSpec.of(Kind.CLAIM, "cites a long passage").id(FactId.of("claim")).refs(List.of(dev.palimpsest.model.RefSpec.cites(FactId.of("src")).withQuote(body.substring(1)))));
             assertThatThrownBy(cite::commit).isInstanceOfSatisfying(RejectedException.class, e ->
                     assertThat(e.violations()).extracting(Violation::rule).containsExactly(Rule.TOO_LARGE));
         }
@@ -68,8 +68,8 @@ class SizeLimitsTest {
         assertThat(body.getBytes(StandardCharsets.UTF_8).length).isGreaterThan(Limits.MAX_FILE - 8192);
         try (Store s = TestStores.init(dir)) {
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(FactId.of("big"), Kind.CLAIM, body, null, List.of());
-            CommitId c = tx.commit().commit();
+            tx.assertFact(FactSpec.of(Kind.CLAIM, body).id(FactId.of("big")));
+            CommitId c = tx.commit().id();
             assertThat(((FactRead.Found) s.read(FactId.of("big"), c)).fact().body()).isEqualTo(body);
         }
     }

@@ -1,5 +1,7 @@
 package dev.palimpsest.api;
 
+import dev.palimpsest.model.HistoryEntry.Change;
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RejectedException;
@@ -35,13 +37,13 @@ class StoreTest {
     void readsEveryVersionAtTheCommitThatWroteIt() throws Exception {
         try (Store s = TestStores.init(dir)) {
             CommitId c1 = assertSource(s);
-            CommitId c2 = s.begin(ALICE).revise(SRC, "revised body text", List.of()).commit().commit();
+            CommitId c2 = s.begin(ALICE).revise(SRC, "revised body text", List.of()).commit().id();
             assertThat(body(s, SRC, c1)).isEqualTo(SRC_BODY);
             assertThat(body(s, SRC, c2)).isEqualTo("revised body text");
             FactRead.Found f = (FactRead.Found) s.read(SRC, c2);
             assertThat(f.version().commit()).isEqualTo(c2);
             assertThat(((FactRead.Found) s.read(SRC, c1)).version().commit()).isEqualTo(c1);
-            assertThat(s.read(SRC, s.resolve("main~2"))).isInstanceOf(FactRead.Missing.class);
+            assertThatThrownBy(() -> s.read(SRC, s.resolve("main~2"))).isInstanceOf(NotFoundException.class);
         }
     }
 
@@ -51,12 +53,12 @@ class StoreTest {
             CommitId c1 = assertSource(s);
             s.begin(ALICE).revise(SRC, SRC_BODY + " Revised later.", List.of()).commit();
             Transaction tx = s.begin(ALICE);
-            FactId claim = tx.assertFact(null, Kind.CLAIM, "ERK regulates apoptosis", 0.7,
-                    List.of(RefSpec.cites(SRC).at(c1).withQuote("regulates   apoptosis in oral")));
-            CommitId c3 = tx.commit().commit();
+            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "ERK regulates apoptosis").confidence(0.7)
+                    .refs(List.of(RefSpec.cites(SRC).at(c1).withQuote("regulates   apoptosis in oral"))));
+            CommitId c3 = tx.commit().id();
             Ref ref = ((FactRead.Found) s.read(claim, c3)).fact().refs().get(0);
             assertThat(ref.commit()).isEqualTo(c1);
-            assertThat(ref.blob()).isEqualTo(s.factExistsAt(SRC, c1).orElseThrow().blob());
+            assertThat(ref.blob()).isEqualTo(s.factExistsAt(SRC, c1).version().blob());
             assertThat(ref.quote()).isEqualTo("regulates   apoptosis in oral");
         }
     }
@@ -65,13 +67,13 @@ class StoreTest {
     void sameTransactionRefsCarryNoPin() throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction tx = s.begin(ALICE);
-            FactId src = tx.assertFact(FactId.of("s"), Kind.SOURCE, "A source stating something specific.", null,
-                    List.of());
-            FactId claim = tx.assertFact(null, Kind.CLAIM, "claim", null,
-                    List.of(RefSpec.cites(src).withQuote("stating something specific")));
+            FactId src = tx.assertFact(FactSpec.of(Kind.SOURCE, "A source stating something specific.")
+                    .id(FactId.of("s")));
+            FactId claim = tx.assertFact(FactSpec.of(Kind.CLAIM, "claim")
+                    .refs(List.of(RefSpec.cites(src).withQuote("stating something specific"))));
             CommitResult r = tx.commit();
             assertThat(r.written()).containsExactly(src, claim);
-            Ref ref = ((FactRead.Found) s.read(claim, r.commit())).fact().refs().get(0);
+            Ref ref = ((FactRead.Found) s.read(claim, r.id())).fact().refs().get(0);
             assertThat(ref.sameTransaction()).isTrue();
             assertThat(s.log(1).get(0).trailers()).containsExactly(new Trailer("Palimpsest-Actor", "alice"),
                     new Trailer("Palimpsest-Op", "assert"), new Trailer("Palimpsest-Fact", "s"),
@@ -85,19 +87,19 @@ class StoreTest {
             CommitId c1 = assertSource(s);
             CommitResult r = s.begin(ALICE).retract(SRC, "journal retraction").commit();
             assertThat(r.retracted()).containsExactly(SRC);
-            assertThat(s.factLiveAtCommit(SRC, r.commit())).isFalse();
+            assertThat(s.factLiveAtCommit(SRC, r.id())).isFalse();
             assertThat(s.factLiveAtCommit(SRC, c1)).isTrue();
-            FactRead read = s.read(SRC, r.commit());
+            FactRead read = s.read(SRC, r.id());
             assertThat(read).isInstanceOf(FactRead.Retracted.class);
             FactRead.Retracted ret = (FactRead.Retracted) read;
-            assertThat(ret.retractedAt()).isEqualTo(r.commit());
+            assertThat(ret.retractedAt()).isEqualTo(r.id());
             assertThat(ret.reason()).isEqualTo("journal retraction");
             assertThat(ret.lastVersion().commit()).isEqualTo(c1);
             assertThat(ret.lastFact().body()).isEqualTo(SRC_BODY);
-            FactVersion v = s.factExistsAt(SRC, r.commit()).orElseThrow();
+            FactVersion v = s.factExistsAt(SRC, r.id()).version();
             assertThat(v.commit()).isEqualTo(c1);
             List<HistoryEntry> h = s.history(SRC);
-            assertThat(h).extracting(HistoryEntry::change).containsExactly("retracted", "added");
+            assertThat(h).extracting(HistoryEntry::change).containsExactly(Change.RETRACTED, Change.ADDED);
         }
     }
 
@@ -105,7 +107,7 @@ class StoreTest {
     void retractingTwiceIsRejectedNamingTheFirstRetraction() throws Exception {
         try (Store s = TestStores.init(dir)) {
             assertSource(s);
-            CommitId first = s.begin(ALICE).retract(SRC, "wrong").commit().commit();
+            CommitId first = s.begin(ALICE).retract(SRC, "wrong").commit().id();
             assertThatThrownBy(() -> s.begin(ALICE).retract(SRC, "again").commit())
                     .isInstanceOf(RejectedException.class).hasMessageContaining("already retracted at " + first.hex());
         }
@@ -115,13 +117,13 @@ class StoreTest {
     void reAddingARetractedIdMakesItLiveAgain() throws Exception {
         try (Store s = TestStores.init(dir)) {
             assertSource(s);
-            CommitId gone = s.begin(ALICE).retract(SRC, "wrong").commit().commit();
+            CommitId gone = s.begin(ALICE).retract(SRC, "wrong").commit().id();
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(SRC, Kind.SOURCE, "a corrected source", null, List.of());
-            CommitId back = tx.commit().commit();
+            tx.assertFact(FactSpec.of(Kind.SOURCE, "a corrected source").id(SRC));
+            CommitId back = tx.commit().id();
             assertThat(s.factLiveAtCommit(SRC, gone)).isFalse();
             assertThat(s.factLiveAtCommit(SRC, back)).isTrue();
-            assertThat(s.history(SRC)).extracting(HistoryEntry::change).containsExactly("added", "retracted", "added");
+            assertThat(s.history(SRC)).extracting(HistoryEntry::change).containsExactly(Change.ADDED, Change.RETRACTED, Change.ADDED);
         }
     }
 
@@ -131,14 +133,16 @@ class StoreTest {
             assertSource(s);
             var before = TestStores.durableState(s.gitDir());
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(SRC, Kind.CLAIM, "duplicate id", null, List.of());
-            tx.assertFact(FactId.of("c1"), Kind.CLAIM, "cites a ghost", null, List.of(RefSpec.cites(FactId.of("ghost"))));
-            tx.assertFact(FactId.of("c2"), Kind.CLAIM, "short quote", null,
-                    List.of(RefSpec.cites(SRC).withQuote("MAPK")));
-            tx.assertFact(FactId.of("c3"), Kind.CLAIM, "fabricated quote", null,
-                    List.of(RefSpec.cites(SRC).withQuote("this sentence is not in the source")));
-            tx.assertFact(FactId.of("c4"), Kind.CLAIM, "self", null, List.of(RefSpec.cites(FactId.of("c4"))));
-            tx.assertFact(FactId.of("c5"), Kind.CLAIM, "  ", null, List.of());
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "duplicate id").id(SRC));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(FactId.of("c1"))
+                    .refs(List.of(RefSpec.cites(FactId.of("ghost")))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "short quote").id(FactId.of("c2"))
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("MAPK"))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "fabricated quote").id(FactId.of("c3"))
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("this sentence is not in the source"))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "self").id(FactId.of("c4"))
+                    .refs(List.of(RefSpec.cites(FactId.of("c4")))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "  ").id(FactId.of("c5")));
             tx.revise(FactId.of("nope"), "x", List.of());
             tx.retract(FactId.of("c6"), " ");
             assertThatThrownBy(tx::commit).isInstanceOfSatisfying(RejectedException.class, e ->
@@ -155,8 +159,8 @@ class StoreTest {
             assertSource(s);
             var before = TestStores.durableState(s.gitDir());
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(null, Kind.CLAIM, "pinned to nowhere", null,
-                    List.of(RefSpec.cites(SRC).at(CommitId.of("0123456789abcdef0123456789abcdef01234567"))));
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "pinned to nowhere")
+                    .refs(List.of(RefSpec.cites(SRC).at(CommitId.of("0123456789abcdef0123456789abcdef01234567")))));
             assertThatThrownBy(tx::commit).isInstanceOf(RejectedException.class)
                     .hasMessageContaining("does not exist in this store");
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);
@@ -183,7 +187,7 @@ class StoreTest {
     @Test
     void initRefusesANonEmptyFolderAndOpenRefusesANonStore() throws Exception {
         java.nio.file.Files.writeString(dir.resolve("file.txt"), "x");
-        assertThatThrownBy(() -> Store.init(dir, new KeyHome(dir.resolve("h")), ALICE, null, StoreOptions.defaults()))
+        assertThatThrownBy(() -> Store.initializer(dir).home(new KeyHome(dir.resolve("h"))).actor(ALICE).create())
                 .isInstanceOf(RejectedException.class).hasMessageContaining("not an empty folder");
         assertThatThrownBy(() -> Store.open(dir, new KeyHome(dir.resolve("h")), StoreOptions.defaults()))
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("no store at");
@@ -205,8 +209,8 @@ class StoreTest {
 
     private static CommitId assertSource(Store s) throws PalimpsestException {
         Transaction tx = s.begin(ALICE);
-        tx.assertFact(SRC, Kind.SOURCE, SRC_BODY, null, List.of());
-        return tx.commit().commit();
+        tx.assertFact(FactSpec.of(Kind.SOURCE, SRC_BODY).id(SRC));
+        return tx.commit().id();
     }
 
     private static String body(Store s, FactId id, CommitId at) throws PalimpsestException {

@@ -18,8 +18,8 @@ public final class TestStores {
     private TestStores() {}
 
     public static Store init(Path dir) throws PalimpsestException {
-        return Store.init(dir.resolve("store.git"), new KeyHome(dir.resolve("home")), ALICE, null,
-                StoreOptions.defaults().withFsync(false));
+        return Store.initializer(dir.resolve("store.git"))
+                .home(new KeyHome(dir.resolve("home"))).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create();
     }
 
     /** main's tip plus every file under objects/ and refs/: equal before and after means nothing was written. */

@@ -45,7 +45,7 @@ class CliReceiptsTest extends CliStoreTest {
         assertThat(revoke.code()).as(revoke.err()).isZero();
         assertThat(revoke.json().get("roots").get(0).asText()).isEqualTo("a6");
         assertThat(revoke.json().get("removals")).allSatisfy(r -> assertThat(r.get("layer").asText()).isEqualTo("edge"));
-        assertThat(cmd("revoke-relation", "--actor", "alice", "nope", "--reason", "x").code()).isEqualTo(Main.NOT_FOUND);
+        assertThat(cmd("revoke-relation", "--actor", "alice", "nope", "--reason", "x").code()).isEqualTo(Main.REJECTED);
         assertThat(cmd("review", "--json").json()).isEmpty();
     }
 

@@ -1,5 +1,7 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -70,21 +72,22 @@ class AuditPushTest {
     void serveAStore() throws Exception {
         origin = tmp.resolve("origin.git");
         home = new KeyHome(tmp.resolve("home"));
-        try (Store s = Store.init(origin, home, ALICE, null, StoreOptions.defaults().withFsync(false))) {
-            s.begin(ALICE).addKey(BOB, home.generateKey(BOB, null), "agent").commit();
+        try (Store s = Store.initializer(origin)
+                .home(home).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create()) {
+            s.begin(ALICE).addKey(BOB, home.generateKey(BOB), KeyRole.AGENT).commit();
             Transaction t = s.begin(BOB);
-            t.assertFact(SRC, Kind.SOURCE, "Minutes of the harbour board, 1887: the breakwater was " + QUOTE + ".",
-                    null, List.of());
-            CommitId c = t.commit().commit();
-            srcVersion = s.factExistsAt(SRC, c).orElseThrow();
+            t.assertFact(FactSpec.of(Kind.SOURCE, "Minutes of the harbour board, 1887: the breakwater was " + QUOTE + ".")
+                    .id(SRC));
+            CommitId c = t.commit().id();
+            srcVersion = s.factExistsAt(SRC, c).version();
             t = s.begin(ALICE);
-            t.assertFact(CLAIM, Kind.CLAIM, "The vote was close.", null,
-                    List.of(RefSpec.cites(SRC).at(c).withQuote(QUOTE)));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(CLAIM)
+                    .refs(List.of(RefSpec.cites(SRC).at(c).withQuote(QUOTE))));
             t.commit();
-            s.begin(ALICE).addKey(CAROL, home.generateKey(CAROL, null), "human").commit();
+            s.begin(ALICE).addKey(CAROL, home.generateKey(CAROL), KeyRole.HUMAN).commit();
             t = s.begin(CAROL);
-            t.assertFact(FactId.of("carol-note"), Kind.CLAIM, "Carol was here before her key was revoked.", null,
-                    List.of());
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Carol was here before her key was revoked.")
+                    .id(FactId.of("carol-note")));
             t.commit();
             s.begin(ALICE).revokeKey(CAROL).commit();
         }
@@ -233,8 +236,8 @@ class AuditPushTest {
                 clone.toString())).ok();
         try (Store s = Store.open(clone, home, StoreOptions.defaults().withFsync(false))) {
             Transaction t = s.begin(BOB);
-            t.assertFact(FactId.of("clone-claim"), Kind.CLAIM, "Written in a clone, citing the minutes.", null,
-                    List.of(RefSpec.cites(SRC).at(srcVersion.commit()).withQuote("seven votes to two")));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Written in a clone, citing the minutes.").id(FactId.of("clone-claim"))
+                    .refs(List.of(RefSpec.cites(SRC).at(srcVersion.commit()).withQuote("seven votes to two"))));
             t.commit();
             s.begin(ALICE).revise(CLAIM, "The vote was close: seven to two.", List.of()).commit();
         }

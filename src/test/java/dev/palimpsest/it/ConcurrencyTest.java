@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.KeyHome;
@@ -41,7 +42,8 @@ class ConcurrencyTest {
         Path dir = tmp.resolve("store.git");
         int threads = 4;
         int perThread = 25;
-        try (Store store = Store.init(dir, new KeyHome(tmp.resolve("home")), ALICE, null, OPTS)) {
+        try (Store store = Store.initializer(dir)
+                .home(new KeyHome(tmp.resolve("home"))).actor(ALICE).options(OPTS).create()) {
             CommitId genesis = store.head();
             Set<String> landed = ConcurrentHashMap.newKeySet();
             Set<FactId> facts = ConcurrentHashMap.newKeySet();
@@ -55,8 +57,8 @@ class ConcurrencyTest {
                         start.await();
                         for (int i = 0; i < perThread; i++) {
                             Transaction tx = store.begin(ALICE);
-                            facts.add(tx.assertFact(Kind.CLAIM, "thread " + thread + " fact " + i));
-                            assertThat(landed.add(tx.commit().commit().hex())).isTrue();
+                            facts.add(tx.assertFact(FactSpec.of(Kind.CLAIM, "thread " + thread + " fact " + i)));
+                            assertThat(landed.add(tx.commit().id().hex())).isTrue();
                         }
                         return null;
                     }));
@@ -91,7 +93,7 @@ class ConcurrencyTest {
         Path home = tmp.resolve("home");
         int count = 30;
         CommitId genesis;
-        try (Store s = Store.init(dir, new KeyHome(home), ALICE, null, OPTS)) {
+        try (Store s = Store.initializer(dir).home(new KeyHome(home)).actor(ALICE).options(OPTS).create()) {
             genesis = s.head();
         }
         List<ChildJvm> children = new ArrayList<>();
@@ -108,8 +110,8 @@ class ConcurrencyTest {
             children.forEach(c -> c.send("go"));
             for (int i = 0; i < count; i++) {
                 Transaction tx = store.begin(ALICE);
-                tx.assertFact(Kind.CLAIM, "fact " + i + " written by the parent");
-                parentIds.add(tx.commit().commit().hex());
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + i + " written by the parent"));
+                parentIds.add(tx.commit().id().hex());
             }
             for (ChildJvm c : children) {
                 exitCodes.add(c.waitFor(120));

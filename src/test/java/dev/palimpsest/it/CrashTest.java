@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.model.CommitResult;
@@ -41,7 +42,7 @@ class CrashTest {
         Random random = new Random(seed);
         Path store = tmp.resolve("store.git");
         Path home = tmp.resolve("home");
-        Store.init(store, new KeyHome(home), ALICE, null, StoreOptions.defaults()).close();
+        Store.initializer(store).home(new KeyHome(home)).actor(ALICE).create().close();
         Path refLock = store.resolve("refs/heads/main.lock");
 
         long started = System.nanoTime();
@@ -83,10 +84,10 @@ class CrashTest {
         try (Store s = Store.open(store, new KeyHome(home), StoreOptions.defaults())) {
             String before = s.head().hex();
             Transaction tx = s.begin(ALICE);
-            FactId fact = tx.assertFact(Kind.CLAIM, "written after " + ROUNDS + " crashed writers");
+            FactId fact = tx.assertFact(FactSpec.of(Kind.CLAIM, "written after " + ROUNDS + " crashed writers"));
             CommitResult after = tx.commit();
             assertThat(s.log(1).get(0).parents()).extracting(c -> c.hex()).containsExactly(before);
-            assertThat(s.read(fact, after.commit())).isInstanceOf(FactRead.Found.class);
+            assertThat(s.read(fact, after.id())).isInstanceOf(FactRead.Found.class);
             assertThat(refLock).doesNotExist();
         }
 
@@ -105,7 +106,7 @@ class CrashTest {
     void refLockLeftByADeadWriterIsClearedByTheNextWrite() throws Exception {
         Path store = tmp.resolve("store.git");
         Path home = tmp.resolve("home");
-        try (Store s = Store.init(store, new KeyHome(home), ALICE, null, StoreOptions.defaults())) {
+        try (Store s = Store.initializer(store).home(new KeyHome(home)).actor(ALICE).create()) {
             String genesis = s.head().hex();
             // what a writer killed between creating and renaming the lock file leaves behind
             Path refLock = store.resolve("refs/heads/main.lock");
@@ -113,11 +114,11 @@ class CrashTest {
             Files.setLastModifiedTime(refLock, FileTime.from(Instant.now().minusSeconds(600)));
 
             Transaction tx = s.begin(ALICE);
-            tx.assertFact(Kind.CLAIM, "the store is not wedged by a dead writer's lock");
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "the store is not wedged by a dead writer's lock"));
             CommitResult r = tx.commit();
 
             assertThat(refLock).doesNotExist();
-            assertThat(s.head()).isEqualTo(r.commit());
+            assertThat(s.head()).isEqualTo(r.id());
             assertThat(s.log(0)).hasSize(2);
             assertThat(s.log(1).get(0).parents()).extracting(c -> c.hex()).containsExactly(genesis);
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.StoreOptions;
@@ -32,8 +33,8 @@ public final class CrashWriterMain {
             out.flush();
             for (long i = 0; ; i++) {
                 Transaction tx = store.begin(actor);
-                tx.assertFact(Kind.CLAIM, "crash writer " + pid + " fact " + i);
-                String hex = tx.commit().commit().hex();
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "crash writer " + pid + " fact " + i));
+                String hex = tx.commit().id().hex();
                 out.println(hex);
                 out.flush();
             }

@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.model.CommitResult;
@@ -66,38 +67,38 @@ class GitInteropTest {
         storeDir = tmp.resolve("store.git");
         homeDir = tmp.resolve("home");
         StoreOptions opts = StoreOptions.defaults();
-        try (Store store = Store.init(storeDir, new KeyHome(homeDir), ALICE, null, opts)) {
+        try (Store store = Store.initializer(storeDir).home(new KeyHome(homeDir)).actor(ALICE).options(opts).create()) {
             commits.add(store.head().hex());
 
             Transaction t = store.begin(ALICE);
-            source = t.assertFact(Kind.SOURCE, SOURCE_BODY);
-            commits.add(t.commit().commit().hex());
+            source = t.assertFact(FactSpec.of(Kind.SOURCE, SOURCE_BODY));
+            commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
-            claim = t.assertFact(Kind.CLAIM, "The breakwater was approved in 1887.",
-                    RefSpec.cites(source).withQuote(QUOTE));
-            commits.add(t.commit().commit().hex());
+            claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater was approved in 1887.")
+                    .refs(RefSpec.cites(source).withQuote(QUOTE)));
+            commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
             t.revise(claim, "The harbour board approved the breakwater in 1887, seven votes to two.", List.of());
-            commits.add(t.commit().commit().hex());
+            commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
-            retracted = t.assertFact(Kind.CLAIM, "The breakwater vote was unanimous.");
-            commits.add(t.commit().commit().hex());
+            retracted = t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater vote was unanimous."));
+            commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
             t.retract(retracted, "the minutes record two votes against");
-            commits.add(t.commit().commit().hex());
+            commits.add(t.commit().id().hex());
 
             t = store.begin(ALICE);
-            FactId hypothesis = t.assertFact(Kind.HYPOTHESIS, HYPOTHESIS_BODY);
-            t.assertFact(Kind.CLAIM, "Cost was debated before the vote.",
-                    RefSpec.cites(hypothesis).withQuote("Dredging costs were the decisive"));
+            FactId hypothesis = t.assertFact(FactSpec.of(Kind.HYPOTHESIS, HYPOTHESIS_BODY));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Cost was debated before the vote.")
+                    .refs(RefSpec.cites(hypothesis).withQuote("Dredging costs were the decisive")));
             t.revise(claim, "The harbour board approved the breakwater on a 7-2 vote in 1887.", List.of());
             CommitResult multi = t.commit();
             assertThat(multi.written()).hasSize(3);
-            commits.add(multi.commit().hex());
+            commits.add(multi.id().hex());
         }
         gnupgHome = newGnupgHome("gnupg");
     }
@@ -281,10 +282,10 @@ class GitInteropTest {
     void bulkTransactionAndGitGcLeaveTheStoreValidAndWritable() throws Exception {
         Path dir = tmp.resolve("bulk.git");
         List<FactId> ids = new ArrayList<>();
-        try (Store s = Store.init(dir, new KeyHome(homeDir), ALICE, null, StoreOptions.defaults())) {
+        try (Store s = Store.initializer(dir).home(new KeyHome(homeDir)).actor(ALICE).create()) {
             Transaction t = s.begin(ALICE);
             for (int i = 0; i < 600; i++) {
-                ids.add(t.assertFact(Kind.CLAIM, "bulk fact number " + i));
+                ids.add(t.assertFact(FactSpec.of(Kind.CLAIM, "bulk fact number " + i)));
             }
             assertThat(t.commit().written()).hasSize(600);
         }
@@ -297,8 +298,8 @@ class GitInteropTest {
             t.retract(ids.get(7), "written after git gc packed objects and refs");
             t.revise(ids.get(8), "bulk fact number 8, revised after gc", List.of());
             CommitResult r = t.commit();
-            assertThat(s.head()).isEqualTo(r.commit());
-            assertThat(s.read(ids.get(7), r.commit())).isInstanceOf(FactRead.Retracted.class);
+            assertThat(s.head()).isEqualTo(r.id());
+            assertThat(s.read(ids.get(7), r.id())).isInstanceOf(FactRead.Retracted.class);
         }
         assertFsckClean(dir);
         Path gpgHome = newGnupgHome("gnupg-bulk");

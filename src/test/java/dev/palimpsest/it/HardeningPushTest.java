@@ -1,5 +1,7 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,9 +59,9 @@ class HardeningPushTest {
     void serveAStore() throws Exception {
         origin = tmp.resolve("origin.git");
         KeyHome home = new KeyHome(tmp.resolve("home"));
-        try (Store s = Store.init(origin, home, ALICE, null, StoreOptions.defaults().withFsync(false))) {
+        try (Store s = Store.initializer(origin).home(home).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create()) {
             var tx = s.begin(ALICE);
-            tx.assertFact(FactId.of("first"), Kind.CLAIM, "A first fact.", null, List.of());
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "A first fact.").id(FactId.of("first")));
             tx.commit();
         }
         assertThat(cli("hooks", "install", "--store", origin.toString()).code).isZero();
@@ -115,7 +117,7 @@ class HardeningPushTest {
         Files.writeString(work.resolve(StorePaths.keyPath(ActorName.of("zed"))), exported);
         TrustedKey key = TrustedKey.parse(exported);
         Files.write(work.resolve(StorePaths.keyInfoPath(ActorName.of("zed"))),
-                KeyCodec.encode(new ActorKey(ActorName.of("zed"), "agent", key.fingerprint())));
+                KeyCodec.encode(new ActorKey(ActorName.of("zed"), KeyRole.AGENT, key.fingerprint())));
         commit(work, "hand-made commit\n\nPalimpsest-Actor: alice\nPalimpsest-Op: key-add\nPalimpsest-Key: zed\n");
         flaggedAndRefused(work, "invalid-key");
     }

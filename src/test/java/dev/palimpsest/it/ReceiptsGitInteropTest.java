@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CleanupPlan;
@@ -42,7 +41,7 @@ class ReceiptsGitInteropTest {
     void aCascadeCommitIsAValidSignedGitCommitWhoseTrailersAccountForEveryRetraction() throws Exception {
         Path dir = tmp.resolve("receipts.git");
         CommitResult cascade;
-        try (Store s = Store.init(dir, new KeyHome(tmp.resolve("home")), CURATOR, null, StoreOptions.defaults())) {
+        try (Store s = Store.initializer(dir).home(new KeyHome(tmp.resolve("home"))).actor(CURATOR).create()) {
             s.receipts().ingest(CURATOR, Files.readAllBytes(Path.of("examples/receipts-corpus.yaml")), false);
             s.receipts().entail(CURATOR);
             CleanupPlan plan = s.receipts().planRetractSource(
@@ -65,7 +64,7 @@ class ReceiptsGitInteropTest {
             assertThat(v.exitCode()).as(v.describe()).isZero();
         }
 
-        String head = cascade.commit().hex();
+        String head = cascade.id().hex();
         List<String> facts = GitCli.git(dir, "log", "-1", "--format=%(trailers:key=Palimpsest-Fact,valueonly)", head)
                 .ok().stdoutLines().stream().filter(l -> !l.isBlank()).toList();
         List<String> expected = new java.util.ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -57,9 +58,9 @@ class TamperPlumbingTest {
     void serveAStore() throws Exception {
         origin = tmp.resolve("origin.git");
         KeyHome home = new KeyHome(tmp.resolve("home"));
-        try (Store s = Store.init(origin, home, ALICE, null, StoreOptions.defaults().withFsync(false))) {
+        try (Store s = Store.initializer(origin).home(home).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create()) {
             Transaction t = s.begin(ALICE);
-            t.assertFact(CLAIM, Kind.CLAIM, "The harbour board approved the breakwater.", null, List.of());
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The harbour board approved the breakwater.").id(CLAIM));
             t.commit();
         }
         assertThat(cli("hooks", "install", "--store", origin.toString()).code).isZero();

@@ -1,5 +1,6 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.StoreOptions;
@@ -39,8 +40,8 @@ public final class WriterMain {
             new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
             for (int i = 0; i < count; i++) {
                 Transaction tx = store.begin(alice);
-                tx.assertFact(Kind.CLAIM, "fact " + i + " written by " + label);
-                out.println(tx.commit().commit().hex());
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + i + " written by " + label));
+                out.println(tx.commit().id().hex());
                 out.flush();
             }
         } catch (Exception | Error e) {

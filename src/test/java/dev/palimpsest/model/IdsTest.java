@@ -1,5 +1,6 @@
 package dev.palimpsest.model;
 
+import dev.palimpsest.model.RefRole;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -62,7 +63,7 @@ class IdsTest {
 
     @org.junit.jupiter.api.Test
     void refPinNeedsCommitAndBlobTogether() {
-        assertThatThrownBy(() -> new Ref(FactId.of("a"), "cites",
+        assertThatThrownBy(() -> new Ref(FactId.of("a"), RefRole.CITES,
                 CommitId.of("abcdef0123456789abcdef0123456789abcdef01"), null, null))
                 .hasMessageContaining("commit and blob must be given together");
     }

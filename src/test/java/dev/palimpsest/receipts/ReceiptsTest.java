@@ -1,5 +1,9 @@
 package dev.palimpsest.receipts;
 
+import dev.palimpsest.model.Layer;
+import dev.palimpsest.model.Policy;
+import dev.palimpsest.model.Withdrawal;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +48,7 @@ class ReceiptsTest {
                     .containsEntry("summary", 2);
             assertThat(r.configured()).isTrue();
             assertThat(store.log(0)).hasSize(2);
-            FactRead m1 = store.read(FactId.of("m1"), r.commit().commit());
+            FactRead m1 = store.read(FactId.of("m1"), r.commit().id());
             assertThat(m1).isInstanceOf(FactRead.Found.class);
             List<List<Pin>> bundles = ((FactRead.Found) m1).fact().grounding().receipt().bundles();
             assertThat(bundles).hasSize(2);
@@ -56,10 +60,10 @@ class ReceiptsTest {
     void aPlainRevisionOfAnArtifactKeepsItsReceiptAndTheAuditStaysClean() throws Exception {
         try (Store store = TestStores.init(dir)) {
             IngestResult r = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
-            FactRead.Found before = (FactRead.Found) store.read(FactId.of("m1"), r.commit().commit());
+            FactRead.Found before = (FactRead.Found) store.read(FactId.of("m1"), r.commit().id());
             dev.palimpsest.model.CommitResult revised = store.begin(TestStores.ALICE)
                     .revise(FactId.of("m1"), "MAPK/ERK pathway == ERK1/2 signalling (reworded)", List.of()).commit();
-            FactRead.Found after = (FactRead.Found) store.read(FactId.of("m1"), revised.commit());
+            FactRead.Found after = (FactRead.Found) store.read(FactId.of("m1"), revised.id());
             assertThat(after.fact().body()).endsWith("(reworded)");
             assertThat(after.fact().grounding()).isEqualTo(before.fact().grounding());
             try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(store.gitDir())) {
@@ -71,7 +75,7 @@ class ReceiptsTest {
     @Test
     void retractSourceCascadesLayerByLayerInOneCommitAndKeepsWhatAStandingPaperSupports() throws Exception {
         try (Store store = TestStores.init(dir)) {
-            CommitId ingested = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false).commit().commit();
+            CommitId ingested = store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false).commit().id();
             CleanupPlan plan = store.receipts().planRetractSource(
                     List.of(FactId.of("pmid-39973430"), FactId.of("pmid-40057077")), "journal retraction");
             assertThat(plan.roots()).extracting(FactId::value)
@@ -96,19 +100,19 @@ class ReceiptsTest {
                     "Palimpsest-Op: revise", "Palimpsest-Fact: s-aim2");
             assertThat(landed.retracted()).extracting(FactId::value)
                     .containsExactly("pmid-39973430", "pmid-40057077", "a1", "a2", "s-aim2-flat");
-            FactRead s = store.read(FactId.of("s-aim2"), landed.commit());
+            FactRead s = store.read(FactId.of("s-aim2"), landed.id());
             assertThat(((FactRead.Found) s).fact().body()).isEqualTo("ERK1/2 signalling regulates apoptosis.");
-            assertThat(store.factLiveAtCommit(FactId.of("m1"), landed.commit())).isTrue();
+            assertThat(store.factLiveAtCommit(FactId.of("m1"), landed.id())).isTrue();
 
-            ReceiptReport now = store.receipts().report(landed.commit());
-            assertThat(now.layers().get("merge").alive()).isEqualTo(1);
-            assertThat(now.layers().get("merge").touched()).isEqualTo(1);
-            assertThat(now.layers().get("summary").alive()).isEqualTo(1);
-            assertThat(now.layers().get("summary").dead()).isEqualTo(1);
-            assertThat(now.layers().get("summary").pending()).isZero();
+            ReceiptReport now = store.receipts().report(landed.id());
+            assertThat(now.layers().get(Layer.MERGE).alive()).isEqualTo(1);
+            assertThat(now.layers().get(Layer.MERGE).touched()).isEqualTo(1);
+            assertThat(now.layers().get(Layer.SUMMARY).alive()).isEqualTo(1);
+            assertThat(now.layers().get(Layer.SUMMARY).dead()).isEqualTo(1);
+            assertThat(now.layers().get(Layer.SUMMARY).pending()).isZero();
             ReceiptReport before = store.receipts().report(ingested);
-            assertThat(before.layers().get("summary").alive()).isEqualTo(2);
-            assertThat(before.layers().get("merge").touched()).isZero();
+            assertThat(before.layers().get(Layer.SUMMARY).alive()).isEqualTo(2);
+            assertThat(before.layers().get(Layer.MERGE).touched()).isZero();
         }
     }
 
@@ -117,13 +121,13 @@ class ReceiptsTest {
         try (Store store = TestStores.init(dir)) {
             store.receipts().ingest(TestStores.ALICE, Files.readAllBytes(CORPUS), false);
             CleanupPlan plan = store.receipts().planRetract(List.of(FactId.of("a2")), "misread");
-            assertThat(plan.operation()).isEqualTo("retract");
+            assertThat(plan.operation()).isEqualTo(Withdrawal.RETRACT);
             assertThat(plan.roots()).extracting(FactId::value).containsExactly("a2");
             assertThat(plan.removals()).extracting(rm -> rm.id().value()).containsExactly("s-aim2-flat");
             assertThat(plan.revisions()).extracting(rv -> rv.id().value()).containsExactly("s-aim2");
             CommitResult landed = store.receipts().apply(TestStores.ALICE, plan);
             assertThat(landed.retracted()).extracting(FactId::value).containsExactly("a2", "s-aim2-flat");
-            FactRead s = store.read(FactId.of("s-aim2"), landed.commit());
+            FactRead s = store.read(FactId.of("s-aim2"), landed.id());
             assertThat(((FactRead.Found) s).fact().body()).isEqualTo("ERK1/2 signalling regulates apoptosis.");
 
             CleanupPlan merge = store.receipts().planRetract(List.of(FactId.of("m1")), "not the same pathway");
@@ -138,12 +142,12 @@ class ReceiptsTest {
     void planRetractInAStoreWithoutArtifactsIsTheRetractionAlone() throws Exception {
         try (Store store = TestStores.init(dir)) {
             var tx = store.begin(TestStores.ALICE);
-            tx.assertFact(FactId.of("src"), dev.palimpsest.model.Kind.SOURCE, "text", null, List.of());
+            tx.assertFact(FactSpec.of(dev.palimpsest.model.Kind.SOURCE, "text").id(FactId.of("src")));
             tx.commit();
             CleanupPlan plan = store.receipts().planRetract(List.of(FactId.of("src")), "withdrawn");
             assertThat(plan.roots()).extracting(FactId::value).containsExactly("src");
             assertThat(plan.removals()).isEmpty();
-            assertThat(plan.policy()).isEqualTo("distrust");
+            assertThat(plan.policy()).isEqualTo(Policy.DISTRUST);
             assertThat(plan.at()).isEqualTo(store.head());
             assertThatThrownBy(() -> store.receipts().planRetract(List.of(FactId.of("src"), FactId.of("src")), "twice"))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("duplicate-operation");
@@ -211,7 +215,7 @@ class ReceiptsTest {
                     .isInstanceOf(RejectedException.class).hasMessageContaining("at most 8");
             IngestResult r = store.receipts().ingest(TestStores.ALICE, yaml(many), false);
             assertThat(r.truncated()).extracting(FactId::value).containsExactly("big");
-            FactRead big = store.read(FactId.of("big"), r.commit().commit());
+            FactRead big = store.read(FactId.of("big"), r.commit().id());
             List<List<Pin>> bundles = ((FactRead.Found) big).fact().grounding().receipt().bundles();
             assertThat(bundles).hasSize(8);
             assertThat(bundles.get(7)).extracting(p -> p.id().value()).containsExactly("a2", "a6");
@@ -225,14 +229,14 @@ class ReceiptsTest {
             EntailResult first = store.receipts().entail(TestStores.ALICE);
             assertThat(first.added()).isEqualTo(first.edges()).isPositive();
             FactId upstream = EntailSync.edgeId(new Entailer.Triple("MAPK/ERK pathway", "upstream_of", "apoptosis"));
-            FactRead edge = store.read(upstream, first.commit().commit());
+            FactRead edge = store.read(upstream, first.commit().id());
             assertThat(((FactRead.Found) edge).fact().grounding().receipt().bundles())
                     .singleElement().satisfies(b -> assertThat(b).extracting(p -> p.id().value()).containsExactly("a1"));
             assertThat(store.receipts().entail(TestStores.ALICE).commit()).as("nothing changed").isNull();
 
             CleanupPlan plan = store.receipts().planRetractSource(List.of(FactId.of("pmid-39973430")), "retracted");
             assertThat(plan.removals()).extracting(CleanupPlan.Removal::id).contains(upstream);
-            assertThat(plan.removals()).extracting(CleanupPlan.Removal::layer).containsOnly("edge");
+            assertThat(plan.removals()).extracting(CleanupPlan.Removal::layer).containsOnly(Layer.EDGE);
             store.receipts().apply(TestStores.ALICE, plan);
             EntailResult after = store.receipts().entail(TestStores.ALICE);
             assertThat(after.incremental()).isTrue();
@@ -252,12 +256,12 @@ class ReceiptsTest {
             List<ReviewItem> items = store.receipts().review(store.head());
             assertThat(items).anySatisfy(i -> {
                 assertThat(i.id().value()).isEqualTo("m1");
-                assertThat(i.reason()).isEqualTo("touched");
+                assertThat(i.reason()).isEqualTo(ReviewItem.Reason.TOUCHED);
                 assertThat(i.details()).contains("lost a1");
             });
             assertThat(items).anySatisfy(i -> {
                 assertThat(i.id().value()).isEqualTo("a5");
-                assertThat(i.reason()).isEqualTo("stale-refs");
+                assertThat(i.reason()).isEqualTo(ReviewItem.Reason.STALE_REFS);
             });
             store.receipts().acknowledge(TestStores.ALICE, FactId.of("m1"), "checked: a5 still stands");
             assertThat(store.receipts().review(store.head())).extracting(i -> i.id().value()).doesNotContain("m1")

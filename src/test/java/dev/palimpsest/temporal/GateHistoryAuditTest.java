@@ -1,5 +1,7 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.Auditor;
@@ -46,7 +48,7 @@ class GateHistoryAuditTest {
         try (Store s = TestStores.init(dir)) {
             HistoryGenerator g = new HistoryGenerator(s, new TemporalModel(s.head()), seed, 12);
             g.run(120);
-            s.begin(TestStores.ALICE).addKey(BOB, new KeyHome(dir.resolve("home")).generateKey(BOB, null), "agent")
+            s.begin(TestStores.ALICE).addKey(BOB, new KeyHome(dir.resolve("home")).generateKey(BOB), KeyRole.AGENT)
                     .commit();
             landed = consolidate(s, rnd, 12) + layers(s, seed);
             assertThat(landed).as("seed %d: some consolidations and layered writes landed", seed).isPositive();
@@ -65,10 +67,9 @@ class GateHistoryAuditTest {
             var t = s.begin(BOB);
             try {
                 switch (rnd.nextInt(3)) {
-                    case 0 -> t.supersede(a, null, Kind.CLAIM, "supersedes " + a + " (" + i + ")", 0.5, List.of());
-                    case 1 -> t.merge(List.of(a, b), null, Kind.CLAIM, "merges " + a + " and " + b, null);
-                    default -> t.subsume(a, null, Kind.CLAIM, "subsumes " + a + " (" + i + ")", null,
-                            List.of(RefSpec.cites(b)));
+                    case 0 -> t.supersede(a, FactSpec.of(Kind.CLAIM, "supersedes " + a + " (" + i + ")").confidence(0.5));
+                    case 1 -> t.merge(List.of(a, b), FactSpec.of(Kind.CLAIM, "merges " + a + " and " + b));
+                    default -> t.subsume(a, FactSpec.of(Kind.CLAIM, "subsumes " + a + " (" + i + ")").refs(List.of(RefSpec.cites(b))));
                 }
                 t.commit();
                 landed++;

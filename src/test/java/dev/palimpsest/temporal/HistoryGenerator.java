@@ -1,5 +1,7 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -100,22 +102,22 @@ final class HistoryGenerator {
             return;
         }
         CommitResult r = tx.commit();
-        mtx.landed(r.commit());
+        mtx.landed(r.id());
         assertThat(r.written()).as(where).containsExactlyElementsOf(mtx.written.keySet());
         assertThat(r.retracted()).as(where).containsExactlyElementsOf(mtx.retracted);
         for (Version v : mtx.written.values()) {
-            FactRead.Found f = (FactRead.Found) store.read(v.id, r.commit());
-            assertThat(f.version().commit()).as(where).isEqualTo(r.commit());
+            FactRead.Found f = (FactRead.Found) store.read(v.id, r.id());
+            assertThat(f.version().commit()).as(where).isEqualTo(r.id());
             v.blob = f.version().blob();
         }
         for (Version v : mtx.written.values()) {
-            FactRead.Found f = (FactRead.Found) store.read(v.id, r.commit());
+            FactRead.Found f = (FactRead.Found) store.read(v.id, r.id());
             assertThat(f.fact().body()).as(where).isEqualTo(v.body);
             assertThat(f.fact().kind()).as(where).isEqualTo(v.kind);
             List<Ref> refs = new ArrayList<>();
             for (MRef m : v.refs) {
-                refs.add(m.sameTx() ? new Ref(m.target(), m.role(), null, null, null)
-                        : new Ref(m.target(), m.role(), model.commits.get(m.pinned().commit), m.pinned().blob, null));
+                refs.add(m.sameTx() ? new Ref(m.target(), RefRole.of(m.role()), null, null, null)
+                        : new Ref(m.target(), RefRole.of(m.role()), model.commits.get(m.pinned().commit), m.pinned().blob, null));
             }
             assertThat(f.fact().refs()).as("refs of %s, %s", v, where).containsExactlyElementsOf(refs);
         }
@@ -175,7 +177,7 @@ final class HistoryGenerator {
             touched.add(id);
             Kind kind = KINDS[rnd.nextInt(KINDS.length)];
             String body = body(id);
-            tx.supersede(old, id, kind, body, null, specs(refs.subList(1, refs.size())));
+            tx.supersede(old, FactSpec.of(kind, body).id(id).refs(specs(refs.subList(1, refs.size()))));
             mtx.assertFact(id, kind, body, refs);
         } else if (!assertable.isEmpty()) {
             FactId id = any(assertable);
@@ -185,7 +187,7 @@ final class HistoryGenerator {
             Kind kind = sameContent ? was.version().kind : KINDS[rnd.nextInt(KINDS.length)];
             String body = sameContent ? was.version().body : body(id);
             touched.add(id);
-            tx.assertFact(id, kind, body, null, specs(refs));
+            tx.assertFact(FactSpec.of(kind, body).id(id).refs(specs(refs)));
             mtx.assertFact(id, kind, body, refs);
         }
     }
@@ -251,7 +253,7 @@ final class HistoryGenerator {
                 return null;
             case 3:
                 if (!live.isEmpty()) {
-                    tx.assertFact(any(live), Kind.CLAIM, "again", null, List.of());
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "again").id(any(live)));
                     return new Violation(Rule.ofId("already-exists"), "", "already exists (live at " + parent.hex());
                 }
                 return null;
@@ -264,14 +266,15 @@ final class HistoryGenerator {
             case 5:
                 if (!fresh.isEmpty()) {
                     FactId ghost = FactId.of("ghost");
-                    tx.assertFact(any(fresh), Kind.CLAIM, "cites a ghost", null, List.of(RefSpec.cites(ghost)));
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "cites a ghost").id(any(fresh))
+                            .refs(List.of(RefSpec.cites(ghost))));
                     return new Violation(Rule.ofId("ref-target-missing"), "", "ghost does not exist at " + parent.hex());
                 }
                 return null;
             case 6:
                 if (!fresh.isEmpty()) {
                     FactId id = any(fresh);
-                    tx.assertFact(id, Kind.CLAIM, "cites itself", null, List.of(RefSpec.cites(id)));
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "cites itself").id(id).refs(List.of(RefSpec.cites(id))));
                     return new Violation(Rule.ofId("self-reference"), "", "cannot reference itself");
                 }
                 return null;
@@ -279,7 +282,7 @@ final class HistoryGenerator {
                 if (!withRefs.isEmpty()) {
                     FactId id = any(withRefs);
                     MRef r = model.state(id, p).version().refs.get(0);
-                    tx.revise(id, body(id), List.of(new RefSpec(r.target(), null, r.role(), null)));
+                    tx.revise(id, body(id), List.of(new RefSpec(r.target(), null, RefRole.of(r.role()), null)));
                     return new Violation(Rule.ofId("duplicate-ref"), "", "already cites " + r.target());
                 }
                 return null;
@@ -302,7 +305,7 @@ final class HistoryGenerator {
     private List<RefSpec> specs(List<Spec> refs) {
         List<RefSpec> out = new ArrayList<>();
         for (Spec s : refs) {
-            out.add(new RefSpec(s.target(), s.at() == null ? null : model.commits.get(s.at()), s.role(), null));
+            out.add(new RefSpec(s.target(), s.at() == null ? null : model.commits.get(s.at()), RefRole.of(s.role()), null));
         }
         return out;
     }

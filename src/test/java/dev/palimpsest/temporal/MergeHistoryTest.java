@@ -1,5 +1,8 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.model.ExistsAt;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,9 +61,9 @@ class MergeHistoryTest {
             gitDir = s.gitDir();
             c.put("G", s.head());
             c.put("A", assertFact(s, X, Kind.CLAIM, "x v1"));
-            blob.put("x1", s.factExistsAt(X, c.get("A")).orElseThrow().blob());
+            blob.put("x1", s.factExistsAt(X, c.get("A")).version().blob());
             c.put("M1", assertFact(s, Z, Kind.SOURCE, "z v1"));
-            blob.put("z1", s.factExistsAt(Z, c.get("M1")).orElseThrow().blob());
+            blob.put("z1", s.factExistsAt(Z, c.get("M1")).version().blob());
         }
     }
 
@@ -71,7 +74,7 @@ class MergeHistoryTest {
             blob.put("x2", Plumbing.blobOf(x2));
             c.put("S1", p.commit(c.get("A"), Plumbing.edits().put(X, Kind.CLAIM, x2), c.get("A")));
             byte[] y = Plumbing.fact(Y, Kind.CLAIM, "y cites x v2",
-                    new Ref(X, "cites", c.get("S1"), blob.get("x2"), null));
+                    new Ref(X, RefRole.CITES, c.get("S1"), blob.get("x2"), null));
             blob.put("y", Plumbing.blobOf(y));
             c.put("S2", p.commit(c.get("S1"), Plumbing.edits().put(Y, Kind.CLAIM, y), c.get("S1")));
             CommitId[] parents = mainFirst ? new CommitId[] {c.get("M1"), c.get("S2")}
@@ -92,11 +95,11 @@ class MergeHistoryTest {
         try (Store s = open()) {
             checkMergeTable(s);
             assertThat(s.inbound(X, c.get("MM"), false)).containsExactly(
-                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), true));
+                    new InboundRef(Y, c.get("S2"), RefRole.CITES, c.get("S1"), blob.get("x2"), true));
             assertThat(s.inbound(X, c.get("M1"), true)).isEmpty();
             assertThat(s.inbound(X, c.get("S2"), true)).containsExactly(
-                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), true));
-            assertThat(s.stale(Y, c.get("MM"))).containsExactly(new RefStatus(X, "cites", RefStatus.Status.CURRENT,
+                    new InboundRef(Y, c.get("S2"), RefRole.CITES, c.get("S1"), blob.get("x2"), true));
+            assertThat(s.stale(Y, c.get("MM"))).containsExactly(new RefStatus(X, RefRole.CITES, RefStatus.Status.CURRENT,
                     c.get("S1"), c.get("S1"), null));
         }
     }
@@ -140,24 +143,24 @@ class MergeHistoryTest {
         mainLine();
         sideAndMerge(true);
         try (Store s = open()) {
-            CommitId n = s.begin(TestStores.ALICE).revise(X, "x v3", List.of()).retract(Z, "wrong").commit().commit();
+            CommitId n = s.begin(TestStores.ALICE).revise(X, "x v3", List.of()).retract(Z, "wrong").commit().id();
             c.put("N", n);
-            blob.put("x3", s.factExistsAt(X, n).orElseThrow().blob());
+            blob.put("x3", s.factExistsAt(X, n).version().blob());
             assertThat(s.log(1).get(0).parents()).containsExactly(c.get("MM"));
             checkMergeTable(s);
             expect(s, X, "N", true, "N", "x3");
             expect(s, Y, "N", true, "S2", "y");
             expect(s, Z, "N", false, "M1", "z1");
-            assertThat(s.stale(Y, n)).containsExactly(new RefStatus(X, "cites", RefStatus.Status.REVISED,
+            assertThat(s.stale(Y, n)).containsExactly(new RefStatus(X, RefRole.CITES, RefStatus.Status.REVISED,
                     c.get("S1"), n, null));
             // y's side version reached main through the merge: listed once, under the side commit
-            CommitId n2 = s.begin(TestStores.ALICE).revise(Y, "y v2 on main", List.of()).commit().commit();
+            CommitId n2 = s.begin(TestStores.ALICE).revise(Y, "y v2 on main", List.of()).commit().id();
             c.put("N2", n2);
             assertThat(s.inbound(X, n2, true)).containsExactly(
-                    new InboundRef(Y, n2, "cites", c.get("S1"), blob.get("x2"), true),
-                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), false));
+                    new InboundRef(Y, n2, RefRole.CITES, c.get("S1"), blob.get("x2"), true),
+                    new InboundRef(Y, c.get("S2"), RefRole.CITES, c.get("S1"), blob.get("x2"), false));
             assertThat(s.inbound(X, c.get("MM"), true)).containsExactly(
-                    new InboundRef(Y, c.get("S2"), "cites", c.get("S1"), blob.get("x2"), true));
+                    new InboundRef(Y, c.get("S2"), RefRole.CITES, c.get("S1"), blob.get("x2"), true));
         }
         try (Store s = open()) {
             checkMergeTable(s);
@@ -183,9 +186,9 @@ class MergeHistoryTest {
             assertThatThrownBy(() -> s.begin(TestStores.ALICE).retract(X, "again").commit())
                     .isInstanceOf(RejectedException.class).hasMessageContaining("already retracted at");
             Transaction tx = s.begin(TestStores.ALICE);
-            tx.assertFact(X, Kind.CLAIM, "x back", null, List.of());
-            CommitId n = tx.commit().commit();
-            expect(s, X, n, true, n, s.factExistsAt(X, n).orElseThrow().blob());
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "x back").id(X));
+            CommitId n = tx.commit().id();
+            expect(s, X, n, true, n, s.factExistsAt(X, n).version().blob());
             expect(s, X, "MM", false, "A", "x1");
             expect(s, X, "M1", true, "A", "x1");
         }
@@ -260,14 +263,14 @@ class MergeHistoryTest {
             assertThatThrownBy(() -> s.factExistsAt(X, unknown)).isInstanceOf(NotFoundException.class);
             assertThatThrownBy(() -> s.factLiveAtCommit(X, unknown)).isInstanceOf(NotFoundException.class);
             // a write persists what the reads indexed, side commits included
-            c.put("N", s.begin(TestStores.ALICE).revise(X, "x v2 on main", List.of()).commit().commit());
+            c.put("N", s.begin(TestStores.ALICE).revise(X, "x v2 on main", List.of()).commit().id());
             expect(s, Q, "N", false, null, null);
         }
         try (Store s = open()) {
             expect(s, Q, "U2", true, "U2", "q");
             expect(s, X, "U1", true, "U1", "x9");
             expect(s, X, "M1", true, "A", "x1");
-            blob.put("xN", s.factExistsAt(X, c.get("N")).orElseThrow().blob());
+            blob.put("xN", s.factExistsAt(X, c.get("N")).version().blob());
             expect(s, X, "N", true, "N", "xN");
         }
     }
@@ -303,12 +306,15 @@ class MergeHistoryTest {
     private void expect(Store s, FactId id, CommitId at, boolean live, CommitId version, BlobId b)
             throws PalimpsestException {
         String where = id + " at " + name(at);
-        assertThat(s.factLiveAtCommit(id, at)).as("live: " + where).isEqualTo(live);
         if (version == null) {
-            assertThat(s.factExistsAt(id, at)).as("exists: " + where).isEmpty();
+            assertThatThrownBy(() -> s.factLiveAtCommit(id, at)).as("live: " + where)
+                    .isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> s.factExistsAt(id, at)).as("exists: " + where)
+                    .isInstanceOf(NotFoundException.class);
         } else {
+            assertThat(s.factLiveAtCommit(id, at)).as("live: " + where).isEqualTo(live);
             assertThat(s.factExistsAt(id, at)).as("exists: " + where + " (version " + name(version) + ")")
-                    .contains(new FactVersion(id, version, b));
+                    .isEqualTo(new ExistsAt(new FactVersion(id, version, b), live));
         }
     }
 
@@ -334,7 +340,7 @@ class MergeHistoryTest {
 
     private static CommitId assertFact(Store s, FactId id, Kind kind, String body) throws PalimpsestException {
         Transaction tx = s.begin(TestStores.ALICE);
-        tx.assertFact(id, kind, body, null, List.of());
-        return tx.commit().commit();
+        tx.assertFact(FactSpec.of(kind, body).id(id));
+        return tx.commit().id();
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -119,7 +120,7 @@ final class TemporalModel {
                 }
                 for (MRef r : v.refs) {
                     if (r.target().equals(target)) {
-                        out.add(new InboundRef(v.id, commits.get(v.commit), r.role(), commits.get(r.pinned().commit),
+                        out.add(new InboundRef(v.id, commits.get(v.commit), RefRole.of(r.role()), commits.get(r.pinned().commit),
                                 r.sameTx() ? null : r.pinned().blob, isLive));
                     }
                 }
@@ -135,7 +136,7 @@ final class TemporalModel {
             State now = state(r.target(), at);
             CommitId pinned = commits.get(r.pinned().commit);
             if (now == null || !now.live()) {
-                out.add(new RefStatus(r.target(), r.role(), RefStatus.Status.RETRACTED, pinned,
+                out.add(new RefStatus(r.target(), RefRole.of(r.role()), RefStatus.Status.RETRACTED, pinned,
                         now == null ? null : commits.get(now.changedAt()), null));
                 continue;
             }
@@ -143,7 +144,7 @@ final class TemporalModel {
             FactId by = supersededBy(r.target(), at);
             RefStatus.Status status = by != null ? RefStatus.Status.SUPERSEDED
                     : r.pinned().blob.equals(now.version().blob) ? RefStatus.Status.CURRENT : RefStatus.Status.REVISED;
-            out.add(new RefStatus(r.target(), r.role(), status, pinned, current, by));
+            out.add(new RefStatus(r.target(), RefRole.of(r.role()), status, pinned, current, by));
         }
         return out;
     }

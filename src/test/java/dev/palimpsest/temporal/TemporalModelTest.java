@@ -1,5 +1,6 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.model.ExistsAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -173,13 +174,16 @@ class TemporalModelTest {
         CommitId c = model.commits.get(at);
         String where = "seed " + seed + " (-Dmodel.seed=" + seed + "), " + phase + ": " + id + " at commit #" + at
                 + " " + c.abbreviated();
-        assertThat(s.factLiveAtCommit(id, c)).as("live: " + where).isEqualTo(model.live(id, at));
-        assertThat(s.factExistsAt(id, c)).as("exists: " + where).isEqualTo(model.existsAt(id, at));
-        FactRead read = s.read(id, c);
         TemporalModel.State st = model.state(id, at);
         if (st == null) {
-            assertThat(read).as("read: " + where).isInstanceOf(FactRead.Missing.class);
-        } else if (st.live()) {
+            assertNeverWritten(s, id, c, where);
+            return;
+        }
+        assertThat(s.factLiveAtCommit(id, c)).as("live: " + where).isEqualTo(model.live(id, at));
+        assertThat(s.factExistsAt(id, c)).as("exists: " + where)
+                .isEqualTo(new ExistsAt(model.existsAt(id, at).orElseThrow(), model.live(id, at)));
+        FactRead read = s.read(id, c);
+        if (st.live()) {
             assertThat(read).as("read: " + where).isInstanceOfSatisfying(FactRead.Found.class, f -> {
                 assertThat(f.version()).isEqualTo(model.version(st.version()));
                 assertThat(f.fact().body()).isEqualTo(st.version().body);
@@ -198,14 +202,20 @@ class TemporalModelTest {
             assertThat(got).as("inbound lists live refs first: " + where)
                     .isSortedAccordingTo(Comparator.comparing((InboundRef r) -> !r.live()));
         }
-        if (model.exists(id, at)) {
-            List<RefStatus> stale = s.stale(id, c);
-            if (model.live(id, at) || STALE_OF_RETRACTED) {
-                assertThat(stale).as("stale: " + where).containsExactlyElementsOf(model.stale(id, at));
-            }
-        } else {
-            assertThatThrownBy(() -> s.stale(id, c)).as("stale: " + where).isInstanceOf(NotFoundException.class);
+        List<RefStatus> stale = s.stale(id, c);
+        if (model.live(id, at) || STALE_OF_RETRACTED) {
+            assertThat(stale).as("stale: " + where).containsExactlyElementsOf(model.stale(id, at));
         }
+    }
+
+    /** A fact never written in the ancestry of the commit: every read of it is a NotFoundException. */
+    private static void assertNeverWritten(Store s, FactId id, CommitId c, String where) {
+        assertThatThrownBy(() -> s.factLiveAtCommit(id, c)).as("live: " + where).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> s.factExistsAt(id, c)).as("exists: " + where).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> s.read(id, c)).as("read: " + where).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> s.inbound(id, c, true)).as("inbound: " + where).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> s.stale(id, c)).as("stale: " + where).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> s.weight(id, c)).as("weight: " + where).isInstanceOf(NotFoundException.class);
     }
 
     /**

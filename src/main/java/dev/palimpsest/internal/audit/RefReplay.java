@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.rules.RefRules;
@@ -91,7 +92,7 @@ final class RefReplay {
                 return;
             }
         }
-        if (!RefRules.SUBSUMES.equals(r.role()) && r.quote() == null) {
+        if (!RefRole.SUBSUMES.equals(r.role()) && r.quote() == null) {
             return;
         }
         if (!RefRules.quoteLength(r.quote(), sink)) {

@@ -23,7 +23,10 @@ public final class Snapshot implements AutoCloseable {
         this.tree = tree;
     }
 
-    /** A snapshot of {@code commit}; throws IllegalArgumentException when it is not a commit. */
+    /**
+     * A snapshot of {@code commit}, a commit known to exist (callers check unknown ones with
+     * {@code Commits.require} first); a missing one is an internal failure.
+     */
     public static Snapshot of(GitRepo repo, ObjectId commit) {
         ObjectReader reader = repo.newReader();
         try (RevWalk walk = new RevWalk(reader)) {
@@ -32,7 +35,7 @@ public final class Snapshot implements AutoCloseable {
         } catch (org.eclipse.jgit.errors.MissingObjectException
                 | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
             reader.close();
-            throw new IllegalArgumentException("no commit " + commit.name() + " in this store");
+            throw new PalimpsestInternalException("no commit " + commit.name() + " in this store", e);
         } catch (IOException e) {
             reader.close();
             throw new PalimpsestInternalException("cannot read commit " + commit.name(), e);

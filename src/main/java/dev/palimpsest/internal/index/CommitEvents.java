@@ -191,7 +191,7 @@ final class CommitEvents {
     private static FactEvent written(Fact f, ObjectId commit, ObjectId version, ObjectId blob) {
         List<RefPin> refs = new ArrayList<>(f.refs().size());
         for (Ref r : f.refs()) {
-            refs.add(new RefPin(r.id().value(), r.role(),
+            refs.add(new RefPin(r.id().value(), r.role().value(),
                     r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
                     r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
         }

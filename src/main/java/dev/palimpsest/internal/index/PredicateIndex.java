@@ -214,6 +214,11 @@ public final class PredicateIndex {
         return out;
     }
 
+    /** True when {@code commit} is indexed (so it is a commit of the repository). */
+    public synchronized boolean indexed(ObjectId commit) {
+        return graph.contains(commit);
+    }
+
     /** Indexes {@code target} and its unindexed ancestry, parents first. */
     public synchronized void catchUp(ObjectId target) {
         if (graph.contains(target)) {

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.query;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.index.FactState;
@@ -58,7 +59,7 @@ public final class Dependents {
         for (RefPin p : st.refs()) {
             if (p.target().equals(target.value())) {
                 ObjectId pin = p.commit() == null ? st.versionCommit() : p.commit();
-                out.add(new InboundRef(referrer, CommitId.of(st.versionCommit().name()), p.role(),
+                out.add(new InboundRef(referrer, CommitId.of(st.versionCommit().name()), RefRole.of(p.role()),
                         CommitId.of(pin.name()), p.blob() == null ? null : BlobId.of(p.blob().name()), live));
             }
         }
@@ -72,7 +73,7 @@ public final class Dependents {
             FactState st = index.state(FactId.of(citer), at);
             if (st != null && st.live()) {
                 for (RefPin p : st.refs()) {
-                    if (p.target().equals(target.value()) && "supersedes".equals(p.role())) {
+                    if (p.target().equals(target.value()) && RefRole.SUPERSEDES.value().equals(p.role())) {
                         return FactId.of(citer);
                     }
                 }
@@ -110,7 +111,7 @@ public final class Dependents {
                     status = RefStatus.Status.CURRENT;
                 }
             }
-            out.add(new RefStatus(target, p.role(), status, CommitId.of(pinCommit.name()),
+            out.add(new RefStatus(target, RefRole.of(p.role()), status, CommitId.of(pinCommit.name()),
                     current == null ? null : CommitId.of(current.name()), by));
         }
         return out;

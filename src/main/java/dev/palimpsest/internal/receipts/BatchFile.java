@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.receipts;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.RefRole;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -32,7 +33,7 @@ import org.yaml.snakeyaml.LoaderOptions;
  * Immutable once parsed.
  */
 public final class BatchFile {
-    /** One fact of the batch, ready for {@code Transaction.assertGrounded}. */
+    /** One fact of the batch, ready for {@code Transaction.assertFact} with a grounding. */
     public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
 
     private static final YAMLMapper MAPPER = new YAMLMapper(YAMLFactory.builder().loaderOptions(loaderOptions()).build());
@@ -130,7 +131,7 @@ public final class BatchFile {
         FactId id = id(n);
         String w = "assertion " + id;
         Grounding g = Grounding.triple(text(n, "subject", w, true), text(n, "predicate", w, true), text(n, "object", w, true));
-        RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, "source", text(n, "quote", w, false));
+        RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, RefRole.SOURCE, text(n, "quote", w, false));
         String body = text(n, "body", w, false);
         items.add(new Item(id, Kind.ASSERTION, body != null ? body : tripleText(g), List.of(src), g));
     }

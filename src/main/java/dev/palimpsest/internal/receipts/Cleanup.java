@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.Withdrawal;
+import dev.palimpsest.model.Policy;
+import dev.palimpsest.model.Layer;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -20,9 +23,6 @@ import java.util.TreeMap;
  * follows from them, and the per-layer report. Thread-safe once built (the baseline is copied for each plan).
  */
 public final class Cleanup {
-    public static final String RETRACT_SOURCE = "retract-source";
-    public static final String REVOKE_RELATION = "revoke-relation";
-    public static final String RETRACT = "retract";
 
     private final ReceiptGraph g;
     private final Liveness baseline;
@@ -85,7 +85,7 @@ public final class Cleanup {
     }
 
     /** The full plan of a withdrawal with these roots (roots are retracted as roots, never again as removals). */
-    public CleanupPlan plan(String operation, List<String> targets, String reason, int[] roots) {
+    public CleanupPlan plan(Withdrawal operation, List<String> targets, String reason, int[] roots) {
         Liveness l = after(roots);
         java.util.BitSet isRoot = new java.util.BitSet(g.size());
         for (int r : roots) {
@@ -121,10 +121,10 @@ public final class Cleanup {
         for (int n : removed) {
             String why = g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
                     ? "flat summary receipt touched (policy distrust)" : "no live bundle";
-            removals.add(new CleanupPlan.Removal(g.ids.get(n), ReceiptGraph.LAYER[g.kind[n]], why));
+            removals.add(new CleanupPlan.Removal(g.ids.get(n), Layer.parse(ReceiptGraph.LAYER[g.kind[n]]), why));
         }
         return new CleanupPlan(CommitId.of(g.commit.name()), operation, targets, reason,
-                g.config.distrustFlat() ? "distrust" : "trust", rootIds, removals, revisions, touched);
+                g.config.distrustFlat() ? Policy.DISTRUST : Policy.TRUST, rootIds, removals, revisions, touched);
     }
 
     /** The fact of a live node, as decoded (null for sources and plain facts). */
@@ -151,10 +151,10 @@ public final class Cleanup {
                 c[k][3]++;
             }
         }
-        TreeMap<String, LayerCounts> layers = new TreeMap<>();
+        TreeMap<Layer, LayerCounts> layers = new TreeMap<>();
         for (byte k = ReceiptGraph.ASSERTION; k <= ReceiptGraph.SUMMARY; k++) {
-            layers.put(ReceiptGraph.LAYER[k], new LayerCounts(c[k][0], c[k][1], c[k][2], c[k][3]));
+            layers.put(Layer.parse(ReceiptGraph.LAYER[k]), new LayerCounts(c[k][0], c[k][1], c[k][2], c[k][3]));
         }
-        return new ReceiptReport(CommitId.of(g.commit.name()), g.config.distrustFlat() ? "distrust" : "trust", layers);
+        return new ReceiptReport(CommitId.of(g.commit.name()), g.config.distrustFlat() ? Policy.DISTRUST : Policy.TRUST, layers);
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.FactState;
@@ -216,7 +217,7 @@ public final class ReceiptGraph {
             }
             if (kind[n] == ASSERTION) {
                 for (Ref r : f.refs()) {
-                    if ("source".equals(r.role())) {
+                    if (RefRole.SOURCE.equals(r.role())) {
                         source[n] = node(r.id());
                     }
                 }

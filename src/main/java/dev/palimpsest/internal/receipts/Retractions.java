@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.Policy;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
@@ -56,11 +57,11 @@ public final class Retractions {
     }
 
     /** The flat-summary policy at {@code at}: {@code trust} or {@code distrust}. */
-    public static String policy(Snapshot at) {
+    public static Policy policy(Snapshot at) {
         byte[] cfg = at.readPath(StorePaths.CONFIG);
         try {
             StoreConfig c = cfg == null ? StoreConfig.current() : FactCodec.decodeConfig(cfg, StorePaths.CONFIG);
-            return c.distrustFlat() ? StoreConfig.DISTRUST : StoreConfig.TRUST;
+            return c.distrustFlat() ? Policy.DISTRUST : Policy.TRUST;
         } catch (FormatException e) {
             throw new PalimpsestInternalException("corrupt " + StorePaths.CONFIG + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.index.RefPin;
@@ -28,7 +29,7 @@ import org.eclipse.jgit.lib.ObjectId;
  */
 public final class ReviewQueue {
     public static final String ACK_KIND = "review-ack";
-    public static final String ACK_ROLE = "acknowledges";
+    public static final RefRole ACK_ROLE = RefRole.ACKNOWLEDGES;
 
     private ReviewQueue() {}
 
@@ -63,9 +64,9 @@ public final class ReviewQueue {
                     details.add("dead sentence(s) " + dead);
                 }
                 details.addAll(lost(g, l, n));
-                out.add(new ReviewItem(id, layer, "pending", version, details));
+                out.add(new ReviewItem(id, layer, ReviewItem.Reason.PENDING, version, details));
             } else if (g.kind[n] >= ReceiptGraph.MERGE && l.touched.get(n)) {
-                out.add(new ReviewItem(id, layer, "touched", version, List.copyOf(lost(g, l, n))));
+                out.add(new ReviewItem(id, layer, ReviewItem.Reason.TOUCHED, version, List.copyOf(lost(g, l, n))));
             }
             if (!st.refs().isEmpty()) {
                 List<String> stale = new ArrayList<>();
@@ -76,7 +77,7 @@ public final class ReviewQueue {
                 }
                 if (!stale.isEmpty()) {
                     out.add(new ReviewItem(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer,
-                            "stale-refs", version, stale));
+                            ReviewItem.Reason.STALE_REFS, version, stale));
                 }
             }
         }
@@ -118,7 +119,7 @@ public final class ReviewQueue {
                 continue;
             }
             for (RefPin p : st.refs()) {
-                if (p.target().equals(id.value()) && ACK_ROLE.equals(p.role()) && version.equals(p.commit())) {
+                if (p.target().equals(id.value()) && ACK_ROLE.value().equals(p.role()) && version.equals(p.commit())) {
                     return true;
                 }
             }

@@ -6,6 +6,7 @@ import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Receipt;
 import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,6 @@ import java.util.function.Function;
  * arguments must not be null.
  */
 public final class GroundingRules {
-    /** The ref role by which an assertion cites its document. */
-    public static final String SOURCE_ROLE = "source";
 
     private GroundingRules() {}
 
@@ -39,13 +38,13 @@ public final class GroundingRules {
                 sink.report(Rule.ASSERTION_TRIPLE, "an assertion states one triple: subject, predicate, object");
                 ok = false;
             }
-            long sources = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).count();
+            long sources = f.refs().stream().filter(r -> RefRole.SOURCE.equals(r.role())).count();
             if (sources != 1) {
                 sink.report(Rule.ASSERTION_SOURCE, "an assertion cites exactly one source document (ref role "
                         + "'source'), found " + sources);
                 ok = false;
             } else {
-                Ref src = f.refs().stream().filter(r -> SOURCE_ROLE.equals(r.role())).findFirst().orElseThrow();
+                Ref src = f.refs().stream().filter(r -> RefRole.SOURCE.equals(r.role())).findFirst().orElseThrow();
                 Kind kind = sourceKind.apply(src);
                 if (kind != null && !Kind.SOURCE.equals(kind)) {
                     sink.report(Rule.ASSERTION_SOURCE, src.id() + " is a " + kind + ", not a source");

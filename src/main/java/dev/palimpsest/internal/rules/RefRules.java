@@ -2,6 +2,7 @@ package dev.palimpsest.internal.rules;
 
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Rule;
 import java.util.Set;
 
@@ -14,8 +15,6 @@ import java.util.Set;
  */
 public final class RefRules {
     public static final int MIN_QUOTE = 12;
-    /** The role of a ref whose target is retracted in the same commit; the target must be a hypothesis. */
-    public static final String SUBSUMES = "subsumes";
 
     private RefRules() {}
 
@@ -29,7 +28,7 @@ public final class RefRules {
      * repeats a (target, role) pair already in {@code seen}, or cites the referrer itself. Adds the
      * pair to {@code seen}.
      */
-    public static boolean identity(FactId referrer, FactId target, String role, Set<String> seen, RuleSink sink) {
+    public static boolean identity(FactId referrer, FactId target, RefRole role, Set<String> seen, RuleSink sink) {
         if (!seen.add(key(target, role))) {
             sink.report(Rule.DUPLICATE_REF, "the fact already cites " + target + " as " + role);
             return false;
@@ -42,7 +41,7 @@ public final class RefRules {
     }
 
     /** The key {@link #identity} keeps in {@code seen} for a (target, role) pair. */
-    public static String key(FactId target, String role) {
+    public static String key(FactId target, RefRole role) {
         return target.value() + "\u0000" + role;
     }
 
@@ -86,8 +85,8 @@ public final class RefRules {
      * False (reported) when a {@code subsumes} ref's target, of kind {@code targetKind} at its pinned
      * version (null when unknown: passes), is not a hypothesis.
      */
-    public static boolean subsumes(String role, FactId target, Kind targetKind, RuleSink sink) {
-        if (!SUBSUMES.equals(role) || targetKind == null || Kind.HYPOTHESIS.equals(targetKind)) {
+    public static boolean subsumes(RefRole role, FactId target, Kind targetKind, RuleSink sink) {
+        if (!RefRole.SUBSUMES.equals(role) || targetKind == null || Kind.HYPOTHESIS.equals(targetKind)) {
             return true;
         }
         sink.report(Rule.SUBSUMES_NON_HYPOTHESIS, target + " is a " + targetKind

@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
@@ -39,7 +40,7 @@ final class KeyRules {
     }
 
     /** The two files that record a trusted key, by path: the canonical armored key and its record. */
-    static Map<String, byte[]> keyFiles(ActorName name, TrustedKey key, String role) {
+    static Map<String, byte[]> keyFiles(ActorName name, TrustedKey key, KeyRole role) {
         Map<String, byte[]> out = new LinkedHashMap<>();
         out.put(StorePaths.keyPath(name), key.armored().getBytes(StandardCharsets.US_ASCII));
         out.put(StorePaths.keyInfoPath(name), KeyCodec.encode(new ActorKey(name, role, key.fingerprint())));
@@ -52,9 +53,9 @@ final class KeyRules {
             violation(Rule.DUPLICATE_OPERATION, subject, "is changed more than once in one transaction");
             return;
         }
-        String role;
+        KeyRole role;
         try {
-            role = ActorKey.role(k.role() == null ? ActorKey.AGENT : k.role());
+            role = k.role() == null ? KeyRole.AGENT : KeyRole.parse(k.role());
         } catch (IllegalArgumentException e) {
             violation(Rule.INVALID_ROLE, subject, e.getMessage());
             return;

@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.rules.GroundingRules;

@@ -1,6 +1,8 @@
 package dev.palimpsest.internal.write;
 
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
@@ -16,7 +18,6 @@ import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
 import dev.palimpsest.internal.yaml.StoreConfig;
-import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -110,7 +111,7 @@ final class ReferenceGate {
             return;
         }
         files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
-        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), ActorKey.HUMAN));
+        files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), KeyRole.HUMAN));
         message.add("init", CommitMessage.KEY, i.actor().value(), null);
     }
 
@@ -129,7 +130,7 @@ final class ReferenceGate {
         List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
-            List<FactId> inputs = refs.stream().filter(r -> "merged_from".equals(r.role())).map(Ref::id).toList();
+            List<FactId> inputs = refs.stream().filter(r -> RefRole.MERGED_FROM.equals(r.role())).map(Ref::id).toList();
             pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
@@ -287,7 +288,7 @@ final class ReferenceGate {
                 violation(Rule.REF_TARGET_MISSING, subject, s.target() + " does not exist at " + at.name());
                 return null;
             }
-            if (RefRules.SUBSUMES.equals(s.role()) || s.quote() != null) {
+            if (RefRole.SUBSUMES.equals(s.role()) || s.quote() != null) {
                 if (!RefRules.quoteLength(s.quote(), sink)) {
                     return null;
                 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.yaml;
 
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -151,7 +152,7 @@ public final class CanonicalFacts {
                 }
             }
             try {
-                return new Ref(FactId.of(id), role, commit == null ? null : CommitId.of(commit),
+                return new Ref(FactId.of(id), RefRole.of(role), commit == null ? null : CommitId.of(commit),
                         blob == null ? null : BlobId.of(blob), quote);
             } catch (IllegalArgumentException e) {
                 return null;

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.yaml;
 
+import dev.palimpsest.model.RefRole;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,7 +41,7 @@ public final class FactCodec {
             for (Ref r : f.refs()) {
                 ObjectNode rn = refs.addObject();
                 rn.put("id", r.id().value());
-                rn.put("role", r.role());
+                rn.put("role", r.role().value());
                 if (r.commit() != null) {
                     rn.put("commit", r.commit().hex());
                     rn.put("blob", r.blob().hex());
@@ -99,7 +100,7 @@ public final class FactCodec {
                     Yaml.onlyFields(r, rw, "id", "role", "commit", "blob", "quote");
                     String commit = Yaml.text(r, "commit", rw, false);
                     String blob = Yaml.text(r, "blob", rw, false);
-                    refs.add(new Ref(FactId.of(Yaml.text(r, "id", rw, true)), Yaml.text(r, "role", rw, true),
+                    refs.add(new Ref(FactId.of(Yaml.text(r, "id", rw, true)), RefRole.of(Yaml.text(r, "role", rw, true)),
                             commit == null ? null : CommitId.of(commit), blob == null ? null : BlobId.of(blob),
                             Yaml.text(r, "quote", rw, false)));
                 }

@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.FactSpec;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,35 +38,36 @@ class AuditHistoryTest {
         int commits = 1;
         try (Store s = TestStores.init(dir)) {
             String bobKey = newKey(BOB);
-            s.begin(ALICE).addKey(BOB, bobKey, "agent").commit();
+            s.begin(ALICE).addKey(BOB, bobKey, KeyRole.AGENT).commit();
             commits++;
             Transaction t = s.begin(BOB);
-            FactId src = t.assertFact(FactId.of("src-1"), Kind.SOURCE,
-                    "The harbour board approved the new breakwater by seven votes to two.", null, List.of());
-            CommitId c1 = t.commit().commit();
+            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board approved the new breakwater by seven votes to two.")
+                    .id(FactId.of("src-1")));
+            CommitId c1 = t.commit().id();
             commits++;
             s.begin(ALICE).revise(src, "The harbour board approved the breakwater, seven votes to two, in 1887.",
                     List.of()).commit();
             commits++;
             t = s.begin(ALICE);
-            FactId hyp = t.assertFact(FactId.of("hyp-1"), Kind.HYPOTHESIS, "Dredging costs decided the vote.", null,
-                    List.of());
-            FactId claim = t.assertFact(FactId.of("claim-1"), Kind.CLAIM, "The vote was close.", 0.7, List.of(
+            FactId hyp = t.assertFact(FactSpec.of(Kind.HYPOTHESIS, "Dredging costs decided the vote.")
+                    .id(FactId.of("hyp-1")));
+            FactId claim = t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(FactId.of("claim-1")).confidence(0.7)
+                    .refs(List.of(
                     RefSpec.cites(src).at(c1).withQuote("approved the new   breakwater"),
-                    RefSpec.cites(hyp).withQuote("Dredging costs decided")));
+                    RefSpec.cites(hyp).withQuote("Dredging costs decided"))));
             t.commit();
             commits++;
             s.begin(BOB).retract(src, "the minutes were misread").commit();
             commits++;
-            s.begin(ALICE).revise(claim, null, List.of(new RefSpec(src, null, "derived_from",
+            s.begin(ALICE).addRefs(claim, List.of(new RefSpec(src, null, RefRole.of("derived_from"),
                     "seven votes to two, in 1887"))).commit();
             commits++;
             t = s.begin(BOB);
-            t.assertFact(src, Kind.SOURCE, "The harbour board minutes, re-read.", null, List.of());
+            t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board minutes, re-read.").id(src));
             t.retract(hyp, "no evidence");
             t.commit();
             commits++;
-            last = s.begin(ALICE).revokeKey(BOB).commit().commit();
+            last = s.begin(ALICE).revokeKey(BOB).commit().id();
             commits++;
         }
         AuditReport r = audit(null);
@@ -80,16 +84,16 @@ class AuditHistoryTest {
         CommitId base;
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
-            FactId src = t.assertFact(FactId.of("src-1"), Kind.SOURCE, "A long enough source body to quote from.",
-                    null, List.of());
-            CommitId c1 = t.commit().commit();
+            FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "A long enough source body to quote from.")
+                    .id(FactId.of("src-1")));
+            CommitId c1 = t.commit().id();
             base = s.head();
             t = s.begin(ALICE);
-            t.assertFact(null, Kind.CLAIM, "cites the source", null,
-                    List.of(RefSpec.cites(src).at(c1).withQuote("enough source body")));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "cites the source")
+                    .refs(List.of(RefSpec.cites(src).at(c1).withQuote("enough source body"))));
             t.commit();
             t = s.begin(ALICE);
-            t.assertFact(null, Kind.CLAIM, "cites it again", null, List.of(RefSpec.cites(src)));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "cites it again").refs(List.of(RefSpec.cites(src))));
             t.commit();
         }
         AuditReport r = audit(base.hex() + "..main");
@@ -104,7 +108,7 @@ class AuditHistoryTest {
         try (Store s = TestStores.init(dir)) {
             for (int i = 0; i < 40; i++) {
                 Transaction t = s.begin(ALICE);
-                t.assertFact(Kind.CLAIM, "fact number " + i);
+                t.assertFact(FactSpec.of(Kind.CLAIM, "fact number " + i));
                 t.commit();
             }
         }

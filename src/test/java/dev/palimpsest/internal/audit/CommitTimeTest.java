@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.FactSpec;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,8 +43,8 @@ class CommitTimeTest {
         CommitId c;
         try (Store s = TestStores.init(dir)) {
             var t = s.begin(ALICE);
-            t.assertFact(FactId.of("f1"), Kind.CLAIM, "A dated fact.", null, List.of());
-            c = t.commit().commit();
+            t.assertFact(FactSpec.of(Kind.CLAIM, "A dated fact.").id(FactId.of("f1")));
+            c = t.commit().id();
         }
         RawCommit raw = raw(ObjectId.fromString(c.hex()));
         assertThat(raw.author().when()).isEqualTo(raw.committer().when()).endsWith(" +0000");
@@ -62,7 +63,7 @@ class CommitTimeTest {
         CommitId child;
         try (Store s = Store.open(gitDir(), new KeyHome(dir.resolve("home")), StoreOptions.defaults().withFsync(false))) {
             child = s.begin(ALICE).revise(f.id(), "Revised on a machine with the right time.", List.of()).commit()
-                    .commit();
+                    .id();
         }
         long parentTime = Long.parseLong(raw(parent).committer().when().split(" ")[0]);
         long childTime = Long.parseLong(raw(ObjectId.fromString(child.hex())).committer().when().split(" ")[0]);

@@ -1,5 +1,7 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.KeyRole;
 import static dev.palimpsest.api.TestStores.ALICE;
 
 import dev.palimpsest.api.KeyHome;
@@ -47,7 +49,7 @@ final class ForgedCases {
             return Forge.by(gitDir, home, "alice");
         }
 
-        Ref srcRef(String role, String quote) {
+        Ref srcRef(RefRole role, String quote) {
             return new Ref(SRC, role, srcCommit, srcBlob, quote);
         }
     }
@@ -169,36 +171,36 @@ final class ForgedCases {
             TrustedKey dave = TrustedKey.of(OpenPgpKeys.publicRing(OpenPgpKeys.generate("dave", "d@x",
                     new java.util.Date())));
             return s.forge().put("keys/dave.asc", dave.armored()).put("keys/dave.yaml", KeyCodec.encode(
-                    new ActorKey(ActorName.of("dave"), "agent", aliceKey(s).fingerprint())))
+                    new ActorKey(ActorName.of("dave"), KeyRole.AGENT, aliceKey(s).fingerprint())))
                     .trailers("alice", "key-add", "Palimpsest-Key", "dave").commit();
         });
         add(cs, Rule.KEY_IN_USE, s -> s.forge().put("keys/dave.asc", aliceKey(s).armored()).put("keys/dave.yaml",
-                KeyCodec.encode(new ActorKey(ActorName.of("dave"), "agent", aliceKey(s).fingerprint())))
+                KeyCodec.encode(new ActorKey(ActorName.of("dave"), KeyRole.AGENT, aliceKey(s).fingerprint())))
                 .trailers("alice", "key-add", "Palimpsest-Key", "dave").commit());
     }
 
     private static void refs(List<Case> cs) {
         add(cs, Rule.REFS_REWRITTEN, s -> put(s.forge(), fact(CLAIM.value(), Kind.CLAIM, "The ref is gone."))
                 .trailers("alice", "revise", "Palimpsest-Fact", CLAIM.value()).commit());
-        add(cs, Rule.DUPLICATE_REF, s -> claim(s.forge(), "cites twice", s.srcRef("cites", null),
-                s.srcRef("cites", null)).commit());
-        add(cs, Rule.SELF_REFERENCE, s -> claim(s.forge(), "cites itself", new Ref(X, "cites", null, null, null))
+        add(cs, Rule.DUPLICATE_REF, s -> claim(s.forge(), "cites twice", s.srcRef(RefRole.of("cites"), null),
+                s.srcRef(RefRole.of("cites"), null)).commit());
+        add(cs, Rule.SELF_REFERENCE, s -> claim(s.forge(), "cites itself", new Ref(X, RefRole.of("cites"), null, null, null))
                 .commit());
-        add(cs, Rule.PIN_UNKNOWN, s -> claim(s.forge(), "pins nothing real", new Ref(SRC, "cites",
+        add(cs, Rule.PIN_UNKNOWN, s -> claim(s.forge(), "pins nothing real", new Ref(SRC, RefRole.of("cites"),
                 CommitId.of("1234567890123456789012345678901234567890"), s.srcBlob(), null)).commit());
         add(cs, Rule.PIN_NOT_ANCESTOR, s -> {
             ObjectId side = claim(s.forge(), "on no branch").commit(false);
-            return claim(s.forge(), "pins a side commit", new Ref(SRC, "cites", CommitId.of(side.name()),
+            return claim(s.forge(), "pins a side commit", new Ref(SRC, RefRole.of("cites"), CommitId.of(side.name()),
                     s.srcBlob(), null)).commit();
         });
-        add(cs, Rule.PIN_MISMATCH, s -> claim(s.forge(), "pins a made-up blob", new Ref(SRC, "cites", s.srcCommit(),
+        add(cs, Rule.PIN_MISMATCH, s -> claim(s.forge(), "pins a made-up blob", new Ref(SRC, RefRole.of("cites"), s.srcCommit(),
                 BlobId.of("1234567890123456789012345678901234567890"), null)).commit());
-        add(cs, Rule.UNPINNED_REF, s -> claim(s.forge(), "unpinned", new Ref(SRC, "cites", null, null, null)).commit());
-        add(cs, Rule.QUOTE_TOO_SHORT, s -> claim(s.forge(), "quotes two words", s.srcRef("cites", "seven votes"))
+        add(cs, Rule.UNPINNED_REF, s -> claim(s.forge(), "unpinned", new Ref(SRC, RefRole.of("cites"), null, null, null)).commit());
+        add(cs, Rule.QUOTE_TOO_SHORT, s -> claim(s.forge(), "quotes two words", s.srcRef(RefRole.of("cites"), "seven votes"))
                 .commit());
-        add(cs, Rule.QUOTE_NOT_FOUND, s -> claim(s.forge(), "misquotes", s.srcRef("cites",
+        add(cs, Rule.QUOTE_NOT_FOUND, s -> claim(s.forge(), "misquotes", s.srcRef(RefRole.of("cites"),
                 "approved unanimously by all")).commit());
-        add(cs, Rule.SUBSUMES_NON_HYPOTHESIS, s -> claim(s.forge(), "subsumes a source", s.srcRef("subsumes", null))
+        add(cs, Rule.SUBSUMES_NON_HYPOTHESIS, s -> claim(s.forge(), "subsumes a source", s.srcRef(RefRole.of("subsumes"), null))
                 .commit());
     }
 
@@ -206,11 +208,11 @@ final class ForgedCases {
         Receipt self = new Receipt(List.of(List.of(Pin.of(FactId.of("m-x")))));
         Receipt ghost = new Receipt(List.of(List.of(Pin.of(FactId.of("ghost")))));
         add(cs, Rule.ASSERTION_TRIPLE, s -> layered(s, "a-x", Kind.ASSERTION, Grounding.NONE,
-                s.srcRef("source", null)));
+                s.srcRef(RefRole.of("source"), null)));
         add(cs, Rule.ASSERTION_SOURCE, s -> layered(s, "a-x", Kind.ASSERTION, Grounding.triple("ERK", "regulates",
-                "apoptosis"), new Ref(CLAIM, "source", s.claimCommit(), s.claimBlob(), null)));
+                "apoptosis"), new Ref(CLAIM, RefRole.of("source"), s.claimCommit(), s.claimBlob(), null)));
         add(cs, Rule.RECEIPT_ON_ASSERTION, s -> layered(s, "a-x", Kind.ASSERTION, new Grounding("ERK", "regulates",
-                "apoptosis", members(s), List.of(), false), s.srcRef("source", null)));
+                "apoptosis", members(s), List.of(), false), s.srcRef(RefRole.of("source"), null)));
         add(cs, Rule.RECEIPT_REQUIRED, s -> layered(s, "m-x", Kind.MERGE, Grounding.NONE));
         add(cs, Rule.FLAT_UNFLAGGED, s -> layered(s, "m-x", Kind.SUMMARY, new Grounding(null, null, null,
                 members(s), List.of(), false)));

@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.FactSpec;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,12 +57,12 @@ class ForgedCommitTest {
     void writeHistory() throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
-            t.assertFact(SRC, Kind.SOURCE, SRC_BODY, null, List.of());
-            srcCommit = t.commit().commit();
-            srcBlob = s.factExistsAt(SRC, srcCommit).orElseThrow().blob().hex();
+            t.assertFact(FactSpec.of(Kind.SOURCE, SRC_BODY).id(SRC));
+            srcCommit = t.commit().id();
+            srcBlob = s.factExistsAt(SRC, srcCommit).version().blob().hex();
             t = s.begin(ALICE);
-            t.assertFact(CLAIM, Kind.CLAIM, "The vote was close.", null,
-                    List.of(RefSpec.cites(SRC).withQuote("seven votes to two")));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(CLAIM)
+                    .refs(List.of(RefSpec.cites(SRC).withQuote("seven votes to two"))));
             t.commit();
         }
         assertThat(audit().violations()).isEmpty();
@@ -104,14 +107,14 @@ class ForgedCommitTest {
     void aPinToACommitOutsideTheAncestryIsFlagged() throws Exception {
         ObjectId side = assertFact(forge(), "side", "A commit on no branch.").commit(false);
         ObjectId c = assertFact(forge(), "fact-x", "cites a side commit",
-                new Ref(SRC, "cites", CommitId.of(side.name()), BlobId.of(srcBlob), null)).commit();
+                new Ref(SRC, RefRole.CITES, CommitId.of(side.name()), BlobId.of(srcBlob), null)).commit();
         assertOnly(c, factPath("fact-x"), "pin-not-ancestor");
     }
 
     @Test
     void aPinToAnUnknownCommitIsFlagged() throws Exception {
         ObjectId c = assertFact(forge(), "fact-x", "cites nothing real",
-                new Ref(SRC, "cites", CommitId.of("1234567890123456789012345678901234567890"), BlobId.of(srcBlob),
+                new Ref(SRC, RefRole.CITES, CommitId.of("1234567890123456789012345678901234567890"), BlobId.of(srcBlob),
                         null)).commit();
         assertOnly(c, factPath("fact-x"), "pin-unknown");
     }
@@ -119,7 +122,7 @@ class ForgedCommitTest {
     @Test
     void aPinWhoseBlobIsNotTheTargetsVersionIsFlagged() throws Exception {
         ObjectId c = assertFact(forge(), "fact-x", "cites a made-up version",
-                new Ref(SRC, "cites", srcCommit, BlobId.of("1234567890123456789012345678901234567890"), null))
+                new Ref(SRC, RefRole.CITES, srcCommit, BlobId.of("1234567890123456789012345678901234567890"), null))
                 .commit();
         assertOnly(c, factPath("fact-x"), "pin-mismatch");
     }
@@ -128,27 +131,27 @@ class ForgedCommitTest {
     void aPinToACommitThatDidNotWriteTheVersionIsFlagged() throws Exception {
         CommitId later = CommitId.of(main().name());
         ObjectId c = assertFact(forge(), "fact-x", "pins the right blob at the wrong commit",
-                new Ref(SRC, "cites", later, BlobId.of(srcBlob), null)).commit();
+                new Ref(SRC, RefRole.CITES, later, BlobId.of(srcBlob), null)).commit();
         assertOnly(c, factPath("fact-x"), "pin-mismatch");
     }
 
     @Test
     void aQuoteNotInThePinnedVersionIsFlagged() throws Exception {
         ObjectId c = assertFact(forge(), "fact-x", "misquotes",
-                new Ref(SRC, "cites", srcCommit, BlobId.of(srcBlob), "approved unanimously by all")).commit();
+                new Ref(SRC, RefRole.CITES, srcCommit, BlobId.of(srcBlob), "approved unanimously by all")).commit();
         assertOnly(c, factPath("fact-x"), "quote-not-found");
     }
 
     @Test
     void aQuoteShorterThanTheMinimumIsFlagged() throws Exception {
         ObjectId c = assertFact(forge(), "fact-x", "quotes two words",
-                new Ref(SRC, "cites", srcCommit, BlobId.of(srcBlob), "seven votes")).commit();
+                new Ref(SRC, RefRole.CITES, srcCommit, BlobId.of(srcBlob), "seven votes")).commit();
         assertOnly(c, factPath("fact-x"), "quote-too-short");
     }
 
     @Test
     void anUnpinnedRefToAFactNotAssertedInTheSameCommitIsFlagged() throws Exception {
-        ObjectId c = assertFact(forge(), "fact-x", "unpinned", new Ref(SRC, "cites", null, null, null)).commit();
+        ObjectId c = assertFact(forge(), "fact-x", "unpinned", new Ref(SRC, RefRole.CITES, null, null, null)).commit();
         assertOnly(c, factPath("fact-x"), "unpinned-ref");
     }
 
@@ -216,7 +219,7 @@ class ForgedCommitTest {
         String aliceFingerprint = TrustedKey.parse(new String(readMain("keys/alice.asc"),
                 java.nio.charset.StandardCharsets.US_ASCII)).fingerprint();
         ObjectId c = forge().put("keys/dave.asc", dave.armored())
-                .put("keys/dave.yaml", KeyCodec.encode(new ActorKey(ActorName.of("dave"), "agent", aliceFingerprint)))
+                .put("keys/dave.yaml", KeyCodec.encode(new ActorKey(ActorName.of("dave"), KeyRole.AGENT, aliceFingerprint)))
                 .trailers("alice", "key-add", "Palimpsest-Key", "dave").commit();
         assertOnly(c, "keys/dave.yaml", "invalid-key");
     }
@@ -245,7 +248,7 @@ class ForgedCommitTest {
         String key = OpenPgpKeys.armor(OpenPgpKeys.publicRing(new SecretKeyFiles(home().dir()).create(ActorName.of(actor),
                 actor + "@palimpsest.local")));
         try (Store s = Store.open(gitDir(), home(), dev.palimpsest.model.StoreOptions.defaults().withFsync(false))) {
-            s.begin(ALICE).addKey(ActorName.of(actor), key, "agent").commit();
+            s.begin(ALICE).addKey(ActorName.of(actor), key, KeyRole.AGENT).commit();
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.FactSpec;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -52,56 +55,43 @@ class GateAuditAgreementTest {
 
     static {
         Receipt src = new Receipt(List.of(List.of(Pin.of(SRC))));
-        WRITES.put(Rule.DUPLICATE_REF, (t, s, d) -> t.assertFact(Kind.CLAIM, "twice", RefSpec.cites(SRC),
-                RefSpec.cites(SRC)));
-        WRITES.put(Rule.SELF_REFERENCE, (t, s, d) -> t.assertFact(FactId.of("fact-x"), Kind.CLAIM, "itself", null,
-                List.of(RefSpec.cites(FactId.of("fact-x")))));
-        WRITES.put(Rule.PIN_UNKNOWN, (t, s, d) -> t.assertFact(Kind.CLAIM, "nothing", RefSpec.cites(SRC)
-                .at(CommitId.of("1234567890123456789012345678901234567890"))));
+        WRITES.put(Rule.DUPLICATE_REF, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "twice").refs(RefSpec.cites(SRC), RefSpec.cites(SRC))));
+        WRITES.put(Rule.SELF_REFERENCE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "itself").id(FactId.of("fact-x")).refs(List.of(RefSpec.cites(FactId.of("fact-x"))))));
+        WRITES.put(Rule.PIN_UNKNOWN, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "nothing").refs(RefSpec.cites(SRC)
+                .at(CommitId.of("1234567890123456789012345678901234567890")))));
         WRITES.put(Rule.PIN_NOT_ANCESTOR, (t, s, d) -> {
             var side = Forge.by(s.gitDir(), new KeyHome(d.resolve("home")), "alice").put("facts/x", "x")
                     .trailers("alice").commit(false);
-            t.assertFact(Kind.CLAIM, "a side commit", RefSpec.cites(SRC).at(CommitId.of(side.name())));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "a side commit").refs(RefSpec.cites(SRC).at(CommitId.of(side.name()))));
         });
-        WRITES.put(Rule.QUOTE_TOO_SHORT, (t, s, d) -> t.assertFact(Kind.CLAIM, "short", RefSpec.cites(SRC)
-                .withQuote("seven votes")));
-        WRITES.put(Rule.QUOTE_NOT_FOUND, (t, s, d) -> t.assertFact(Kind.CLAIM, "misquotes", RefSpec.cites(SRC)
-                .withQuote("approved unanimously by all")));
-        WRITES.put(Rule.SUBSUMES_NON_HYPOTHESIS, (t, s, d) -> t.subsume(SRC, null, Kind.CLAIM, "subsumes a source",
-                null, List.of()));
-        WRITES.put(Rule.ASSERTION_TRIPLE, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "no triple",
-                List.of(new RefSpec(SRC, null, "source", null)), Grounding.NONE));
-        WRITES.put(Rule.ASSERTION_SOURCE, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "cites a claim",
-                List.of(new RefSpec(CLAIM, null, "source", null)), Grounding.triple("ERK", "regulates", "apoptosis")));
-        WRITES.put(Rule.RECEIPT_ON_ASSERTION, (t, s, d) -> t.assertGrounded(null, Kind.ASSERTION, "with a receipt",
-                List.of(new RefSpec(SRC, null, "source", null)), new Grounding("ERK", "regulates", "apoptosis", src,
-                        List.of(), false)));
-        WRITES.put(Rule.RECEIPT_REQUIRED, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "bare", List.of(),
-                Grounding.NONE));
-        WRITES.put(Rule.FLAT_UNFLAGGED, (t, s, d) -> t.assertGrounded(M, Kind.SUMMARY, "unflagged", List.of(),
-                new Grounding(null, null, null, src, List.of(), false)));
-        WRITES.put(Rule.SENTENCES_ON_NON_SUMMARY, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "flat merge",
-                List.of(), new Grounding(null, null, null, src, List.of(), true)));
-        WRITES.put(Rule.EDGE_TRIPLE, (t, s, d) -> t.assertGrounded(M, Kind.EDGE, "no triple", List.of(),
-                new Grounding(null, null, null, src, List.of(), false)));
-        WRITES.put(Rule.GROUNDING_ON_PLAIN_FACT, (t, s, d) -> t.assertGrounded(M, Kind.CLAIM, "a triple", List.of(),
-                Grounding.triple("ERK", "regulates", "apoptosis")));
-        WRITES.put(Rule.SELF_RECEIPT, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "itself", List.of(),
-                new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false)));
-        WRITES.put(Rule.RECEIPT_MEMBER_MISSING, (t, s, d) -> t.assertGrounded(M, Kind.MERGE, "a ghost", List.of(),
-                new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(FactId.of("ghost"))))), List.of(),
-                        false)));
+        WRITES.put(Rule.QUOTE_TOO_SHORT, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "short").refs(RefSpec.cites(SRC)
+                .withQuote("seven votes"))));
+        WRITES.put(Rule.QUOTE_NOT_FOUND, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "misquotes").refs(RefSpec.cites(SRC)
+                .withQuote("approved unanimously by all"))));
+        WRITES.put(Rule.SUBSUMES_NON_HYPOTHESIS, (t, s, d) -> t.subsume(SRC, FactSpec.of(Kind.CLAIM, "subsumes a source")));
+        WRITES.put(Rule.ASSERTION_TRIPLE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ASSERTION, "no triple").refs(List.of(new RefSpec(SRC, null, RefRole.of("source"), null))).grounding(Grounding.NONE)));
+        WRITES.put(Rule.ASSERTION_SOURCE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ASSERTION, "cites a claim").refs(List.of(new RefSpec(CLAIM, null, RefRole.of("source"), null))).grounding(Grounding.triple("ERK", "regulates", "apoptosis"))));
+        WRITES.put(Rule.RECEIPT_ON_ASSERTION, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ASSERTION, "with a receipt").refs(List.of(new RefSpec(SRC, null, RefRole.of("source"), null))).grounding(new Grounding("ERK", "regulates", "apoptosis", src,
+                        List.of(), false))));
+        WRITES.put(Rule.RECEIPT_REQUIRED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.MERGE, "bare").id(M).grounding(Grounding.NONE)));
+        WRITES.put(Rule.FLAT_UNFLAGGED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.SUMMARY, "unflagged").id(M).grounding(new Grounding(null, null, null, src, List.of(), false))));
+        WRITES.put(Rule.SENTENCES_ON_NON_SUMMARY, (t, s, d) -> t.assertFact(FactSpec.of(Kind.MERGE, "flat merge").id(M).grounding(new Grounding(null, null, null, src, List.of(), true))));
+        WRITES.put(Rule.EDGE_TRIPLE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.EDGE, "no triple").id(M).grounding(new Grounding(null, null, null, src, List.of(), false))));
+        WRITES.put(Rule.GROUNDING_ON_PLAIN_FACT, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "a triple").id(M).grounding(Grounding.triple("ERK", "regulates", "apoptosis"))));
+        WRITES.put(Rule.SELF_RECEIPT, (t, s, d) -> t.assertFact(FactSpec.of(Kind.MERGE, "itself").id(M).grounding(new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false))));
+        WRITES.put(Rule.RECEIPT_MEMBER_MISSING, (t, s, d) -> t.assertFact(FactSpec.of(Kind.MERGE, "a ghost").id(M).grounding(new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(FactId.of("ghost"))))), List.of(),
+                        false))));
         WRITES.put(Rule.RECEIPT_CYCLE, (t, s, d) -> {
             FactId y = FactId.of("m-y");
-            t.assertGrounded(M, Kind.MERGE, "rests on m-y", List.of(), new Grounding(null, null, null,
-                    new Receipt(List.of(List.of(Pin.of(y)))), List.of(), false));
-            t.assertGrounded(y, Kind.MERGE, "rests on m-x", List.of(), new Grounding(null, null, null,
-                    new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false));
+            t.assertFact(FactSpec.of(Kind.MERGE, "rests on m-y").id(M).grounding(new Grounding(null, null, null,
+                    new Receipt(List.of(List.of(Pin.of(y)))), List.of(), false)));
+            t.assertFact(FactSpec.of(Kind.MERGE, "rests on m-x").id(y).grounding(new Grounding(null, null, null,
+                    new Receipt(List.of(List.of(Pin.of(M)))), List.of(), false)));
         });
-        WRITES.put(Rule.TOO_LARGE, (t, s, d) -> t.assertFact(Kind.CLAIM, "x".repeat(dev.palimpsest.model.Limits.MAX_BODY + 1)));
-        WRITES.put(Rule.INVALID_KEY, (t, s, d) -> t.addKey(ActorName.of("dave"), "not a key", "agent"));
+        WRITES.put(Rule.TOO_LARGE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "x".repeat(dev.palimpsest.model.Limits.MAX_BODY + 1))));
+        WRITES.put(Rule.INVALID_KEY, (t, s, d) -> t.addKey(ActorName.of("dave"), "not a key", KeyRole.AGENT));
         WRITES.put(Rule.KEY_IN_USE, (t, s, d) -> t.addKey(ActorName.of("dave"), OpenPgpKeys.armor(
-                OpenPgpKeys.publicRing(new SecretKeyFiles(d.resolve("home")).load(ALICE))), "agent"));
+                OpenPgpKeys.publicRing(new SecretKeyFiles(d.resolve("home")).load(ALICE))), KeyRole.AGENT));
     }
 
     @TempDir
@@ -122,8 +112,8 @@ class GateAuditAgreementTest {
     void theGateRejectsAWriteThatBreaksASharedRuleWithThatRulesId(Rule rule) throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
-            t.assertFact(SRC, Kind.SOURCE, ForgedCases.SRC_BODY, null, List.of());
-            t.assertFact(CLAIM, Kind.CLAIM, "The vote was close.", null, List.of());
+            t.assertFact(FactSpec.of(Kind.SOURCE, ForgedCases.SRC_BODY).id(SRC));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(CLAIM));
             t.commit();
             CommitId before = s.head();
             Transaction bad = s.begin(ALICE);

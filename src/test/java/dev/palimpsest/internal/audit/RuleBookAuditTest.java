@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.model.FactSpec;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,14 +70,13 @@ class RuleBookAuditTest {
         KeyHome home = new KeyHome(dir.resolve("home"));
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
-            t.assertFact(ForgedCases.SRC, Kind.SOURCE, ForgedCases.SRC_BODY, null, List.of());
-            CommitId srcCommit = t.commit().commit();
-            FactVersion src = s.factExistsAt(ForgedCases.SRC, srcCommit).orElseThrow();
+            t.assertFact(FactSpec.of(Kind.SOURCE, ForgedCases.SRC_BODY).id(ForgedCases.SRC));
+            CommitId srcCommit = t.commit().id();
+            FactVersion src = s.factExistsAt(ForgedCases.SRC, srcCommit).version();
             t = s.begin(ALICE);
-            t.assertFact(ForgedCases.CLAIM, Kind.CLAIM, "The vote was close.", null,
-                    List.of(RefSpec.cites(ForgedCases.SRC).withQuote("seven votes to two")));
-            CommitId claimCommit = t.commit().commit();
-            FactVersion claim = s.factExistsAt(ForgedCases.CLAIM, claimCommit).orElseThrow();
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(ForgedCases.CLAIM).refs(List.of(RefSpec.cites(ForgedCases.SRC).withQuote("seven votes to two"))));
+            CommitId claimCommit = t.commit().id();
+            FactVersion claim = s.factExistsAt(ForgedCases.CLAIM, claimCommit).version();
             FactRead.Found read = (FactRead.Found) s.read(ForgedCases.CLAIM, claimCommit);
             return new ForgedCases.Store(s.gitDir(), home, srcCommit, src.blob(), claimCommit, claim.blob(),
                     read.fact(), ObjectId.fromString(claimCommit.hex()));

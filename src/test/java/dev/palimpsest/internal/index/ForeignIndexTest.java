@@ -1,6 +1,9 @@
 package dev.palimpsest.internal.index;
 
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
@@ -53,7 +56,7 @@ class ForeignIndexTest {
         Files.copy(log(b), log(a), StandardCopyOption.REPLACE_EXISTING);
         try (Store s = open(a)) {
             assertThat(s.factLiveAtCommit(FactId.of("a2"), s.head())).isTrue();
-            assertThat(s.factExistsAt(FactId.of("b2"), s.head())).isEmpty();
+            assertThatThrownBy(() -> s.factExistsAt(FactId.of("b2"), s.head())).isInstanceOf(NotFoundException.class);
             write(s, "a-after", ALICE);
         }
         assertThat(stderr()).containsOnlyOnce("discarded the predicate index " + log(a)).contains("rebuilding");
@@ -85,7 +88,7 @@ class ForeignIndexTest {
         err.reset();
         try (Store s = open(a)) {
             assertThat(s.factLiveAtCommit(FactId.of("g2"), s.head())).isTrue();
-            assertThat(s.factExistsAt(FactId.of("f4"), s.head())).isEmpty();
+            assertThatThrownBy(() -> s.factExistsAt(FactId.of("f4"), s.head())).isInstanceOf(NotFoundException.class);
             write(s, "g3", ALICE);
         }
         assertThat(stderr()).containsOnlyOnce("discarded the predicate index").contains("does not have");
@@ -127,8 +130,7 @@ class ForeignIndexTest {
     private static final ActorName ALICE = TestStores.ALICE;
 
     private Path build(Path where, String prefix, int facts) throws Exception {
-        try (Store s = Store.init(where.resolve("store.git"), new KeyHome(dir.resolve("home")), ALICE, null,
-                StoreOptions.defaults().withFsync(false))) {
+        try (Store s = Store.initializer(where.resolve("store.git")).home(new KeyHome(dir.resolve("home"))).actor(ALICE).options(StoreOptions.defaults().withFsync(false)).create()) {
             for (int i = 0; i < facts; i++) {
                 write(s, prefix + i, ALICE);
             }
@@ -142,7 +144,7 @@ class ForeignIndexTest {
 
     private static void write(Store s, String id, ActorName who) throws Exception {
         Transaction tx = s.begin(who);
-        tx.assertFact(FactId.of(id), Kind.CLAIM, "fact " + id, null, List.of());
+        tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + id).id(FactId.of(id)));
         tx.commit();
     }
 

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.index;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.model.AuditProgress;
@@ -30,7 +31,7 @@ class IndexLogTamperTest {
         try (Store s = TestStores.init(dir)) {
             for (int i = 0; i < 4; i++) {
                 Transaction tx = s.begin(TestStores.ALICE);
-                tx.assertFact(FactId.of("f" + i), Kind.CLAIM, "fact " + i, null, List.of());
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + i).id(FactId.of("f" + i)));
                 tx.commit();
             }
             gitDir = s.gitDir();

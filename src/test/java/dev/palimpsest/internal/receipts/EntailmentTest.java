@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.model.CommitResult;
@@ -16,7 +17,6 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +43,7 @@ class EntailmentTest {
         ObjectId saved;
         try (Store store = TestStores.init(dir)) {
             store.receipts().ingest(TestStores.ALICE, BATCH.getBytes(StandardCharsets.UTF_8), false);
-            saved = ObjectId.fromString(store.receipts().entail(TestStores.ALICE).commit().commit().hex());
+            saved = ObjectId.fromString(store.receipts().entail(TestStores.ALICE).commit().id().hex());
             store.receipts().ingest(TestStores.ALICE, ("assertions: [{id: b3, source: d1, subject: z, predicate: part_of,"
                     + " object: w}]").getBytes(StandardCharsets.UTF_8), false);
         }
@@ -57,14 +57,15 @@ class EntailmentTest {
             assertThat(run.changes().isEmpty()).isFalse();
 
             Transaction other = store.begin(TestStores.ALICE);
-            other.assertFact(FactId.of("note"), Kind.CLAIM, "another writer got in first", null, List.of());
+            other.assertFact(FactSpec.of(Kind.CLAIM, "another writer got in first").id(FactId.of("note")));
             other.commit();
             Transaction tx = store.begin(TestStores.ALICE);
             run.changes().retracted().forEach(id -> tx.retract(id, "entail: no derivation remains"));
-            run.changes().added().forEach(f -> tx.assertGrounded(f.id(), Kind.EDGE, f.body(), List.of(), f.grounding()));
-            run.changes().revised().forEach(f -> tx.reground(f.id(), null, f.grounding(), "entail: derivations changed"));
+            run.changes().added().forEach(f -> tx.assertFact(FactSpec.of(Kind.EDGE, f.body())
+                    .id(f.id()).grounding(f.grounding())));
+            run.changes().revised().forEach(f -> tx.reground(f.id(), f.grounding()));
             CommitResult landed = tx.commit();
-            entailment.landed(run, ObjectId.fromString(landed.commit().hex()));
+            entailment.landed(run, ObjectId.fromString(landed.id().hex()));
 
             assertThat(EntailStateFile.read(gitDir).commit()).as("the state of the older commit stays").isEqualTo(saved);
         }

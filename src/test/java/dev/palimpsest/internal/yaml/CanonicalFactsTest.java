@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.yaml;
 
+import dev.palimpsest.model.RefRole;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.model.ActorName;
@@ -91,7 +92,7 @@ class CanonicalFactsTest {
         List<Ref> refs = new ArrayList<>();
         for (int r = rnd.nextInt(3); r > 0; r--) {
             boolean pinned = rnd.nextBoolean();
-            refs.add(new Ref(FactId.of("t" + rnd.nextInt(5)), rnd.nextBoolean() ? "cites" : "derived_from",
+            refs.add(new Ref(FactId.of("t" + rnd.nextInt(5)), rnd.nextBoolean() ? RefRole.CITES : RefRole.of("derived_from"),
                     pinned ? CommitId.of(hex(rnd)) : null, pinned ? BlobId.of(hex(rnd)) : null,
                     rnd.nextBoolean() ? text(rnd) : null));
         }

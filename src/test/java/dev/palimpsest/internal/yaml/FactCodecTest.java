@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.yaml;
 
+import dev.palimpsest.model.RefRole;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,7 +23,7 @@ class FactCodecTest {
     @Test
     void encodesFieldsInFixedOrderAndOmitsAbsentOnes() {
         Fact f = new Fact(FactId.of("f1"), Kind.CLAIM, "body text", null,
-                List.of(new Ref(FactId.of("s1"), "cites", C, B, "a quote of text")));
+                List.of(new Ref(FactId.of("s1"), RefRole.CITES, C, B, "a quote of text")));
         String yaml = new String(FactCodec.encode(f), StandardCharsets.UTF_8);
         assertThat(yaml).isEqualTo("id: \"f1\"\nkind: \"claim\"\nbody: \"body text\"\nrefs:\n"
                 + "- id: \"s1\"\n  role: \"cites\"\n  commit: \"" + C.hex() + "\"\n  blob: \"" + B.hex() + "\"\n"
@@ -74,7 +75,7 @@ class FactCodecTest {
         int n = rnd.nextInt(4);
         for (int r = 0; r < n; r++) {
             boolean pinned = rnd.nextBoolean();
-            refs.add(new Ref(FactId.of("t" + r), rnd.nextBoolean() ? "cites" : "derived_from", pinned ? C : null,
+            refs.add(new Ref(FactId.of("t" + r), rnd.nextBoolean() ? RefRole.CITES : RefRole.of("derived_from"), pinned ? C : null,
                     pinned ? B : null, rnd.nextBoolean() ? "q" + randomText(rnd) : null));
         }
         Double confidence = rnd.nextBoolean() ? null : rnd.nextInt(1001) / 1000.0;

@@ -1,0 +1,61 @@
+package dev.palimpsest.model;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a writer asks the store to assert: a fact's kind and body, and optionally its id (minted as
+ * {@code <kind>-<12 hex>} when absent), its confidence, its refs and its grounding (the triple and
+ * receipts of an assertion or a derived artifact). Start with {@link #of(Kind, String)} and add
+ * what you need:
+ *
+ * <pre>{@code
+ * FactSpec.of(Kind.CLAIM, "ERK regulates apoptosis").confidence(0.7).refs(RefSpec.cites(source))
+ * }</pre>
+ *
+ * <p>The body, the confidence and the refs are checked by the reference gate when the transaction
+ * commits, so that every violation is reported at once.
+ *
+ * <p>Immutable and thread-safe: every setter-like method returns a new spec. Arguments must not be
+ * null ({@link NullPointerException}); {@link #id()} and {@link #confidence()} are null while not
+ * set, {@link #refs()} is empty and {@link #grounding()} is {@link Grounding#NONE}.
+ */
+public record FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding) {
+    public FactSpec {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(body, "body");
+        refs = List.copyOf(Objects.requireNonNull(refs, "refs"));
+        Objects.requireNonNull(grounding, "grounding");
+    }
+
+    /** A spec of a fact of {@code kind} with {@code body}; no id (minted), confidence, refs or grounding. */
+    public static FactSpec of(Kind kind, String body) {
+        return new FactSpec(null, kind, body, null, List.of(), Grounding.NONE);
+    }
+
+    /** The same spec with the fact's id chosen by the writer. */
+    public FactSpec id(FactId value) {
+        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding);
+    }
+
+    /** The same spec with a confidence (the gate requires it in [0, 1]). */
+    public FactSpec confidence(double value) {
+        return new FactSpec(id, kind, body, value, refs, grounding);
+    }
+
+    /** The same spec with these refs instead of the ones given before. */
+    public FactSpec refs(List<RefSpec> value) {
+        return new FactSpec(id, kind, body, confidence, value, grounding);
+    }
+
+    /** The same spec with these refs instead of the ones given before. */
+    public FactSpec refs(RefSpec... value) {
+        return refs(Arrays.asList(value));
+    }
+
+    /** The same spec with a grounding: a triple ({@link Grounding#triple}) or receipts. */
+    public FactSpec grounding(Grounding value) {
+        return new FactSpec(id, kind, body, confidence, refs, value);
+    }
+}
