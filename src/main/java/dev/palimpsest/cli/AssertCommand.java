@@ -6,7 +6,6 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.RejectedException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,12 +45,7 @@ final class AssertCommand extends Context implements Callable<Integer> {
             Transaction tx = store.begin(Parse.actor("--actor", actor.name));
             FactSpec spec = WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store));
             FactId fid = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
-            CommitResult r;
-            try {
-                r = refs.commit(tx);
-            } catch (RejectedException e) {
-                throw Failure.unminted(e, given == null ? fid : null);
-            }
+            CommitResult r = refs.commit(tx, given, fid);
             WriteOutput.print(this, fid, r);
         }
         return Main.OK;

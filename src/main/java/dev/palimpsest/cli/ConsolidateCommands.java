@@ -50,12 +50,7 @@ final class ConsolidateCommands {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
                 FactId fid = tx.supersede(superseded, WriteOutput.spec(Parse.kind(kind), text, given, confidence,
                         refs.specs(store)));
-                CommitResult r;
-                try {
-                    r = refs.commit(tx);
-                } catch (RejectedException e) {
-                    throw Failure.unminted(e, given == null ? fid : null);
-                }
+                CommitResult r = refs.commit(tx, given, fid);
                 WriteOutput.print(this, fid, r);
             }
             return Main.OK;

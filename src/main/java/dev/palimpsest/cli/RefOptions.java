@@ -73,6 +73,18 @@ final class RefOptions {
     }
 
     /** Commits {@code tx}; an unknown pin is one violation among the others of the write. */
+    /**
+     * Commits like {@link #commit(Transaction)}; when the new fact's id {@code fid} was minted
+     * (no {@code given} id), violations speak of "the new fact" instead of an id nobody chose.
+     */
+    CommitResult commit(Transaction tx, FactId given, FactId fid) throws RejectedException, ConflictException {
+        try {
+            return commit(tx);
+        } catch (RejectedException e) {
+            throw Failure.unminted(e, given == null ? fid : null);
+        }
+    }
+
     CommitResult commit(Transaction tx) throws RejectedException, ConflictException {
         try {
             return tx.commit();
