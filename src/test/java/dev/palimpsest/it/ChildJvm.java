@@ -92,6 +92,21 @@ final class ChildJvm {
         }
     }
 
+    /** Waits until the child printed at least {@code count} lines; false when it exited or the time ran out first. */
+    boolean awaitLines(int count, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        synchronized (lines) {
+            while (lines.size() < count) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0 || (!process.isAlive() && !outPump.isAlive())) {
+                    return lines.size() >= count;
+                }
+                lines.wait(Math.min(left, 50));
+            }
+            return true;
+        }
+    }
+
     /** Waits for the child to exit and for both streams to be drained; returns the exit code. */
     int waitFor(long timeoutSeconds) throws InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

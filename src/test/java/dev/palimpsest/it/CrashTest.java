@@ -53,7 +53,11 @@ class CrashTest {
             try {
                 assertThat(child.awaitLine("ready", 60_000))
                         .as("round %d: child never opened the store; stderr:%n%s", round, child.stderr()).isTrue();
-                Thread.sleep(100 + random.nextInt(1401));
+                // the first commit of a JVM loads the signing classes: on a loaded machine it can take
+                // longer than the whole kill window, so the window opens once the writer is committing
+                assertThat(child.awaitLines(2, 60_000))
+                        .as("round %d: the writer never committed; stderr:%n%s", round, child.stderr()).isTrue();
+                Thread.sleep(random.nextInt(1401));
                 assertThat(child.process().isAlive())
                         .as("round %d: the writer died on its own; stderr:%n%s", round, child.stderr()).isTrue();
             } finally {
