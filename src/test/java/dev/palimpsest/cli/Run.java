@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One CLI invocation in-process: its exit code, standard output and standard error. */
-record Run(int code, String out, String err) {
-    JsonNode json() throws Exception {
+public record Run(int code, String out, String err) {
+    /** Standard output read as JSON. */
+    public JsonNode json() throws Exception {
         return new ObjectMapper().readTree(out);
     }
 
     /** Runs the command line as given. */
-    static Run of(String... args) {
+    public static Run of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
@@ -22,7 +23,7 @@ record Run(int code, String out, String err) {
     }
 
     /** Runs the command line with {@code --store} and {@code --home} appended. */
-    static Run inStore(String store, String home, String... args) {
+    public static Run inStore(String store, String home, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--store", store, "--home", home));
         return of(all.toArray(String[]::new));

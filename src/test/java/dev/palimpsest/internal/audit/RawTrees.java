@@ -17,9 +17,10 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 /**
  * Writes tree objects byte by byte, the way a tamperer with {@code git hash-object --literally}
  * could: one entry with any mode string, kept beside an entry of the same name or replacing it,
- * written in git's order or after everything else.
+ * written in git's order or after everything else. Trees are read and written with JGit by
+ * {@link #mainWith} and through any {@link TreeStore}, such as git's plumbing, by {@link #with}.
  */
-final class RawTrees {
+public final class RawTrees {
     private record Entry(String mode, String name, ObjectId id) {
         boolean tree() {
             return mode.equals("40000");
@@ -33,7 +34,16 @@ final class RawTrees {
     private RawTrees() {}
 
     /** How the new entry joins its folder. */
-    enum Placement { REPLACE, DUPLICATE }
+    public enum Placement { REPLACE, DUPLICATE }
+
+    /** Reads and writes the tree objects of one repository, however the caller reaches it. */
+    public interface TreeStore {
+        /** The raw content of the tree {@code id}. */
+        byte[] read(ObjectId id) throws IOException;
+
+        /** Writes {@code raw} as a tree object, unchecked, and returns its id. */
+        ObjectId write(byte[] raw) throws IOException;
+    }
 
     /**
      * The tree of {@code main} in {@code gitDir} with an entry {@code mode id} at {@code path}
@@ -45,7 +55,17 @@ final class RawTrees {
                 ObjectReader reader = r.newObjectReader();
                 RevWalk walk = new RevWalk(reader)) {
             ObjectId root = walk.parseCommit(r.resolve(Constants.R_HEADS + "main")).getTree();
-            ObjectId out = with(reader, ins, root, path, mode, id, how);
+            ObjectId out = with(new TreeStore() {
+                @Override
+                public byte[] read(ObjectId tree) throws IOException {
+                    return reader.open(tree, Constants.OBJ_TREE).getBytes();
+                }
+
+                @Override
+                public ObjectId write(byte[] raw) throws IOException {
+                    return ins.insert(Constants.OBJ_TREE, raw);
+                }
+            }, root, path, mode, id, how);
             ins.flush();
             return out;
         }
@@ -61,15 +81,19 @@ final class RawTrees {
         }
     }
 
-    private static ObjectId with(ObjectReader reader, ObjectInserter ins, ObjectId tree, String path, String mode,
-            ObjectId id, Placement how) throws IOException {
-        List<Entry> entries = tree == null ? new ArrayList<>() : parse(reader.open(tree, Constants.OBJ_TREE).getBytes());
+    /**
+     * {@code tree} (null: an empty tree) with an entry {@code mode id} at {@code path}, folders
+     * created as needed, placed as {@code how}; every tree on the way is written to {@code trees}.
+     */
+    public static ObjectId with(TreeStore trees, ObjectId tree, String path, String mode, ObjectId id, Placement how)
+            throws IOException {
+        List<Entry> entries = tree == null ? new ArrayList<>() : parse(trees.read(tree));
         int slash = path.indexOf('/');
         String name = slash < 0 ? path : path.substring(0, slash);
         Entry old = entries.stream().filter(e -> e.name().equals(name)).findFirst().orElse(null);
         if (slash >= 0) {
             entries.remove(old);
-            entries.add(new Entry("40000", name, with(reader, ins, old == null ? null : old.id(),
+            entries.add(new Entry("40000", name, with(trees, old == null ? null : old.id(),
                     path.substring(slash + 1), mode, id, how)));
         } else {
             if (how == Placement.REPLACE) {
@@ -86,7 +110,7 @@ final class RawTrees {
             e.id().copyRawTo(raw, 0);
             out.writeBytes(raw);
         }
-        return ins.insert(Constants.OBJ_TREE, out.toByteArray());
+        return trees.write(out.toByteArray());
     }
 
     private static List<Entry> parse(byte[] t) {
