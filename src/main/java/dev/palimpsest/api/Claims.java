@@ -124,6 +124,11 @@ public final class Claims {
 
     private int seq(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
+        ObjectId given = ObjectId.fromString(at.hex());
+        int known = q().index().indexedSeq(given);
+        if (known >= 0) {
+            return known; // an indexed commit is a commit of this store
+        }
         ObjectId c = Commits.require(repo, at);
         int seq = q().index().seq(c);
         if (seq < 0) {

@@ -220,6 +220,12 @@ public final class ClaimsIndex implements Writer.CommitListener {
         }
     }
 
+    /** The sequence number of {@code commit} when already indexed, else -1 (no catching up). */
+    public synchronized int indexedSeq(ObjectId commit) {
+        Integer s = seqOf.get(commit);
+        return s == null ? -1 : s;
+    }
+
     /** The sequence number of {@code commit} on main's first-parent chain, catching up; -1 if not there. */
     public synchronized int seq(ObjectId commit) {
         Integer s = seqOf.get(commit);
