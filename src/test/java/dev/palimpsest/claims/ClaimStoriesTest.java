@@ -133,6 +133,13 @@ class ClaimStoriesTest {
             var tx = s.begin(TestStores.ALICE);
             tx.supersede(FactId.of("v2"), FactSpec.of(Kind.CLAIM, "another fix"));
             assertThatThrownBy(tx::commit).isInstanceOf(RejectedException.class);
+            // and so does a revision that adds a supersedes ref to a superseded fact
+            var rev = s.begin(TestStores.ALICE);
+            rev.revise(FactId.of("v3"), "v3, also replacing v1",
+                    List.of(dev.palimpsest.model.RefSpec.of(FactId.of("v1"), dev.palimpsest.model.RefRole.SUPERSEDES)));
+            assertThatThrownBy(rev::commit).isInstanceOf(RejectedException.class)
+                    .satisfies(e -> assertThat(((RejectedException) e).violations()).extracting(v -> v.rule())
+                            .containsExactly(Rule.ALREADY_SUPERSEDED));
             assertThat(s.head()).isEqualTo(head);
             auditClean(s);
         }

@@ -59,10 +59,10 @@ public final class ClaimQueries {
      */
     public List<ClaimView> chain(String subject, String predicate, int seq) {
         String p = EntityKey.of(predicate);
-        List<ClaimsIndex.Version> latest = latestVersions(EntityKey.of(subject), seq);
         List<ClaimsIndex.Version> chain = new ArrayList<>();
         Map<String, Integer> firstWritten = new HashMap<>();
         synchronized (index) {
+            List<ClaimsIndex.Version> latest = latestVersions(EntityKey.of(subject), seq);
             for (ClaimsIndex.Version v : index.aboutSubject(EntityKey.of(subject))) {
                 if (v.from <= seq) {
                     firstWritten.merge(v.claim.id(), v.from, Math::min);

@@ -28,19 +28,20 @@ final class ClaimRules {
         this.gate = gate;
     }
 
-    /** Supersession checks of {@code a}'s refs, before anything else about the write is checked. */
-    void supersessions(Operation.Assert a) {
-        for (RefSpec s : a.refs()) {
-            if (!RefRole.SUPERSEDES.equals(s.role())) {
-                continue;
+    /** Supersession checks of the new refs {@code refs} of fact {@code id} (asserted or revised). */
+    void supersessions(FactId id, java.util.List<RefSpec> refs) {
+        java.util.Set<FactId> seen = new java.util.HashSet<>();
+        for (RefSpec s : refs) {
+            if (!RefRole.SUPERSEDES.equals(s.role()) || !seen.add(s.target())) {
+                continue; // a repeated ref is a duplicate-ref, reported once by the ref rules
             }
-            String subject = "ref " + a.id() + " -> " + s.target();
-            if (s.target().equals(a.id())) {
-                gate.violation(Rule.SELF_SUPERSESSION, subject, "fact " + a.id() + " cannot supersede itself: a "
+            String subject = "ref " + id + " -> " + s.target();
+            if (s.target().equals(id)) {
+                gate.violation(Rule.SELF_SUPERSESSION, subject, "fact " + id + " cannot supersede itself: a "
                         + "correction is a new fact with its own id, so the old one survives to be pointed at");
                 continue;
             }
-            FactId successor = supersededHere.putIfAbsent(s.target(), a.id());
+            FactId successor = supersededHere.putIfAbsent(s.target(), id);
             if (successor == null) {
                 successor = liveSuccessor(s.target());
             }

@@ -123,7 +123,7 @@ final class ReferenceGate {
             violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
             return;
         }
-        claims.supersessions(a);
+        claims.supersessions(id, a.refs());
         if (versions.live(id)) {
             violation(Rule.ALREADY_EXISTS, subject, "already exists (live at " + parent.commit().name()
                     + "); revise it or assert a new id");
@@ -169,6 +169,8 @@ final class ReferenceGate {
         if (current == null) {
             return;
         }
+        claims.supersessions(id, r.addRefs().stream().filter(s -> current.refs().stream()
+                .noneMatch(c -> c.id().equals(s.target()) && c.role().equals(s.role()))).toList());
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
