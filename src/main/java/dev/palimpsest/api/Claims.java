@@ -85,6 +85,38 @@ public final class Claims {
         return landed(q, id, tx.commit(), spec);
     }
 
+    /**
+     * Declares {@code predicates} multi-valued in {@code palimpsest.yaml} (one signed commit): live
+     * claims that differ only in the object of such a predicate are no contradiction. The keys are
+     * normalised ({@link dev.palimpsest.model.EntityKey}) and merged with those declared before.
+     *
+     * @throws RejectedException a predicate without a word character, or nothing would change
+     */
+    public CommitResult declareMultiValued(ActorName actor, List<String> predicates)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(predicates, "predicates");
+        List<dev.palimpsest.model.Violation> bad = new java.util.ArrayList<>();
+        for (String p : predicates) {
+            if (dev.palimpsest.model.EntityKey.of(Objects.requireNonNull(p, "predicate")).isEmpty()) {
+                bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.INVALID_CONFIG, "multi_valued",
+                        "'" + p + "' holds no word character"));
+            }
+        }
+        ClaimsIndex index = q().index();
+        java.util.Set<String> declared = index.multiValuedAt(index.seq(repo.head()));
+        if (bad.isEmpty() && predicates.stream().allMatch(p -> declared.contains(dev.palimpsest.model.EntityKey.of(p)))) {
+            bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.EMPTY_TRANSACTION, "multi_valued",
+                    "every predicate given is already declared multi-valued"));
+        }
+        if (!bad.isEmpty()) {
+            throw new RejectedException(bad);
+        }
+        Transaction tx = store.begin(actor);
+        tx.add(new dev.palimpsest.internal.write.Operation.Configure(null, null, predicates));
+        return tx.commit();
+    }
+
     private ClaimResult landed(ClaimQueries q, FactId id, CommitResult r, ClaimSpec spec) {
         int seq = q.index().seq(ObjectId.fromString(r.id().hex()));
         List<ClaimResult.Conflict> conflicts = q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq)

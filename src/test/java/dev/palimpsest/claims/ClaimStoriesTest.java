@@ -192,6 +192,15 @@ class ClaimStoriesTest {
             assertThat(port.conflicts()).hasSize(1);
             assertThat(claims.contradictions("BILLING", s.head())).extracting(Contradiction::predicate)
                     .containsExactly("listens on");
+            // declared later through the Java API: contradictions at main go, history keeps them
+            CommitId before = s.head();
+            claims.declareMultiValued(TestStores.ALICE, List.of("Listens On!"));
+            assertThat(claims.contradictions("billing", s.head())).isEmpty();
+            assertThat(claims.contradictions("billing", before)).hasSize(1);
+            assertThatThrownBy(() -> claims.declareMultiValued(TestStores.ALICE, List.of("listens on")))
+                    .isInstanceOf(RejectedException.class);
+            assertThatThrownBy(() -> claims.declareMultiValued(TestStores.ALICE, List.of("?!")))
+                    .isInstanceOf(RejectedException.class);
             auditClean(s);
         }
     }

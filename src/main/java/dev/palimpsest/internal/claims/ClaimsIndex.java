@@ -251,7 +251,8 @@ public final class ClaimsIndex implements Writer.CommitListener {
         return actors.get(seq);
     }
 
-    synchronized Set<String> multiValuedAt(int seq) {
+    /** The multi-valued predicate keys of the config at commit number {@code seq}. */
+    public synchronized Set<String> multiValuedAt(int seq) {
         var e = multiValued.floorEntry(seq);
         return e == null ? Set.of() : e.getValue();
     }
