@@ -18,10 +18,41 @@ public final class EntityKey {
 
     /** The key of {@code text} (possibly empty when it holds no word character). */
     public static String of(String text) {
+        String ascii = ascii(text);
+        if (ascii != null) {
+            return ascii;
+        }
         String s = Normalizer.normalize(text, Normalizer.Form.NFKC);
         // full case folding: upper then lower maps e.g. ß to ss, as Unicode case folding does
         s = s.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
         s = Normalizer.normalize(s, Normalizer.Form.NFKC);
         return NON_WORD.matcher(s).replaceAll(" ").trim();
+    }
+
+    /**
+     * The key of an all-ASCII text without regular expressions or normalisers (NFKC and case folding
+     * of ASCII are plain lower-casing; its word characters are letters, digits and {@code _}), or
+     * null when the text holds a non-ASCII character.
+     */
+    private static String ascii(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        boolean gap = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                return null;
+            }
+            boolean word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || (c >= 'A' && c <= 'Z');
+            if (!word) {
+                gap = b.length() > 0;
+                continue;
+            }
+            if (gap) {
+                b.append(' ');
+                gap = false;
+            }
+            b.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+        }
+        return b.toString();
     }
 }
