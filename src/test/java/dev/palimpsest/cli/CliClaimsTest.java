@@ -40,6 +40,15 @@ class CliClaimsTest {
         assertThat(t1.get("commit").asText()).hasSize(40);
         assertThat(t1.get("conflicts")).isEmpty();
         String afterT1 = t1.get("commit").asText();
+        JsonNode trailers = ok(cmd("log", "-n", "1", "--json")).get(0).get("trailers");
+        assertThat(trailers).extracting(n -> n.get("key").asText() + ": " + n.get("value").asText())
+                .containsSubsequence("Palimpsest-Actor: alice", "Palimpsest-Run: run-12", "Palimpsest-Op: assert");
+        // a revision keeps the claim's triple and run
+        ok(cmd("revise", "--actor", "alice", "t1", "--body", "auth-service times out after 30s (config)", "--json"));
+        JsonNode revised = ok(cmd("show", "t1", "--json"));
+        assertThat(revised.get("body").asText()).contains("(config)");
+        assertThat(ok(cmd("current", "auth-service", "--json")).get(0).get("run").asText()).isEqualTo("run-12");
+        afterT1 = ok(cmd("log", "-n", "1", "--json")).get(0).get("commit").asText();
 
         JsonNode t2 = ok(cmd("claim", "--actor", "alice", "--subject", "Auth Service", "--predicate", "times out after",
                 "--object", "15s", "--source", "incident", "--run", "run-37", "--json"));
