@@ -128,6 +128,28 @@ class ClaimsIndexRebuildTest {
     }
 
     @Test
+    void mainRewoundAndMovedOnIsNoticedAndRebuilt() throws Exception {
+        Path git = build(dir.resolve("a"), "x");
+        // rewind main to the commit that wrote a1 (as a hand-made `git update-ref` would), then write on
+        Files.writeString(git.resolve("refs/heads/main"), mid.hex() + "\n");
+        PrintStream old = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try (Store s = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
+            s.claims().claim(TestStores.ALICE, ClaimSpec.of("x", "is", "three", FactId.of("doc")).id(FactId.of("a3")));
+            assertThat(s.claims().current("x", null, s.head())).extracting(ClaimView::object)
+                    .containsExactly("one", "three");
+            assertThat(s.claims().deadEnds("x", 5, s.head()).kept()).isEmpty();
+        } finally {
+            System.setErr(old);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("main no longer extends the indexed history");
+        Answer a = ask(git, "x");
+        assertThat(a.now()).containsExactly("one", "three");
+        assertThat(a.err()).isEmpty();
+    }
+
+    @Test
     void aFolderAtTheLogPathKeepsTheIndexInMemory() throws Exception {
         Path git = build(dir.resolve("a"), "x");
         Path log = git.resolve("palimpsest-index/claims-v1.log");
