@@ -80,9 +80,9 @@ public final class Receipts {
             throw new RejectedException(batch.problems);
         }
         Transaction tx = store.begin(actor);
-        boolean configured = batch.policy != null || !batch.ontology.isEmpty();
+        boolean configured = batch.policy != null || !batch.ontology.isEmpty() || !batch.multiValued.isEmpty();
         if (configured) {
-            tx.add(new Operation.Configure(batch.policy, batch.ontology));
+            tx.add(new Operation.Configure(batch.policy, batch.ontology, batch.multiValued));
         }
         TreeMap<String, Integer> kinds = new TreeMap<>();
         for (BatchFile.Item it : batch.items) {

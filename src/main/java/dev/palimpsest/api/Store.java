@@ -56,6 +56,7 @@ public final class Store implements AutoCloseable {
     private final Signers signers;
     private final Queries queries;
     private final Receipts receipts;
+    private final Claims claims;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -64,6 +65,7 @@ public final class Store implements AutoCloseable {
         this.writer = new Writer(repo, index, options);
         this.queries = new Queries(repo, index);
         this.receipts = new Receipts(this, repo, index);
+        this.claims = new Claims(this, repo, writer);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -130,6 +132,11 @@ public final class Store implements AutoCloseable {
     /** The receipts of this store's derived artifacts: ingest, liveness per layer, withdrawals. */
     public Receipts receipts() {
         return receipts;
+    }
+
+    /** Claims about entities: write with detection, current, chain, dead ends, contradictions. */
+    public Claims claims() {
+        return claims;
     }
 
     /** The tip of {@code main}. */

@@ -12,11 +12,11 @@ import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
-            BenchCommand.ReceiptsBenchCmd.class})
+            BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims");
     }
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")
@@ -126,6 +126,44 @@ final class BenchCommand implements Callable<Integer> {
             out().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
             dev.palimpsest.bench.PredicateBench.Result r = new dev.palimpsest.bench.PredicateBench(
                     work, out()).run(commits, facts, samples, gitSamples, seed);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "claims", description = "current and contradictions --subject p50/p99 at main and at a random past"
+            + " commit, on 100k claims over 10k entities.")
+    static final class ClaimsBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--claims", defaultValue = "100000", description = "Claims written. Default: ${DEFAULT-VALUE}.")
+        int claims;
+
+        @Option(names = "--entities", defaultValue = "10000", description = "Distinct subjects. Default: ${DEFAULT-VALUE}.")
+        int entities;
+
+        @Option(names = "--batch", defaultValue = "100", description = "Claims per commit. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--samples", defaultValue = "20000", description = "Timed queries of each kind. Default: ${DEFAULT-VALUE}.")
+        int samples;
+
+        @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            if (claims < 10 || entities < 1 || batch < 1 || samples < 1) {
+                throw new IllegalArgumentException("--claims >= 10, --entities, --batch and --samples >= 1");
+            }
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            out().println("bench claims: " + claims + " claims over " + entities + " entities, " + batch
+                    + " per commit, seed " + seed);
+            dev.palimpsest.bench.ClaimsBench.Result r = new dev.palimpsest.bench.ClaimsBench(work, out())
+                    .run(claims, entities, batch, samples, seed);
             if (json()) {
                 printJson(r);
             }

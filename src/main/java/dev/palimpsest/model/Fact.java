@@ -12,12 +12,20 @@ import java.util.Objects;
  * finite and not negative). A pooled source still stops counting once it is retracted.
  * {@code grounding} holds the triple and receipts of assertions and derived artifacts
  * ({@link Grounding#NONE}, never null, otherwise). Collections are copied (pooled sorted by id).
+ * {@code run} names the agent run that learned the fact (claims; null when absent, else matching
+ * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}).
  *
  * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
  * required; {@code confidence} may be null, null collections mean empty.
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
-        java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {
+        java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run) {
+    /** A fact without a run. */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+            java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {
+        this(id, kind, body, confidence, refs, pooled, grounding, null);
+    }
+
     /** A fact without pooled evidence. */
     public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs) {
         this(id, kind, body, confidence, refs, null);
@@ -46,5 +54,24 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
         }
         refs = List.copyOf(refs == null ? List.of() : refs);
         grounding = grounding == null ? Grounding.NONE : grounding;
+        if (run != null && !validRun(run)) {
+            throw new IllegalArgumentException("fact " + id + ": run '" + run
+                    + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
+        }
+    }
+
+    /** True when {@code run} is a valid run name: {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}. */
+    public static boolean validRun(String run) {
+        if (run == null || run.isEmpty() || run.length() > 80) {
+            return false;
+        }
+        for (int i = 0; i < run.length(); i++) {
+            char c = run.charAt(i);
+            boolean alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            if (!alnum && (i == 0 || (c != '.' && c != '_' && c != ':' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

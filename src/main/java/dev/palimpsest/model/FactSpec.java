@@ -21,7 +21,13 @@ import java.util.Objects;
  * null ({@link NullPointerException}); {@link #id()} and {@link #confidence()} are null while not
  * set, {@link #refs()} is empty and {@link #grounding()} is {@link Grounding#NONE}.
  */
-public record FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding) {
+public record FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
+        String run) {
+    /** A spec without a run. */
+    public FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding) {
+        this(id, kind, body, confidence, refs, grounding, null);
+    }
+
     public FactSpec {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(body, "body");
@@ -36,17 +42,17 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with the fact's id chosen by the writer. */
     public FactSpec id(FactId value) {
-        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding);
+        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding, run);
     }
 
     /** The same spec with a confidence (the gate requires it in [0, 1]). */
     public FactSpec confidence(double value) {
-        return new FactSpec(id, kind, body, value, refs, grounding);
+        return new FactSpec(id, kind, body, value, refs, grounding, run);
     }
 
     /** The same spec with these refs instead of the ones given before. */
     public FactSpec refs(List<RefSpec> value) {
-        return new FactSpec(id, kind, body, confidence, value, grounding);
+        return new FactSpec(id, kind, body, confidence, value, grounding, run);
     }
 
     /** The same spec with these refs instead of the ones given before. */
@@ -56,6 +62,11 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with a grounding: a triple ({@link Grounding#triple}) or receipts. */
     public FactSpec grounding(Grounding value) {
-        return new FactSpec(id, kind, body, confidence, refs, value);
+        return new FactSpec(id, kind, body, confidence, refs, value, run);
+    }
+
+    /** The same spec with the agent run that learned the fact (also a {@code Palimpsest-Run} trailer). */
+    public FactSpec run(String value) {
+        return new FactSpec(id, kind, body, confidence, refs, grounding, Objects.requireNonNull(value, "run"));
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
  * receipt for the whole text. {@link #NONE} for plain facts.
  *
  * <p>Immutable; rejects inconsistent combinations with an {@link IllegalArgumentException}: a
- * predicate must match {@code [a-z][a-z0-9_-]{0,31}}, sentences exclude a whole-fact receipt, and
+ * predicate is non-blank text of at most 200 characters (claims say {@code times out after};
+ * assertions and edges use tokens such as {@code part_of}), sentences exclude a whole-fact receipt, and
  * {@code flat} needs a receipt.
  *
  * <p>Immutable and thread-safe; triple parts and {@code receipt} may be null as described, {@code
@@ -29,7 +30,9 @@ public record Grounding(String subject, String predicate, String object, Receipt
             if (subject.isBlank() || object.isBlank()) {
                 throw new IllegalArgumentException("a triple's subject and object must not be blank");
             }
-            Ids.require("predicate", predicate, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");
+            if (predicate.isBlank() || predicate.length() > 200) {
+                throw new IllegalArgumentException("a triple's predicate must be non-blank text of at most 200 characters");
+            }
         }
         if (receipt != null && !sentences.isEmpty()) {
             throw new IllegalArgumentException("a summary has either sentence receipts or one flat receipt, not both");

@@ -16,6 +16,11 @@ public record Kind(String value) {
     public static final Kind MERGE = new Kind("merge");
     public static final Kind EDGE = new Kind("edge");
     public static final Kind SUMMARY = new Kind("summary");
+    /**
+     * A claim about an entity: a subject-predicate-object triple with at least one {@code source}
+     * ref and an optional run (lives under {@code facts/}).
+     */
+    public static final Kind ENTITY_CLAIM = new Kind("entity-claim");
 
     public Kind {
         Ids.require("kind", value, Ids.TOKEN, "[a-z][a-z0-9_-]{0,31}");

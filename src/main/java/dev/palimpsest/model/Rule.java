@@ -49,6 +49,11 @@ public enum Rule {
     PIN_NOT_CARRIED("pin-not-carried", Where.GATE, "a receipt member given with a pin the previous version did not carry"),
     KEY_EXISTS("key-exists", Where.GATE, "a key is added under a name that already has one"),
     LAST_KEY("last-key", Where.GATE, "revoking the last trusted key"),
+    // claims (entity-claim facts) and supersession
+    CLAIM_TRIPLE("claim-triple", Where.GATE, "a claim without subject, predicate and object"),
+    CLAIM_SOURCE("claim-source", Where.GATE, "a claim without a source ref"),
+    ALREADY_SUPERSEDED("already-superseded", Where.GATE, "supersede of a fact a live fact already supersedes"),
+    SELF_SUPERSESSION("self-supersession", Where.GATE, "a fact that supersedes itself"),
     // rules checked at write time and replayed by the audit
     DUPLICATE_REF("duplicate-ref", Where.BOTH, "a fact cites one target twice in one role"),
     SELF_REFERENCE("self-reference", Where.BOTH, "a fact cites itself"),

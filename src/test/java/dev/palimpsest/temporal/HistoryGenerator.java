@@ -86,6 +86,7 @@ final class HistoryGenerator {
         TemporalModel.Tx mtx = model.begin();
         Set<FactId> touched = new HashSet<>();
         Set<FactId> citedAtParent = new HashSet<>();
+        supersededInTx.clear();
         int size = rnd.nextInt(100) < 65 ? 1 : 2 + rnd.nextInt(3);
         boolean invalid = rnd.nextInt(100) < 10;
         for (int i = 0; i < size - (invalid ? 1 : 0); i++) {
@@ -161,13 +162,15 @@ final class HistoryGenerator {
             tx.retract(id, "retracted by step " + operations);
             mtx.retract(id);
         } else if (roll < 60 && !assertable.isEmpty()) {
-            List<FactId> olds = pick(id -> model.exists(id, p) || mtx.pending.containsKey(id));
+            // a fact already superseded (by a live fact, or earlier in this transaction) is refused
+            List<FactId> olds = pick(id -> (model.exists(id, p) || mtx.pending.containsKey(id)) && !superseded(id, p));
             FactId id = any(assertable);
             olds.remove(id);
             if (olds.isEmpty()) {
                 return;
             }
             FactId old = any(olds);
+            supersededInTx.add(old);
             if (!mtx.pending.containsKey(old)) {
                 citedAtParent.add(old);
             }
@@ -192,6 +195,23 @@ final class HistoryGenerator {
         }
     }
 
+    private final Set<FactId> supersededInTx = new HashSet<>();
+
+    /** True when a fact live at commit #{@code p}, or one written earlier in this transaction, supersedes {@code t}. */
+    private boolean superseded(FactId t, int p) {
+        if (supersededInTx.contains(t)) {
+            return true;
+        }
+        for (FactId id : ids) {
+            TemporalModel.State st = model.state(id, p);
+            if (st != null && st.live() && st.version().refs.stream()
+                    .anyMatch(r -> r.target().equals(t) && r.role().equals("supersedes"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** 0 to 2 new refs from {@code referrer}, each to a target existing where it is read. */
     private List<Spec> refs(TemporalModel.Tx mtx, FactId referrer, List<MRef> existing, Set<FactId> citedAtParent) {
         Set<String> seen = new HashSet<>();
@@ -206,11 +226,15 @@ final class HistoryGenerator {
             Integer at = rnd.nextInt(100) < 70 ? null : rnd.nextInt(mtx.parent + 1);
             int readAt = at == null ? mtx.parent : at;
             List<FactId> targets = pick(t -> !t.equals(referrer) && !seen.contains(t + " " + role)
-                    && (model.exists(t, readAt) || (at == null && mtx.pending.containsKey(t))));
+                    && (model.exists(t, readAt) || (at == null && mtx.pending.containsKey(t)))
+                    && !(role.equals("supersedes") && superseded(t, mtx.parent)));
             if (targets.isEmpty()) {
                 continue;
             }
             FactId t = any(targets);
+            if (role.equals("supersedes")) {
+                supersededInTx.add(t);
+            }
             seen.add(t + " " + role);
             if (at == null && !mtx.pending.containsKey(t)) {
                 citedAtParent.add(t);

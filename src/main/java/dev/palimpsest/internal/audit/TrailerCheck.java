@@ -21,6 +21,7 @@ final class TrailerCheck implements AuditCheck {
     private static final String OP = "Palimpsest-Op";
     private static final String FACT = "Palimpsest-Fact";
     private static final String KEY = "Palimpsest-Key";
+    private static final String RUN = "Palimpsest-Run";
 
     private record Op(String verb, String key, String subject) {
         String label() {
@@ -45,6 +46,14 @@ final class TrailerCheck implements AuditCheck {
     private static List<Op> ops(AuditedCommit c) {
         List<RawCommit.Trailer> ts = new ArrayList<>();
         for (RawCommit.Trailer t : c.raw().trailers()) {
+            if (t.key().equals(RUN)) {
+                // the agent run of the facts written: any number, right after the actor, each a valid run
+                if (ts.size() != 1 || !ts.get(0).key().equals(ACTOR) || !dev.palimpsest.model.Fact.validRun(t.value())) {
+                    c.violation(null, Rule.BAD_TRAILERS, "trailer '" + t.key() + ": " + t.value()
+                            + "' is not a valid run right after " + ACTOR);
+                }
+                continue;
+            }
             if (t.key().startsWith(PREFIX)) {
                 ts.add(t);
             }

@@ -40,6 +40,8 @@ public final class BatchFile {
 
     public final String policy;
     public final Ontology ontology;
+    /** Predicates the batch declares multi-valued (never contradictions among claims); empty when none. */
+    public final List<String> multiValued = new ArrayList<>();
     public final List<Item> items = new ArrayList<>();
     public final List<FactId> truncated = new ArrayList<>();
     public final List<Violation> problems = new ArrayList<>();
@@ -63,7 +65,19 @@ public final class BatchFile {
         String p = null;
         Ontology o = Ontology.EMPTY;
         try {
-            only(root, "batch", "policy", "ontology", "sources", "assertions", "artifacts");
+            only(root, "batch", "policy", "ontology", "multi_valued", "sources", "assertions", "artifacts");
+            JsonNode mv = root.get("multi_valued");
+            if (mv != null && !mv.isNull()) {
+                if (!mv.isArray()) {
+                    throw new FormatException("batch: field 'multi_valued' must be a list of predicates");
+                }
+                for (JsonNode m : mv) {
+                    if (!m.isTextual() || dev.palimpsest.model.EntityKey.of(m.textValue()).isEmpty()) {
+                        throw new FormatException("batch: multi_valued entry " + m + " is not a predicate");
+                    }
+                    multiValued.add(m.textValue());
+                }
+            }
             p = text(root, "policy", "batch", false);
             o = GroundingCodec.decodeOntology(root.get("ontology"), "batch");
         } catch (FormatException | IllegalArgumentException e) {

@@ -57,8 +57,14 @@ public final class GroundingRules {
             }
         } else if (k.isArtifact()) {
             ok = artifact(k, g, sink);
+        } else if (Kind.ENTITY_CLAIM.equals(k)) {
+            // a claim states a triple (the gate requires it); like an assertion, it is evidence: no receipt
+            if (hasReceipts(g) || g.flat()) {
+                sink.report(Rule.GROUNDING_ON_PLAIN_FACT, "a claim states a triple and carries no receipt");
+                ok = false;
+            }
         } else if (!g.isEmpty()) {
-            sink.report(Rule.GROUNDING_ON_PLAIN_FACT, "only assertions, merges, edges and summaries carry "
+            sink.report(Rule.GROUNDING_ON_PLAIN_FACT, "only assertions, claims, merges, edges and summaries carry "
                     + "triples and receipts");
             ok = false;
         }

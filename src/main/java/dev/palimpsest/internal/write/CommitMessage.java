@@ -16,6 +16,9 @@ final class CommitMessage {
     static final String OP = "Palimpsest-Op";
     static final String FACT = "Palimpsest-Fact";
     static final String KEY = "Palimpsest-Key";
+    /** The agent run that learned the facts written (one trailer per distinct run, sorted), right after the actor. */
+    static final String RUN = "Palimpsest-Run";
+    private final java.util.SortedSet<String> runs = new java.util.TreeSet<>();
 
     private final List<String[]> ops = new ArrayList<>();
     private String lastDetail;
@@ -23,6 +26,13 @@ final class CommitMessage {
     void add(String verb, String trailerKey, String subjectValue, String detail) {
         ops.add(new String[] {verb, trailerKey, subjectValue});
         lastDetail = detail;
+    }
+
+    /** Records that a fact written by this commit carries {@code run} (null: none). */
+    void run(String run) {
+        if (run != null) {
+            runs.add(run);
+        }
     }
 
     String build(ActorName actor) {
@@ -43,6 +53,9 @@ final class CommitMessage {
             b.setLength(b.length() - 1);
         }
         b.append("\n\n").append(ACTOR).append(": ").append(actor.value()).append('\n');
+        for (String run : runs) {
+            b.append(RUN).append(": ").append(run).append('\n');
+        }
         for (String[] op : ops) {
             b.append(OP).append(": ").append(op[0]).append('\n');
             b.append(op[1]).append(": ").append(op[2]).append('\n');

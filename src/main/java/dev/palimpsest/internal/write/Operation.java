@@ -29,7 +29,12 @@ public sealed interface Operation {
      * triple and the receipts, whose members the gate pins (see {@link ReceiptRules}).
      */
     record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
-            Grounding grounding) implements Operation {
+            Grounding grounding, String run) implements Operation {
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
+                Grounding grounding) {
+            this(id, kind, body, confidence, refs, poolEvidence, grounding, null);
+        }
+
         public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs) {
             this(id, kind, body, confidence, refs, false);
         }
@@ -119,7 +124,15 @@ public sealed interface Operation {
     }
 
     /** Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it) and more axioms. */
-    record Configure(String policy, Ontology ontology) implements Operation {
+    record Configure(String policy, Ontology ontology, List<String> multiValued) implements Operation {
+        public Configure(String policy, Ontology ontology) {
+            this(policy, ontology, List.of());
+        }
+
+        public Configure {
+            multiValued = List.copyOf(multiValued == null ? List.of() : multiValued);
+        }
+
         @Override
         public String verb() {
             return "configure";

@@ -120,7 +120,7 @@ final class ReceiptRules {
         }
         StoreConfig next;
         try {
-            next = current.with(c.policy(), c.ontology());
+            next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued());
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;

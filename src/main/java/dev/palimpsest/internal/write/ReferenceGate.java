@@ -61,6 +61,7 @@ final class ReferenceGate {
     final CommitMessage message = new CommitMessage();
     private final KeyRules keys;
     private final ReceiptRules rules = new ReceiptRules(this);
+    private final ClaimRules claims = new ClaimRules(this);
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent) {
@@ -122,6 +123,7 @@ final class ReferenceGate {
             violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
             return;
         }
+        claims.supersessions(id, a.refs());
         if (versions.live(id)) {
             violation(Rule.ALREADY_EXISTS, subject, "already exists (live at " + parent.commit().name()
                     + "); revise it or assert a new id");
@@ -134,8 +136,9 @@ final class ReferenceGate {
             pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
-        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding()));
-        if (full == null || !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
+        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
+                a.run()));
+        if (full == null || !claims.claim(a, full) | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
         }
         pending.put(id, full);
@@ -147,6 +150,7 @@ final class ReferenceGate {
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
         message.add("assert", CommitMessage.FACT, id.value(), full.body());
+        message.run(full.run());
     }
 
     private void revise(Operation.Revise r) {
@@ -165,13 +169,15 @@ final class ReferenceGate {
         if (current == null) {
             return;
         }
+        claims.supersessions(id, r.addRefs().stream().filter(s -> current.refs().stream()
+                .noneMatch(c -> c.id().equals(s.target()) && c.role().equals(s.role()))).toList());
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
-                current.grounding()));
+                current.grounding(), current.run()));
         if (same == null) {
             return;
         }
@@ -181,7 +187,8 @@ final class ReferenceGate {
         }
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
-        Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding());
+        Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
+                current.run());
         putFact(loc.path(), next);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), next.body());

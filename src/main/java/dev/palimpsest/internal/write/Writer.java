@@ -59,6 +59,22 @@ public final class Writer {
     /** Claimed pool files older than this, seen under the writer and repack locks, were a dead writer's. */
     static final java.time.Duration ABANDONED = java.time.Duration.ofMinutes(10);
     private boolean reclaimed;
+    private final List<CommitListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * Told of every commit this writer lands, under the writer lock, with the changes it made
+     * (path to new blob, null for a removal) and the facts it encoded (by path): what derived
+     * indexes need to catch up without diffing. A listener must not take the writer lock.
+     */
+    public interface CommitListener {
+        void committed(ObjectId commit, ObjectId parent, ActorName actor, Map<String, ObjectId> changes,
+                Map<String, dev.palimpsest.model.Fact> facts);
+    }
+
+    /** Registers {@code l} for every later commit of this writer. */
+    public void addListener(CommitListener l) {
+        listeners.add(l);
+    }
 
     public Writer(GitRepo repo, PredicateIndex index, StoreOptions options) {
         this.repo = repo;
@@ -120,6 +136,9 @@ public final class Writer {
             }
             index.indexOwnCommit(commit, tip, edits, plan.facts);
             index.persist();
+            for (CommitListener l : listeners) {
+                l.committed(commit, tip, actor, edits, plan.facts);
+            }
             return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);

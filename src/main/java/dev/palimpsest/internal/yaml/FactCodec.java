@@ -32,6 +32,9 @@ public final class FactCodec {
         if (f.confidence() != null) {
             n.put("confidence", f.confidence().doubleValue());
         }
+        if (f.run() != null) {
+            n.put("run", f.run());
+        }
         if (!f.pooled().isEmpty()) {
             ObjectNode pn = n.putObject("pooled");
             f.pooled().forEach((k, v) -> pn.put(k.value(), v.doubleValue()));
@@ -57,7 +60,7 @@ public final class FactCodec {
 
     public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "pooled", "refs", "subject", "predicate",
+        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "run", "pooled", "refs", "subject", "predicate",
                 "object", "flat", "receipt", "sentences");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
@@ -105,7 +108,8 @@ public final class FactCodec {
                             Yaml.text(r, "quote", rw, false)));
                 }
             }
-            return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what));
+            return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what),
+                    Yaml.text(n, "run", what, false));
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
@@ -153,19 +157,36 @@ public final class FactCodec {
             n.put("policy", c.policy());
         }
         GroundingCodec.encode(n, c.ontology());
+        if (!c.multiValued().isEmpty()) {
+            ArrayNode mv = n.putArray("multi_valued");
+            c.multiValued().forEach(mv::add);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued");
+        java.util.List<String> multiValued = new ArrayList<>();
+        JsonNode mv = n.get("multi_valued");
+        if (mv != null && !mv.isNull()) {
+            if (!mv.isArray() || mv.isEmpty()) {
+                throw new FormatException(what + ": field 'multi_valued' must be a non-empty list of predicates");
+            }
+            for (JsonNode p : mv) {
+                if (!p.isTextual()) {
+                    throw new FormatException(what + ": field 'multi_valued' must list strings");
+                }
+                multiValued.add(p.textValue());
+            }
+        }
         JsonNode f = n.get("format");
         if (f == null || !f.isInt()) {
             throw new FormatException(what + ": field 'format' must be an integer");
         }
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
-                    GroundingCodec.decodeOntology(n.get("ontology"), what));
+                    GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued));
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }

@@ -1,0 +1,171 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.claims.ClaimQueries;
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.query.Commits;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.ClaimResult;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.ClaimView;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.Contradiction;
+import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.RejectedException;
+import java.util.List;
+import java.util.Objects;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Claims about entities (facts of kind {@code entity-claim}: subject, predicate, object, at least
+ * one source, optional run and confidence) and the questions an agent asks before and after it
+ * writes one: what is believed about an entity now ({@link #current}), how a belief was corrected
+ * ({@link #chain}), which corrections not to walk into again ({@link #deadEnds}), and where memory
+ * disagrees with itself ({@link #contradictions}). Each answers at any commit of main, from the
+ * persisted claims index (opened, and caught up with main, on first use). Subjects and predicates
+ * match by their {@link dev.palimpsest.model.EntityKey}.
+ *
+ * <p>Writing a claim never resolves a contradiction: {@link #claim} lands it and reports the live
+ * claims it contradicts; resolution is an explicit {@link #supersede}. Thread-safe.
+ */
+public final class Claims {
+    private final Store store;
+    private final GitRepo repo;
+    private final Writer writer;
+    private ClaimQueries queries;
+
+    Claims(Store store, GitRepo repo, Writer writer) {
+        this.store = store;
+        this.repo = repo;
+        this.writer = writer;
+    }
+
+    private synchronized ClaimQueries q() {
+        if (queries == null) {
+            ClaimsIndex index = ClaimsIndex.open(repo);
+            writer.addListener(index);
+            queries = new ClaimQueries(index);
+        }
+        return queries;
+    }
+
+    /**
+     * Writes the claim as one signed commit and reports the live claims it contradicts at that
+     * commit (same subject and predicate, another object; never for a multi-valued predicate).
+     *
+     * @throws RejectedException missing triple or source, an unknown source, a bad run, ...
+     */
+    public ClaimResult claim(ActorName actor, ClaimSpec spec) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(spec, "spec");
+        ClaimQueries q = q();
+        Transaction tx = store.begin(actor);
+        FactId id = tx.assertFact(spec.toFactSpec());
+        return landed(q, id, tx.commit(), spec);
+    }
+
+    /**
+     * Corrects {@code old} by a new claim that supersedes it (by addition: {@code old} stays, now a
+     * dead end). Rejected when {@code old} is already superseded by a live fact (the message names
+     * its successor) or when the new claim's id is {@code old}.
+     */
+    public ClaimResult supersede(ActorName actor, FactId old, ClaimSpec spec)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(old, "old");
+        Objects.requireNonNull(spec, "spec");
+        ClaimQueries q = q();
+        Transaction tx = store.begin(actor);
+        FactId id = tx.supersede(old, spec.toFactSpec());
+        return landed(q, id, tx.commit(), spec);
+    }
+
+    /**
+     * Declares {@code predicates} multi-valued in {@code palimpsest.yaml} (one signed commit): live
+     * claims that differ only in the object of such a predicate are no contradiction. The keys are
+     * normalised ({@link dev.palimpsest.model.EntityKey}) and merged with those declared before.
+     *
+     * @throws RejectedException a predicate without a word character, or nothing would change
+     */
+    public CommitResult declareMultiValued(ActorName actor, List<String> predicates)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(predicates, "predicates");
+        List<dev.palimpsest.model.Violation> bad = new java.util.ArrayList<>();
+        for (String p : predicates) {
+            if (dev.palimpsest.model.EntityKey.of(Objects.requireNonNull(p, "predicate")).isEmpty()) {
+                bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.INVALID_CONFIG, "multi_valued",
+                        "'" + p + "' holds no word character"));
+            }
+        }
+        ClaimsIndex index = q().index();
+        java.util.Set<String> declared = index.multiValuedAt(index.seq(repo.head()));
+        if (bad.isEmpty() && predicates.stream().allMatch(p -> declared.contains(dev.palimpsest.model.EntityKey.of(p)))) {
+            bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.EMPTY_TRANSACTION, "multi_valued",
+                    "every predicate given is already declared multi-valued"));
+        }
+        if (!bad.isEmpty()) {
+            throw new RejectedException(bad);
+        }
+        Transaction tx = store.begin(actor);
+        tx.add(new dev.palimpsest.internal.write.Operation.Configure(null, null, predicates));
+        return tx.commit();
+    }
+
+    private ClaimResult landed(ClaimQueries q, FactId id, CommitResult r, ClaimSpec spec) {
+        int seq = q.index().seq(ObjectId.fromString(r.id().hex()));
+        List<ClaimResult.Conflict> conflicts = q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq)
+                .stream().filter(c -> !c.id().equals(id)).toList();
+        return new ClaimResult(id, r.id(), conflicts);
+    }
+
+    /** The live claims about {@code subject} at {@code at} (only {@code predicate}'s when not null), oldest first. */
+    public List<ClaimView> current(String subject, String predicate, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(subject, "subject");
+        return q().current(subject, predicate, seq(at));
+    }
+
+    /** The correction chain of ({@code subject}, {@code predicate}) at {@code at}, oldest first. */
+    public List<ClaimView> chain(String subject, String predicate, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(predicate, "predicate");
+        return q().chain(subject, predicate, seq(at));
+    }
+
+    /**
+     * The superseded or retracted claims about {@code subject} at {@code at}, newest correction
+     * first (correction commit, then id), at most {@code max}, with how many were left out.
+     */
+    public DeadEnds deadEnds(String subject, int max, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(subject, "subject");
+        if (max < 0) {
+            throw new IllegalArgumentException("max must not be negative, got " + max);
+        }
+        return q().deadEnds(subject, max, seq(at));
+    }
+
+    /** Groups of live claims with one subject and predicate and different objects at {@code at}; one subject when not null. */
+    public List<Contradiction> contradictions(String subject, CommitId at) throws NotFoundException {
+        return q().contradictions(subject, seq(at));
+    }
+
+    private int seq(CommitId at) throws NotFoundException {
+        Objects.requireNonNull(at, "at");
+        ObjectId given = ObjectId.fromString(at.hex());
+        int known = q().index().indexedSeq(given);
+        if (known >= 0) {
+            return known; // an indexed commit is a commit of this store
+        }
+        ObjectId c = Commits.require(repo, at);
+        int seq = q().index().seq(c);
+        if (seq < 0) {
+            throw new NotFoundException("commit " + at.hex() + " is not on main's history");
+        }
+        return seq;
+    }
+}

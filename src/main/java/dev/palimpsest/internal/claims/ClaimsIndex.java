@@ -1,0 +1,566 @@
+package dev.palimpsest.internal.claims;
+
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.git.WriterLock;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/**
+ * The claims index: for every commit of main's first-parent chain (a sequence number each), the
+ * versions of every claim (kind {@code entity-claim}) as intervals of commits, grouped by
+ * normalised subject; the supersessions ({@code supersedes} refs of any live fact) as intervals;
+ * and the multi-valued predicates of the config. Answers {@link ClaimQueries}' questions at any
+ * indexed commit without reading git.
+ *
+ * <p>Derived from git: persisted as {@code palimpsest-index/claims-v1.log} (see {@link ClaimsLog}),
+ * bound to the store's genesis, loaded and caught up with main on open, caught up with a commit
+ * this process writes from the writer's own changes (as a {@link Writer.CommitListener}), and
+ * caught up from git whenever a commit asked about is not indexed yet. A log that is missing,
+ * corrupt, of another format or store, or disagrees with git is rebuilt from git, saying so in one
+ * line on standard error. The file is rewritten atomically (temporary file, then rename) or
+ * appended to whole records, always under the writer lock. Thread-safe (synchronized).
+ */
+public final class ClaimsIndex implements Writer.CommitListener {
+    static final String FILE = "claims-v1.log";
+
+    /** One version of a claim, live over commits [from, to). */
+    static final class Version {
+        final ClaimRecord claim;
+        final int from;
+        int to = Integer.MAX_VALUE;
+        /** True when the version ended by a retraction (false: by a revision, or still live). */
+        boolean retracted;
+
+        Version(ClaimRecord claim, int from) {
+            this.claim = claim;
+            this.from = from;
+        }
+
+        boolean liveAt(int seq) {
+            return from <= seq && seq < to;
+        }
+    }
+
+    /** A supersession: {@code by} supersedes {@code target} over commits [from, to). */
+    static final class Sup {
+        final String by;
+        final String target;
+        final int from;
+        int to = Integer.MAX_VALUE;
+
+        Sup(String by, String target, int from) {
+            this.by = by;
+            this.target = target;
+            this.from = from;
+        }
+
+        boolean liveAt(int seq) {
+            return from <= seq && seq < to;
+        }
+    }
+
+    private final GitRepo repo;
+    private final Path file;
+    private final WriterLock lock;
+    private final List<ObjectId> commits = new ArrayList<>();
+    private final Map<ObjectId, Integer> seqOf = new HashMap<>();
+    private final List<String> actors = new ArrayList<>();
+    private final List<byte[]> framed = new ArrayList<>();
+    final Map<String, List<Version>> bySubject = new HashMap<>();
+    private final Map<String, Version> liveVersion = new HashMap<>();
+    private final Map<String, List<Sup>> supersededBy = new HashMap<>();
+    private final Map<String, List<Sup>> supsOf = new HashMap<>();
+    private final TreeMap<Integer, Set<String>> multiValued = new TreeMap<>();
+    /** Records [0, persistedCount) are in the file, which was persistedLength bytes long. */
+    private int persistedCount;
+    private long persistedLength = -1;
+    private boolean persistable = true;
+    private int rebuilds;
+
+    private ClaimsIndex(GitRepo repo) {
+        this.repo = repo;
+        this.file = repo.gitDir().resolve("palimpsest-index").resolve(FILE);
+        this.lock = new WriterLock(repo.gitDir());
+    }
+
+    /** Loads the persisted index (rebuilding it when unusable), catches it up with main and saves it. */
+    public static ClaimsIndex open(GitRepo repo) {
+        ClaimsIndex idx = new ClaimsIndex(repo);
+        if (Files.exists(idx.file, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(idx.file, LinkOption.NOFOLLOW_LINKS)) {
+            idx.persistable = false;
+            notice(idx.file + " is not a regular file; the claims index is kept in memory only");
+        } else {
+            String problem;
+            try {
+                problem = idx.load();
+            } catch (IOException | RuntimeException e) {
+                problem = "unreadable: " + e.getMessage();
+            }
+            if (problem != null) {
+                idx = new ClaimsIndex(repo);
+                idx.rebuilds = 1;
+                notice((problem.equals("missing") ? "building the claims index " : "discarded the claims index ")
+                        + idx.file + " (" + problem + "); rebuilding it from git");
+            }
+        }
+        ObjectId head = repo.head();
+        if (head != null) {
+            synchronized (idx) {
+                idx.catchUp(head);
+            }
+        }
+        try (WriterLock.Held held = idx.lock.acquire()) {
+            synchronized (idx) {
+                idx.persistHeld();
+            }
+        }
+        return idx;
+    }
+
+    private static void notice(String message) {
+        System.err.println("palimpsest: " + message);
+    }
+
+    /** How many times this index was rebuilt from git on open (0 or 1). */
+    public synchronized int rebuilds() {
+        return rebuilds;
+    }
+
+    /** The number of commits indexed. */
+    public synchronized int commitCount() {
+        return commits.size();
+    }
+
+    /** Reads the log; null when it checks out against git, else why not ("missing" when absent). */
+    private String load() throws IOException {
+        if (!Files.exists(file)) {
+            return "missing";
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        List<Object[]> records;
+        ObjectId genesis;
+        try {
+            genesis = ClaimsLog.genesis(bytes);
+            records = ClaimsLog.records(bytes);
+        } catch (ClaimsLog.Corrupt e) {
+            return e.getMessage();
+        }
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            RevCommit g = parse(walk, genesis);
+            if (g == null || g.getParentCount() != 0) {
+                return "its genesis " + genesis.name() + " is not a root commit of this store";
+            }
+            ObjectId prev = null;
+            for (Object[] r : records) {
+                CommitRecord rec = (CommitRecord) r[0];
+                if (prev == null ? !rec.commit().equals(genesis) || rec.parent() != null
+                        : !prev.equals(rec.parent())) {
+                    return "its records do not form one first-parent chain from the genesis";
+                }
+                apply(rec, (byte[]) r[1]);
+                prev = rec.commit();
+            }
+            if (prev != null) {
+                RevCommit last = parse(walk, prev);
+                CommitRecord rec = (CommitRecord) records.get(records.size() - 1)[0];
+                if (last == null) {
+                    return "it names commit " + prev.name() + ", which this store does not have";
+                }
+                ObjectId first = last.getParentCount() == 0 ? null : last.getParent(0);
+                if (first == null ? rec.parent() != null : !first.equals(rec.parent())) {
+                    return "commit " + prev.name() + " has another first parent here";
+                }
+            }
+        }
+        persistedCount = framed.size();
+        persistedLength = bytes.length;
+        return null;
+    }
+
+    private static RevCommit parse(RevWalk walk, ObjectId id) {
+        try {
+            return walk.parseCommit(id);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The sequence number of {@code commit} when already indexed, else -1 (no catching up). */
+    public synchronized int indexedSeq(ObjectId commit) {
+        Integer s = seqOf.get(commit);
+        return s == null ? -1 : s;
+    }
+
+    /** The sequence number of {@code commit} on main's first-parent chain, catching up; -1 if not there. */
+    public synchronized int seq(ObjectId commit) {
+        Integer s = seqOf.get(commit);
+        if (s == null) {
+            ObjectId head = repo.head();
+            if (head != null) {
+                catchUp(head);
+            }
+            s = seqOf.get(commit);
+            if (s == null) {
+                // a commit of main's past that main no longer reaches, or another branch: index from it
+                return -1;
+            }
+        }
+        return s;
+    }
+
+    synchronized ObjectId commitAt(int seq) {
+        return commits.get(seq);
+    }
+
+    synchronized String actorAt(int seq) {
+        return actors.get(seq);
+    }
+
+    /** The multi-valued predicate keys of the config at commit number {@code seq}. */
+    public synchronized Set<String> multiValuedAt(int seq) {
+        var e = multiValued.floorEntry(seq);
+        return e == null ? Set.of() : e.getValue();
+    }
+
+    synchronized List<Version> aboutSubject(String subjectKey) {
+        List<Version> vs = bySubject.get(subjectKey);
+        return vs == null ? List.of() : vs;
+    }
+
+    synchronized Iterable<String> subjects() {
+        return new ArrayList<>(bySubject.keySet());
+    }
+
+    /** The supersession of {@code id} live at {@code seq} (earliest, then smallest id), or null. */
+    synchronized Sup supersessionAt(String id, int seq) {
+        List<Sup> sups = supersededBy.get(id);
+        if (sups == null) {
+            return null;
+        }
+        Sup best = null;
+        for (Sup s : sups) {
+            if (s.liveAt(seq) && (best == null || s.from < best.from || (s.from == best.from
+                    && s.by.compareTo(best.by) < 0))) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    // ---- building ----
+
+    private void apply(CommitRecord r, byte[] frame) {
+        int seq = commits.size();
+        ObjectId c = r.commit().copy();
+        commits.add(c);
+        seqOf.put(c, seq);
+        actors.add(r.actor());
+        framed.add(frame);
+        if (r.multiValued() != null) {
+            multiValued.put(seq, Set.copyOf(new TreeSet<>(r.multiValued())));
+        }
+        for (CommitRecord.Event e : r.events()) {
+            if (e instanceof CommitRecord.Removed) {
+                Version v = liveVersion.remove(e.id());
+                if (v != null) {
+                    v.to = seq;
+                    v.retracted = true;
+                }
+                List<Sup> sups = supsOf.remove(e.id());
+                if (sups != null) {
+                    sups.forEach(s -> s.to = seq);
+                }
+            } else if (e instanceof CommitRecord.Written w) {
+                Version old = liveVersion.remove(w.id());
+                if (old != null) {
+                    old.to = seq;
+                }
+                if (w.claim() != null) {
+                    Version v = new Version(w.claim(), seq);
+                    bySubject.computeIfAbsent(w.claim().subjectKey(), k -> new ArrayList<>()).add(v);
+                    liveVersion.put(w.id(), v);
+                }
+                List<Sup> mine = supsOf.get(w.id());
+                for (String t : w.supersedes()) {
+                    if (mine != null && mine.stream().anyMatch(s -> s.target.equals(t))) {
+                        continue;
+                    }
+                    Sup s = new Sup(w.id(), t, seq);
+                    supersededBy.computeIfAbsent(t, k -> new ArrayList<>()).add(s);
+                    mine = supsOf.computeIfAbsent(w.id(), k -> new ArrayList<>());
+                    mine.add(s);
+                }
+            }
+        }
+    }
+
+    private boolean tracked(String id) {
+        return liveVersion.containsKey(id) || supsOf.containsKey(id);
+    }
+
+    /** Indexes main's first-parent chain up to {@code target}; rebuilds when it does not extend what is indexed. */
+    private void catchUp(ObjectId target) {
+        if (seqOf.containsKey(target)) {
+            return;
+        }
+        List<RevCommit> todo = new ArrayList<>();
+        try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
+            RevCommit c = walk.parseCommit(target);
+            ObjectId last = commits.isEmpty() ? null : commits.get(commits.size() - 1);
+            while (true) {
+                if (seqOf.containsKey(c)) {
+                    if (!c.equals(last)) {
+                        rebuildInMemory("main no longer extends the indexed history");
+                        catchUp(target);
+                        return;
+                    }
+                    break;
+                }
+                todo.add(c);
+                if (c.getParentCount() == 0) {
+                    if (!commits.isEmpty()) {
+                        rebuildInMemory("the indexed history is not main's");
+                        catchUp(target);
+                        return;
+                    }
+                    break;
+                }
+                c = walk.parseCommit(c.getParent(0));
+            }
+            for (int i = todo.size() - 1; i >= 0; i--) {
+                CommitRecord r = fromGit(reader, walk, todo.get(i));
+                apply(r, ClaimsLog.frame(r));
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot index claims up to " + target.name(), e);
+        }
+    }
+
+    private void rebuildInMemory(String why) {
+        notice("discarded the claims index " + file + " (" + why + "); rebuilding it from git");
+        rebuilds++;
+        commits.clear();
+        seqOf.clear();
+        actors.clear();
+        framed.clear();
+        bySubject.clear();
+        liveVersion.clear();
+        supersededBy.clear();
+        supsOf.clear();
+        multiValued.clear();
+        persistedCount = 0;
+        persistedLength = -1;
+    }
+
+    /** The record of {@code c}, from the diff of its tree against its first parent's. */
+    private CommitRecord fromGit(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
+        walk.parseBody(c);
+        RevCommit first = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
+        Map<String, ObjectId> changes = new TreeMap<>();
+        List<String> folders = new ArrayList<>(StorePaths.FACT_FOLDERS);
+        folders.add(StorePaths.CONFIG);
+        try (TreeWalk tw = new TreeWalk(reader)) {
+            tw.setRecursive(true);
+            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(folders), TreeFilter.ANY_DIFF));
+            if (first == null) {
+                tw.addTree(new EmptyTreeIterator());
+            } else {
+                tw.addTree(first.getTree());
+            }
+            tw.addTree(c.getTree());
+            while (tw.next()) {
+                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
+                changes.put(tw.getPathString(), present ? tw.getObjectId(1) : null);
+            }
+        }
+        String actor = c.getAuthorIdent() == null ? "" : c.getAuthorIdent().getName();
+        return record(reader, c, first, actor, changes, Map.of());
+    }
+
+    /** The record of a commit with these path changes; facts known by path are not read back. */
+    private CommitRecord record(ObjectReader reader, ObjectId commit, ObjectId parent, String actor,
+            Map<String, ObjectId> changes, Map<String, Fact> known) throws IOException {
+        List<String> mv = null;
+        List<CommitRecord.Event> events = new ArrayList<>();
+        Set<String> written = new java.util.HashSet<>();
+        List<String> paths = new ArrayList<>(changes.keySet());
+        paths.sort(null);
+        for (String path : paths) {
+            ObjectId blob = changes.get(path);
+            if (path.equals(StorePaths.CONFIG)) {
+                if (blob != null) {
+                    try {
+                        mv = new ArrayList<>(FactCodec.decodeConfig(reader.open(blob).getCachedBytes(Snapshot.MAX_READ),
+                                path).multiValued());
+                    } catch (FormatException | RuntimeException e) {
+                        mv = List.of(); // a malformed config declares nothing; the audit reports it
+                    }
+                }
+                continue;
+            }
+            if (!inFactFolder(path)) {
+                continue;
+            }
+            FactId fid = StorePaths.idFromPath(path);
+            if (fid == null) {
+                continue;
+            }
+            String id = fid.value();
+            if (blob != null) {
+                Fact f = known.get(path);
+                if (f == null) {
+                    try {
+                        f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path);
+                    } catch (FormatException | RuntimeException e) {
+                        f = null; // a malformed file states no claim; the audit reports it
+                    }
+                }
+                CommitRecord.Written w = f == null ? null : written(f);
+                if (w != null) {
+                    events.add(w);
+                    written.add(id);
+                } else if (tracked(id)) {
+                    events.add(new CommitRecord.Removed(id));
+                }
+            } else if (!written.contains(id) && tracked(id)) {
+                events.add(new CommitRecord.Removed(id));
+            }
+        }
+        return new CommitRecord(commit.copy(), parent == null ? null : parent.copy(), actor, mv, events);
+    }
+
+    private static boolean inFactFolder(String path) {
+        for (String f : StorePaths.FACT_FOLDERS) {
+            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The event of a written fact, or null when it is no claim and supersedes nothing. */
+    private static CommitRecord.Written written(Fact f) {
+        List<String> sup = new ArrayList<>();
+        String source = null;
+        for (Ref r : f.refs()) {
+            if (RefRole.SUPERSEDES.equals(r.role())) {
+                sup.add(r.id().value());
+            } else if (source == null && RefRole.SOURCE.equals(r.role())) {
+                source = r.id().value();
+            }
+        }
+        ClaimRecord claim = null;
+        var g = f.grounding();
+        if (Kind.ENTITY_CLAIM.equals(f.kind()) && g.hasTriple() && source != null) {
+            claim = ClaimRecord.of(f.id().value(), g.subject(), g.predicate(), g.object(), source, f.run(),
+                    f.confidence());
+        }
+        if (claim == null && sup.isEmpty()) {
+            return null;
+        }
+        return new CommitRecord.Written(f.id().value(), claim, sup);
+    }
+
+    // ---- the writer's own commits ----
+
+    @Override
+    public synchronized void committed(ObjectId commit, ObjectId parent, ActorName actor,
+            Map<String, ObjectId> changes, Map<String, Fact> facts) {
+        try {
+            ObjectId last = commits.isEmpty() ? null : commits.get(commits.size() - 1);
+            if (parent != null && parent.equals(last)) {
+                try (ObjectReader reader = repo.newReader()) {
+                    CommitRecord r = record(reader, commit, parent, actor.value(), changes, facts);
+                    apply(r, ClaimsLog.frame(r));
+                }
+            } else {
+                catchUp(commit);
+            }
+            persistHeld();
+        } catch (IOException | RuntimeException e) {
+            // the commit landed; the next question catches the index up from git
+            notice("could not update the claims index after " + commit.name() + ": " + e.getMessage());
+        }
+    }
+
+    // ---- persistence ----
+
+    /** Saves what is not in the file yet; the caller holds the writer lock. */
+    private void persistHeld() {
+        if (!persistable || commits.isEmpty() || persistedCount == framed.size()) {
+            return;
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            boolean append = persistedLength > 0 && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                    && Files.size(file) == persistedLength;
+            if (append) {
+                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
+                    out.write(join(persistedCount));
+                }
+                persistedLength = Files.size(file);
+            } else {
+                Path tmp = file.resolveSibling(FILE + "." + Long.toHexString(System.nanoTime()) + ".tmp");
+                try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW)) {
+                    out.write(ClaimsLog.header(commits.get(0)));
+                    out.write(join(0));
+                }
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                persistedLength = Files.size(file);
+            }
+            persistedCount = framed.size();
+        } catch (IOException e) {
+            notice("cannot save the claims index " + file + ": " + e.getMessage());
+        }
+    }
+
+    private byte[] join(int from) {
+        int n = 0;
+        for (int i = from; i < framed.size(); i++) {
+            n += framed.get(i).length;
+        }
+        byte[] out = new byte[n];
+        int pos = 0;
+        for (int i = from; i < framed.size(); i++) {
+            byte[] f = framed.get(i);
+            System.arraycopy(f, 0, out, pos, f.length);
+            pos += f.length;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.palimpsest.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What an agent claims about an entity: {@code subject}, {@code predicate}, {@code object} and at
+ * least one source (each cited with ref role {@code source}, pinned by the gate; an optional quote
+ * anchors it), optionally the agent {@code run} that learned it, a {@code confidence}, the
+ * claim's {@code id} (minted when absent) and a {@code body} (default: the three parts joined by
+ * spaces). Start with {@link #of} and add what you need. The gate checks everything when the
+ * transaction commits.
+ *
+ * <p>Immutable and thread-safe; setter-like methods return a new spec.
+ */
+public record ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
+        String run, Double confidence, String body) {
+    public ClaimSpec {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(predicate, "predicate");
+        Objects.requireNonNull(object, "object");
+        sources = List.copyOf(Objects.requireNonNull(sources, "sources"));
+    }
+
+    /** A claim citing {@code source} (role {@code source}, pinned at the commit the write lands on). */
+    public static ClaimSpec of(String subject, String predicate, String object, FactId source) {
+        return new ClaimSpec(null, subject, predicate, object, List.of(RefSpec.of(source, RefRole.SOURCE)), null,
+                null, null);
+    }
+
+    public ClaimSpec id(FactId value) {
+        return new ClaimSpec(Objects.requireNonNull(value, "id"), subject, predicate, object, sources, run,
+                confidence, body);
+    }
+
+    /** The same spec citing these sources instead (each should have role {@code source}). */
+    public ClaimSpec sources(List<RefSpec> value) {
+        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body);
+    }
+
+    public ClaimSpec run(String value) {
+        return new ClaimSpec(id, subject, predicate, object, sources, Objects.requireNonNull(value, "run"),
+                confidence, body);
+    }
+
+    public ClaimSpec confidence(double value) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body);
+    }
+
+    public ClaimSpec body(String value) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence,
+                Objects.requireNonNull(value, "body"));
+    }
+
+    /** The fact this claim is written as (kind {@code entity-claim}). */
+    public FactSpec toFactSpec() {
+        String text = body != null ? body : subject + " " + predicate + " " + object;
+        FactSpec f = FactSpec.of(Kind.ENTITY_CLAIM, text).refs(sources)
+                .grounding(Grounding.triple(subject, predicate, object));
+        if (id != null) {
+            f = f.id(id);
+        }
+        if (confidence != null) {
+            f = f.confidence(confidence);
+        }
+        return run == null ? f : f.run(run);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.palimpsest.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.text.Normalizer;
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The ASCII fast path of {@link EntityKey} agrees with the general rule on random ASCII text. */
+class EntityKeyTest {
+    private static String general(String text) {
+        String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+        s = Normalizer.normalize(s, Normalizer.Form.NFKC);
+        return s.replaceAll("[^\\p{L}\\p{M}\\p{N}_]+", " ").trim();
+    }
+
+    @Test
+    void asciiFastPathAgreesWithTheGeneralRule() {
+        Random rnd = new Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int n = rnd.nextInt(12);
+            for (int k = 0; k < n; k++) {
+                b.append((char) rnd.nextInt(128));
+            }
+            String t = b.toString();
+            assertThat(EntityKey.of(t)).as("%s", t.chars().boxed().toList()).isEqualTo(general(t));
+        }
+    }
+
+    @Test
+    void nonAsciiGoesThroughNfkcAndCaseFolding() {
+        assertThat(EntityKey.of("Ｔｏｋｙｏ　東京!")).isEqualTo("tokyo 東京");
+        assertThat(EntityKey.of("Café-Straße")).isEqualTo("café strasse");
+        assertThat(EntityKey.of("北京")).isNotEqualTo(EntityKey.of("東京"));
+    }
+}
