@@ -56,6 +56,8 @@ public final class Store implements AutoCloseable {
     private final Signers signers;
     private final Queries queries;
     private final Receipts receipts;
+    private final Derivations derivations;
+    private final ProducedFiles files;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -64,6 +66,8 @@ public final class Store implements AutoCloseable {
         this.writer = new Writer(repo, index, options);
         this.queries = new Queries(repo, index);
         this.receipts = new Receipts(this, repo, index);
+        this.derivations = new Derivations(this, repo, index);
+        this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -130,6 +134,16 @@ public final class Store implements AutoCloseable {
     /** The receipts of this store's derived artifacts: ingest, liveness per layer, withdrawals. */
     public Receipts receipts() {
         return receipts;
+    }
+
+    /** What derives from what: dependents and provenance trees. */
+    public Derivations derivations() {
+        return derivations;
+    }
+
+    /** Produced files: content-addressed bytes with a provenance record per name. */
+    public ProducedFiles files() {
+        return files;
     }
 
     /** The tip of {@code main}. */
@@ -271,6 +285,11 @@ public final class Store implements AutoCloseable {
 
     Writer writer() {
         return writer;
+    }
+
+    /** The signer of {@code actor} from the key home. */
+    CommitSigner signer(ActorName actor) throws RejectedException {
+        return signers.signer(Objects.requireNonNull(actor, "actor"));
     }
 
     /** The commit {@code at}, checked, with the index caught up. */

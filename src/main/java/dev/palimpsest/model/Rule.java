@@ -49,6 +49,8 @@ public enum Rule {
     PIN_NOT_CARRIED("pin-not-carried", Where.GATE, "a receipt member given with a pin the previous version did not carry"),
     KEY_EXISTS("key-exists", Where.GATE, "a key is added under a name that already has one"),
     LAST_KEY("last-key", Where.GATE, "revoking the last trusted key"),
+    FILE_SOURCE_REQUIRED("file-source-required", Where.GATE, "a produced file put without a source"),
+    FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),
     // rules checked at write time and replayed by the audit
     DUPLICATE_REF("duplicate-ref", Where.BOTH, "a fact cites one target twice in one role"),
     SELF_REFERENCE("self-reference", Where.BOTH, "a fact cites itself"),

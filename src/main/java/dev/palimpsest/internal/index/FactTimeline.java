@@ -41,6 +41,17 @@ final class FactTimeline {
         return i < 0 ? null : events[c][i];
     }
 
+    /** The events on {@code chain} at or before {@code pos}, oldest first. */
+    void eachAtOrBefore(int chain, int pos, java.util.function.Consumer<FactEvent> each) {
+        int c = find(chain);
+        if (c < 0) {
+            return;
+        }
+        for (int i = 0; i < sizes[c] && positions[c][i] <= pos; i++) {
+            each.accept(events[c][i]);
+        }
+    }
+
     /** Every event, chain by chain. */
     void forEach(java.util.function.Consumer<FactEvent> each) {
         for (int c = 0; c < chainCount; c++) {

@@ -199,6 +199,28 @@ public final class PredicateIndex {
         return st == null || st.navigable() ? st : null;
     }
 
+    /**
+     * Every event of the fact in the ancestry of {@code commit} (the first-parent chains crossed
+     * from it, as {@link #state} reads them), the newest chain segment first; empty if never written.
+     */
+    public synchronized List<FactState> eventsAt(FactId id, ObjectId commit) {
+        catchUp(commit);
+        List<FactState> out = new ArrayList<>();
+        FactTimeline t = facts.get(id.value());
+        if (t == null) {
+            return out;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            t.eachAtOrBefore(chain, pos, e -> out.add(new FactState(e)));
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return out;
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));

@@ -1,0 +1,193 @@
+package dev.palimpsest.internal.derive;
+
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.index.RefPin;
+import dev.palimpsest.internal.query.Dependents;
+import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Dependent;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.ProvenanceNode;
+import dev.palimpsest.model.RefRole;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.FooterLine;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+/**
+ * What derives from what, answered at any commit from the predicate index: the dependents of a
+ * fact (every fact some version of which, written in the ancestry of the asked commit, cites it,
+ * directly or through other dependents) and the provenance tree of a fact version down to its
+ * sources. Versions later retracted count: the derivation set at a commit contains the set at each
+ * of its ancestors, so it never shrinks across a retraction. Thread-safe.
+ */
+public final class Derivation {
+    /** The trailer naming the agent run that produced a write. */
+    public static final String RUN_TRAILER = "Palimpsest-Run";
+
+    private final GitRepo repo;
+    private final PredicateIndex index;
+    private final Map<ObjectId, String[]> commitInfo = new ConcurrentHashMap<>();
+
+    public Derivation(GitRepo repo, PredicateIndex index) {
+        this.repo = repo;
+        this.index = index;
+    }
+
+    /**
+     * The facts that cite {@code target} at {@code at} (any version in its ancestry), or, with
+     * {@code transitive}, everything that reaches it through such citations; breadth first, each
+     * with its least depth and the first hop of a shortest path (the smallest id among equals).
+     * Sorted by depth, then id.
+     */
+    public List<Dependent> dependents(FactId target, ObjectId at, boolean transitive) {
+        Map<String, Dependent> seen = new LinkedHashMap<>();
+        List<String> frontier = List.of(target.value());
+        Set<String> visited = new HashSet<>();
+        visited.add(target.value());
+        int depth = 0;
+        while (!frontier.isEmpty() && (transitive || depth == 0)) {
+            depth++;
+            Map<String, String> next = new HashMap<>();
+            for (String node : frontier) {
+                String via = depth == 1 ? null : seen.get(node).via().value();
+                for (String citer : index.citers(FactId.of(node))) {
+                    if (visited.contains(citer) || !cites(FactId.of(citer), node, at)) {
+                        continue;
+                    }
+                    String v = via == null ? citer : via;
+                    next.merge(citer, v, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+                }
+            }
+            List<String> level = new ArrayList<>(next.keySet());
+            level.sort(null);
+            for (String id : level) {
+                visited.add(id);
+                FactId fid = FactId.of(id);
+                FactState now = index.state(fid, at);
+                seen.put(id, new Dependent(fid, depth, FactId.of(next.get(id)), now != null && now.live()));
+            }
+            frontier = level;
+        }
+        List<Dependent> out = new ArrayList<>(seen.values());
+        out.sort(Comparator.comparingInt(Dependent::depth).thenComparing(d -> d.id().value()));
+        return out;
+    }
+
+    /** True when some version of {@code referrer} in the ancestry of {@code at} cites {@code target}. */
+    private boolean cites(FactId referrer, String target, ObjectId at) {
+        for (FactState e : index.eventsAt(referrer, at)) {
+            if (e.live()) {
+                for (RefPin p : e.refs()) {
+                    if (p.target().equals(target)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The provenance tree of {@code root}'s version navigable at {@code at}: each ref of a version
+     * leads to the target version it pinned, recursively down to facts without refs. Null when the
+     * fact has no navigable version at {@code at}.
+     */
+    public ProvenanceNode explain(FactId root, ObjectId at) {
+        FactState st = index.existing(root, at);
+        if (st == null) {
+            return null;
+        }
+        return node(root, null, st, at, new HashSet<>());
+    }
+
+    private ProvenanceNode node(FactId id, RefRole role, FactState version, ObjectId at, Set<String> path) {
+        String key = id.value() + "@" + version.versionCommit().name();
+        String[] info = commitInfo(version.versionCommit());
+        ProvenanceNode.Status status = status(id, version, at);
+        CommitId vc = CommitId.of(version.versionCommit().name());
+        BlobId blob = version.blob() == null ? null : BlobId.of(version.blob().name());
+        if (!path.add(key)) {
+            return new ProvenanceNode(id, role, vc, blob, status, version.kind(), info[0], info[1], true, List.of());
+        }
+        List<ProvenanceNode> children = new ArrayList<>();
+        for (RefPin p : version.refs()) {
+            FactId target = FactId.of(p.target());
+            ObjectId pin = p.commit() == null ? version.versionCommit() : p.commit();
+            FactState pinned = index.existing(target, pin);
+            if (pinned == null) {
+                continue;
+            }
+            children.add(node(target, RefRole.of(p.role()), pinned, at, path));
+        }
+        path.remove(key);
+        return new ProvenanceNode(id, role, vc, blob, status, version.kind(), info[0], info[1], false, children);
+    }
+
+    /** Live (this very version), revised (another version live), superseded, or retracted at {@code at}. */
+    private ProvenanceNode.Status status(FactId id, FactState version, ObjectId at) {
+        FactState now = index.state(id, at);
+        if (now == null || !now.live()) {
+            return ProvenanceNode.Status.RETRACTED;
+        }
+        if (Dependents.supersededBy(index, id, at) != null) {
+            return ProvenanceNode.Status.SUPERSEDED;
+        }
+        return now.versionCommit().equals(version.versionCommit()) ? ProvenanceNode.Status.LIVE
+                : ProvenanceNode.Status.REVISED;
+    }
+
+    /** The author (actor) and {@code Palimpsest-Run} trailer (or null) of a commit, cached. */
+    public String[] commitInfo(ObjectId commit) {
+        return commitInfo.computeIfAbsent(commit.copy(), c -> {
+            try (RevWalk walk = new RevWalk(repo.repository())) {
+                RevCommit rc = walk.parseCommit(c);
+                String run = null;
+                for (FooterLine f : rc.getFooterLines()) {
+                    if (f.matches(new FooterKeyHolder(RUN_TRAILER).key)) {
+                        run = f.getValue();
+                    }
+                }
+                return new String[] {rc.getAuthorIdent().getName(), run};
+            } catch (IOException e) {
+                throw new dev.palimpsest.model.PalimpsestInternalException("cannot read commit " + c.name(), e);
+            }
+        });
+    }
+
+    private static final class FooterKeyHolder {
+        final org.eclipse.jgit.revwalk.FooterKey key;
+
+        FooterKeyHolder(String name) {
+            key = new org.eclipse.jgit.revwalk.FooterKey(name);
+        }
+    }
+
+    /** Convenience for depth-first consumers: every node of a tree, root first. */
+    public static List<ProvenanceNode> flatten(ProvenanceNode root) {
+        List<ProvenanceNode> out = new ArrayList<>();
+        ArrayDeque<ProvenanceNode> stack = new ArrayDeque<>();
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            ProvenanceNode n = stack.pop();
+            out.add(n);
+            for (int i = n.children().size() - 1; i >= 0; i--) {
+                stack.push(n.children().get(i));
+            }
+        }
+        return out;
+    }
+}
