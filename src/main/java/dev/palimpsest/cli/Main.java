@@ -28,7 +28,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             KeysCommand.class, AuditCommand.class, HooksCommand.class,
             ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
             ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
-            DemoCommand.class, BenchCommand.class})
+            DemoCommand.class, BenchCommand.class, DeriveCommands.Dependents.class, DeriveCommands.Explain.class,
+            FileCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
