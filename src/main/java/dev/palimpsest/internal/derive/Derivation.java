@@ -54,36 +54,38 @@ public final class Derivation {
      * Sorted by depth, then id.
      */
     public List<Dependent> dependents(FactId target, ObjectId at, boolean transitive) {
-        Map<String, Dependent> seen = new LinkedHashMap<>();
+        Map<String, FactId> seen = new HashMap<>();
+        Map<String, Boolean> liveness = new HashMap<>();
         List<String> frontier = List.of(target.value());
         Set<String> visited = new HashSet<>();
         visited.add(target.value());
+        List<Dependent> out = new ArrayList<>();
         int depth = 0;
         while (!frontier.isEmpty() && (transitive || depth == 0)) {
             depth++;
             Map<String, String> next = new HashMap<>();
             for (String node : frontier) {
-                String via = depth == 1 ? null : seen.get(node).via().value();
-                for (String citer : index.citers(FactId.of(node))) {
-                    if (visited.contains(citer) || !cites(FactId.of(citer), node, at)) {
-                        continue;
+                String via = depth == 1 ? null : seen.get(node).value();
+                index.citersAt(node, at, (citer, live) -> {
+                    if (!visited.contains(citer)) {
+                        next.merge(citer, via == null ? citer : via, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+                        liveness.put(citer, live);
                     }
-                    String v = via == null ? citer : via;
-                    next.merge(citer, v, (a, b) -> a.compareTo(b) <= 0 ? a : b);
-                }
+                });
             }
             List<String> level = new ArrayList<>(next.keySet());
             level.sort(null);
             for (String id : level) {
                 visited.add(id);
                 FactId fid = FactId.of(id);
-                FactState now = index.state(fid, at);
-                seen.put(id, new Dependent(fid, depth, FactId.of(next.get(id)), now != null && now.live()));
+                String v = next.get(id);
+                FactId viaId = v.equals(id) ? fid : seen.get(v);
+                Dependent d = new Dependent(fid, depth, viaId, liveness.get(id));
+                seen.put(id, viaId);
+                out.add(d);
             }
             frontier = level;
         }
-        List<Dependent> out = new ArrayList<>(seen.values());
-        out.sort(Comparator.comparingInt(Dependent::depth).thenComparing(d -> d.id().value()));
         return out;
     }
 

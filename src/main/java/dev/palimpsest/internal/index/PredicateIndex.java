@@ -221,6 +221,43 @@ public final class PredicateIndex {
         return out;
     }
 
+    /**
+     * Calls {@code each} with every fact some version of which, written in the ancestry of
+     * {@code commit}, cites {@code target} (for derivation sets: retracted versions count), and
+     * whether that fact is live at {@code commit}. One lock and no copies: for graph traversals.
+     */
+    public synchronized void citersAt(String target, ObjectId commit, java.util.function.BiConsumer<String, Boolean> each) {
+        catchUp(commit);
+        Set<String> cs = citedBy.get(target);
+        if (cs == null) {
+            return;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        for (String citer : cs) {
+            FactTimeline t = facts.get(citer);
+            if (t == null) {
+                continue;
+            }
+            boolean found = false;
+            FactEvent last = null;
+            int chain = n.chain();
+            int pos = n.pos();
+            while (chain >= 0 && (!found || last == null)) {
+                if (last == null) {
+                    last = t.lastAtOrBefore(chain, pos);
+                }
+                if (!found) {
+                    found = t.cites(chain, pos, target);
+                }
+                pos = graph.forkPos(chain);
+                chain = graph.parentChain(chain);
+            }
+            if (found) {
+                each.accept(citer, last != null && last.live());
+            }
+        }
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));
