@@ -41,10 +41,12 @@ public final class Derivation {
     private final GitRepo repo;
     private final PredicateIndex index;
     private final Map<ObjectId, String[]> commitInfo = new ConcurrentHashMap<>();
+    private final ReceiptMembers receipts;
 
     public Derivation(GitRepo repo, PredicateIndex index) {
         this.repo = repo;
         this.index = index;
+        this.receipts = new ReceiptMembers(repo, index);
     }
 
     /**
@@ -66,12 +68,19 @@ public final class Derivation {
             Map<String, String> next = new HashMap<>();
             for (String node : frontier) {
                 String via = depth == 1 ? null : seen.get(node).value();
-                index.citersAt(node, at, (citer, live) -> {
+                java.util.function.BiConsumer<String, Boolean> found = (citer, live) -> {
                     if (!visited.contains(citer)) {
                         next.merge(citer, via == null ? citer : via, (a, b) -> a.compareTo(b) <= 0 ? a : b);
                         liveness.put(citer, live);
                     }
-                });
+                };
+                index.citersAt(node, at, found);
+                for (String artifact : receipts.artifactsNaming(node)) {
+                    if (!visited.contains(artifact) && restsOn(artifact, node, at)) {
+                        FactState now = index.state(FactId.of(artifact), at);
+                        found.accept(artifact, now != null && now.live());
+                    }
+                }
             }
             List<String> level = new ArrayList<>(next.keySet());
             level.sort(null);
@@ -87,6 +96,16 @@ public final class Derivation {
             frontier = level;
         }
         return out;
+    }
+
+    /** True when some version of {@code artifact} in the ancestry of {@code at} names {@code member} in a receipt. */
+    private boolean restsOn(String artifact, String member, ObjectId at) {
+        for (FactState e : index.eventsAt(FactId.of(artifact), at)) {
+            if (e.live() && e.blob() != null && receipts.members(e.blob()).contains(member)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when some version of {@code referrer} in the ancestry of {@code at} cites {@code target}. */
@@ -135,8 +154,51 @@ public final class Derivation {
             }
             children.add(node(target, RefRole.of(p.role()), pinned, at, path));
         }
+        for (dev.palimpsest.model.Pin p : receiptPins(id, version)) {
+            ObjectId pin = p.commit() == null ? version.versionCommit() : ObjectId.fromString(p.commit().hex());
+            FactState pinned = index.existing(p.id(), pin);
+            if (pinned != null) {
+                children.add(node(p.id(), RECEIPT, pinned, at, path));
+            }
+        }
         path.remove(key);
         return new ProvenanceNode(id, role, vc, blob, status, version.kind(), info[0], info[1], false, children);
+    }
+
+    /** The role shown for a receipt member in a provenance tree. */
+    public static final RefRole RECEIPT = RefRole.of("receipt");
+
+    /** The distinct pinned members of an artifact version's receipts (and sentences' receipts), by id. */
+    private List<dev.palimpsest.model.Pin> receiptPins(FactId id, FactState version) {
+        if (version.blob() == null || receipts.members(version.blob()).isEmpty() && !isArtifact(version.kind())) {
+            return List.of();
+        }
+        try (org.eclipse.jgit.lib.ObjectReader reader = repo.newReader()) {
+            dev.palimpsest.model.Fact f = dev.palimpsest.internal.yaml.FactCodec.decodeFact(reader.open(version.blob(),
+                    org.eclipse.jgit.lib.Constants.OBJ_BLOB).getCachedBytes(dev.palimpsest.model.Limits.MAX_FILE), id.value());
+            java.util.TreeMap<String, dev.palimpsest.model.Pin> out = new java.util.TreeMap<>();
+            List<dev.palimpsest.model.Receipt> rs = new ArrayList<>();
+            if (f.grounding().receipt() != null) {
+                rs.add(f.grounding().receipt());
+            }
+            f.grounding().sentences().forEach(snt -> rs.add(snt.receipt()));
+            for (dev.palimpsest.model.Receipt r : rs) {
+                for (List<dev.palimpsest.model.Pin> bundle : r.bundles()) {
+                    for (dev.palimpsest.model.Pin p : bundle) {
+                        if (!p.id().equals(id)) {
+                            out.putIfAbsent(p.id().value(), p);
+                        }
+                    }
+                }
+            }
+            return new ArrayList<>(out.values());
+        } catch (IOException | dev.palimpsest.internal.yaml.FormatException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private static boolean isArtifact(String kind) {
+        return "merge".equals(kind) || "edge".equals(kind) || "summary".equals(kind);
     }
 
     /** Live (this very version), revised (another version live), superseded, or retracted at {@code at}. */

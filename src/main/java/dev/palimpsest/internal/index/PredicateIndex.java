@@ -258,6 +258,20 @@ public final class PredicateIndex {
         }
     }
 
+    /**
+     * Calls {@code each} with the fact id and state of every event of the indexed commits from
+     * position {@code from} of the order they were indexed in; returns the position to resume from.
+     * Lets derived indexes (e.g. receipt members) catch up incrementally.
+     */
+    public synchronized int eventsSince(int from, java.util.function.BiConsumer<String, FactState> each) {
+        for (int i = from; i < order.size(); i++) {
+            for (Map.Entry<String, FactEvent> en : order.get(i).events().entrySet()) {
+                each.accept(en.getKey(), new FactState(en.getValue()));
+            }
+        }
+        return order.size();
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));
