@@ -56,6 +56,8 @@ public final class Derivation {
      * Sorted by depth, then id.
      */
     public List<Dependent> dependents(FactId target, ObjectId at, boolean transitive) {
+        index.catchUp(at);
+        receipts.catchUp();
         Map<String, FactId> seen = new HashMap<>();
         Map<String, Boolean> liveness = new HashMap<>();
         List<String> frontier = List.of(target.value());
@@ -128,6 +130,7 @@ public final class Derivation {
      * fact has no navigable version at {@code at}.
      */
     public ProvenanceNode explain(FactId root, ObjectId at) {
+        receipts.catchUp();
         FactState st = index.existing(root, at);
         if (st == null) {
             return null;

@@ -41,9 +41,8 @@ final class ReceiptMembers {
         this.index = index;
     }
 
-    /** Catches up with the index; then the artifacts that ever named {@code member} in a receipt. */
+    /** The artifacts that ever named {@code member} in a receipt, as of the last {@link #catchUp}. */
     synchronized Set<String> artifactsNaming(String member) {
-        catchUp();
         return artifactsByMember.getOrDefault(member, Set.of());
     }
 
@@ -52,17 +51,26 @@ final class ReceiptMembers {
         return byBlob.getOrDefault(blob, Set.of());
     }
 
-    private void catchUp() {
-        try (ObjectReader reader = repo.newReader()) {
+    /** Reads the artifact versions the index learnt of since the last call. */
+    synchronized void catchUp() {
+        ObjectReader[] reader = new ObjectReader[1];
+        try {
             cursor = index.eventsSince(cursor, (id, st) -> {
                 if (st.live() && st.blob() != null && ARTIFACT_KINDS.contains(st.kind()) && !byBlob.containsKey(st.blob())) {
-                    Set<String> ms = decode(reader, st.blob(), id);
+                    if (reader[0] == null) {
+                        reader[0] = repo.newReader();
+                    }
+                    Set<String> ms = decode(reader[0], st.blob(), id);
                     byBlob.put(st.blob().copy(), ms);
                     for (String m : ms) {
                         artifactsByMember.computeIfAbsent(m, k -> new HashSet<>()).add(id);
                     }
                 }
             });
+        } finally {
+            if (reader[0] != null) {
+                reader[0].close();
+            }
         }
     }
 
