@@ -170,6 +170,10 @@ public final class FileRecords {
                         + (head == null ? "an empty store" : head.name())));
             }
         }
+        FactId self = FileMeta.nameProblem(p.name()) == null ? FileMeta.idOf(p.name()) : null;
+        if (self != null && (p.parents().contains(self) || p.claims().contains(self) || self.equals(p.source()))) {
+            vs.add(new Violation(Rule.SELF_REFERENCE, "ref " + self + " -> " + self, "a file record cannot cite itself"));
+        }
         for (FactId parent : p.parents()) {
             FactState st = head == null ? null : index.existing(parent, head);
             if (st != null && !FileMeta.KIND.equals(st.kind())) {
