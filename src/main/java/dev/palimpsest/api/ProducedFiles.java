@@ -1,6 +1,6 @@
 package dev.palimpsest.api;
 
-import dev.palimpsest.internal.files.FileMeta;
+import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.files.FileRecords;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.index.PredicateIndex;

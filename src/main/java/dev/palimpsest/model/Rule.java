@@ -51,6 +51,8 @@ public enum Rule {
     LAST_KEY("last-key", Where.GATE, "revoking the last trusted key"),
     FILE_SOURCE_REQUIRED("file-source-required", Where.GATE, "a produced file put without a source"),
     FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),
+    INVALID_FILE_RECORD("invalid-file-record", Where.GATE,
+            "a fact of kind file whose body is not file metadata or whose content is not in the tree"),
     // rules checked at write time and replayed by the audit
     DUPLICATE_REF("duplicate-ref", Where.BOTH, "a fact cites one target twice in one role"),
     SELF_REFERENCE("self-reference", Where.BOTH, "a fact cites itself"),

@@ -54,7 +54,11 @@ class CliFilesTest extends CliStoreTest {
         assertThat(ok("dependents", "doc-1", "--json").json()).hasSize(2);
         assertThat(deps.get(0).get("live").asBoolean()).isTrue();
         assertThat(cmd("dependents", "nope", "--json").code()).isEqualTo(Main.NOT_FOUND);
-        JsonNode ex = ok("explain", id, "--json").json();
+        JsonNode ex = ok("explain", id, "--json", "--at", "main~2").json();
+        assertThat(ex.get("run").asText()).isEqualTo("run-7");
+        assertThat(ex.get("status").asText()).isEqualTo("live");
+        assertThat(ex.get("version").asText()).isEqualTo(put.get("commit").asText());
+        ex = ok("explain", id, "--json").json();
         assertThat(ex.get("status").asText()).isEqualTo("live");
         assertThat(ex.get("actor").asText()).isEqualTo("alice");
         assertThat(ex.get("children").get(0).get("id").asText()).isEqualTo("doc-1");
@@ -80,6 +84,12 @@ class CliFilesTest extends CliStoreTest {
         assertThat(r.code()).isEqualTo(Main.REJECTED);
         assertThat(r.json().get("error").get("violations").get(0).get("rule").asText()).isEqualTo("file-unreadable");
         assertThat(cmd("file", "put", "--actor", "alice", "x.txt", "--file", f.toString()).code()).isEqualTo(Main.USAGE);
+        r = cmd("assert", "--actor", "alice", "--kind", "file", "--body", "not metadata", "--json");
+        assertThat(r.code()).isEqualTo(Main.REJECTED);
+        assertThat(r.json().get("error").get("violations").get(0).get("rule").asText()).isEqualTo("invalid-file-record");
+        r = cmd("assert", "--actor", "alice", "--kind", "file", "--id", "file-x", "--body", "name: \"x\"\nmedia_type: "
+                + "\"text/plain\"\nsha256: \"" + "ab".repeat(32) + "\"\nsize: 1", "--json");
+        assertThat(r.json().get("error").get("violations").get(0).get("rule").asText()).isEqualTo("invalid-file-record");
         assertThat(ok("log", "--json").json()).hasSize(commits);
     }
 }

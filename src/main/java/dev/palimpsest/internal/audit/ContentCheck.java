@@ -1,7 +1,7 @@
 package dev.palimpsest.internal.audit;
 
-import dev.palimpsest.internal.files.ContentPaths;
-import dev.palimpsest.internal.files.FileMeta;
+import dev.palimpsest.internal.layout.ContentPaths;
+import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.Limits;

@@ -141,6 +141,9 @@ public final class Derivation {
     private ProvenanceNode node(FactId id, RefRole role, FactState version, ObjectId at, Set<String> path) {
         String key = id.value() + "@" + version.versionCommit().name();
         String[] info = commitInfo(version.versionCommit());
+        if (info[1] == null && dev.palimpsest.internal.layout.FileMeta.KIND.equals(version.kind())) {
+            info = new String[] {info[0], fileRun(id, version)};
+        }
         ProvenanceNode.Status status = status(id, version, at);
         CommitId vc = CommitId.of(version.versionCommit().name());
         BlobId blob = version.blob() == null ? null : BlobId.of(version.blob().name());
@@ -197,6 +200,18 @@ public final class Derivation {
             return new ArrayList<>(out.values());
         } catch (IOException | dev.palimpsest.internal.yaml.FormatException | RuntimeException e) {
             return List.of();
+        }
+    }
+
+    /** The run recorded in a file record version's metadata, or null. */
+    private String fileRun(FactId id, FactState version) {
+        try (org.eclipse.jgit.lib.ObjectReader reader = repo.newReader()) {
+            dev.palimpsest.model.Fact f = dev.palimpsest.internal.yaml.FactCodec.decodeFact(reader.open(version.blob(),
+                    org.eclipse.jgit.lib.Constants.OBJ_BLOB).getCachedBytes(dev.palimpsest.model.Limits.MAX_FILE), id.value());
+            dev.palimpsest.internal.layout.FileMeta m = dev.palimpsest.internal.layout.FileMeta.decode(f.body());
+            return m == null ? null : m.run();
+        } catch (IOException | dev.palimpsest.internal.yaml.FormatException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -7,6 +7,7 @@ import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.index.RefPin;
+import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;

@@ -123,6 +123,11 @@ public final class Writer {
             }
             Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
             WriteLimits.checkFiles(plan.files);
+            List<dev.palimpsest.model.Violation> fileRecords = FileGate.check(plan.facts,
+                    p -> blobs.containsKey(p) || parent != null && parent.blobAt(p) != null);
+            if (!fileRecords.isEmpty()) {
+                throw new RejectedException(fileRecords);
+            }
             Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
             edits.putAll(blobs);
             ObjectId commit = writeObjects(plan, parent, actor, signer, edits);

@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.files;
+package dev.palimpsest.internal.layout;
 
 import java.util.regex.Pattern;
 

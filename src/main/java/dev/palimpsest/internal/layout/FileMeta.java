@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.files;
+package dev.palimpsest.internal.layout;
 
 import dev.palimpsest.model.FactId;
 import java.nio.charset.StandardCharsets;
