@@ -87,7 +87,7 @@ class CliFilesTest extends CliStoreTest {
         r = cmd("assert", "--actor", "alice", "--kind", "file", "--body", "not metadata", "--json");
         assertThat(r.code()).isEqualTo(Main.REJECTED);
         assertThat(r.json().get("error").get("violations").get(0).get("rule").asText()).isEqualTo("invalid-file-record");
-        r = cmd("assert", "--actor", "alice", "--kind", "file", "--id", "file-x", "--body", "name: \"x\"\nmedia_type: "
+        r = cmd("assert", "--actor", "alice", "--kind", "file", "--id", "file-x", "--body", "name: \"x.txt\"\nmedia_type: "
                 + "\"text/plain\"\nsha256: \"" + "ab".repeat(32) + "\"\nsize: 1", "--json");
         assertThat(r.json().get("error").get("violations").get(0).get("rule").asText()).isEqualTo("invalid-file-record");
         assertThat(ok("log", "--json").json()).hasSize(commits);

@@ -33,7 +33,8 @@ final class ContentCheck implements AuditCheck {
     public void check(AuditedCommit c) throws IOException {
         Set<String> named = new HashSet<>();
         for (Change ch : c.changes()) {
-            if (!ch.present() || !StorePaths.FACT_FOLDERS.stream().anyMatch(f -> ch.path().startsWith(f + "/"))) {
+            if (!ch.present() || !ch.path().startsWith(StorePaths.FACTS + "/")
+                    || !ch.path().substring(ch.path().lastIndexOf('/') + 1).startsWith(FileMeta.ID_PREFIX)) {
                 continue;
             }
             Fact f;
@@ -48,7 +49,14 @@ final class ContentCheck implements AuditCheck {
             FileMeta m = FileMeta.decode(f.body());
             if (m == null) {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "the body of a file record is not canonical file metadata");
-            } else if (c.blobAt(m.contentPath()) == null) {
+            } else if (!FileMeta.idOf(m.name()).equals(f.id())) {
+                c.violation(ch.path(), Rule.WRONG_PATH, "the record of a file named " + FileMeta.quote(m.name())
+                        + " is " + FileMeta.idOf(m.name()));
+            }
+            if (m == null) {
+                continue;
+            }
+            if (c.blobAt(m.contentPath()) == null) {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "the record names content " + m.contentPath()
                         + ", which is not in the commit's tree");
             } else {

@@ -123,7 +123,7 @@ public record FileMeta(String name, String mediaType, String sha256, long size, 
         return ContentPaths.of(sha256);
     }
 
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder b = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

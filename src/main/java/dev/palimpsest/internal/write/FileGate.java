@@ -32,6 +32,9 @@ public final class FileGate {
             if (m == null) {
                 out.add(new Violation(Rule.INVALID_FILE_RECORD, "fact " + f.id(),
                         "the body of a file record must be canonical file metadata (use file put)"));
+            } else if (!FileMeta.idOf(m.name()).equals(f.id())) {
+                out.add(new Violation(Rule.INVALID_FILE_RECORD, "fact " + f.id(), "the record of a file named "
+                        + FileMeta.quote(m.name()) + " is " + FileMeta.idOf(m.name()) + " (use file put)"));
             } else if (!inTree.test(m.contentPath())) {
                 out.add(new Violation(Rule.INVALID_FILE_RECORD, "fact " + f.id(), "names content " + m.contentPath()
                         + ", which the commit would not hold (use file put)"));

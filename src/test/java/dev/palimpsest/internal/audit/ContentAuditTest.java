@@ -99,6 +99,17 @@ class ContentAuditTest {
     }
 
     @Test
+    void aRecordUnderAnotherIdIsAWrongPath() throws Exception {
+        String body = new FileMeta("f.txt", "text/plain", good.sha256(), good.size(), null).encode();
+        FactId id = FileMeta.idOf("g.txt");
+        Fact fact = new Fact(id, Kind.of("file"), body, null, List.of());
+        String path = StorePaths.factPath(fact.kind(), id);
+        ObjectId c = forge().put(path, FactCodec.encode(fact)).trailers("alice", "assert", "Palimpsest-Fact", id.value())
+                .commit();
+        assertOnly(c, path, "wrong-path");
+    }
+
+    @Test
     void aMisshapedPathUnderFilesIsUnexpected() throws Exception {
         ObjectId c = forge().put("files/zz/readme.txt", "x").put(StorePaths.factPath(Kind.CLAIM, FactId.of("x1")),
                 FactCodec.encode(new Fact(FactId.of("x1"), Kind.CLAIM, "a claim", null, List.of())))
