@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A 64 MiB file is put (and audited) by a child JVM limited to a 32 MiB heap: content streams. */
+/** A 64 MiB file is put, read back and audited by a child JVM limited to a 32 MiB heap: content streams. */
 class LargeFileStreamTest {
     @TempDir
     Path dir;
@@ -41,6 +41,15 @@ class LargeFileStreamTest {
         assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("sha256 " + sha).contains("violations 0");
+        MessageDigest back = MessageDigest.getInstance("SHA-256");
+        try (var in = Files.newInputStream(dir.resolve("big.bin.back"))) {
+            byte[] b = new byte[1 << 16];
+            int n;
+            while ((n = in.read(b)) > 0) {
+                back.update(b, 0, n);
+            }
+        }
+        assertThat(HexFormat.of().formatHex(back.digest())).as("file get streams the bytes back").isEqualTo(sha);
         Path git = dir.resolve("s/store.git");
         String path = out.lines().filter(l -> l.startsWith("path ")).findFirst().orElseThrow().substring(5);
         Process size = new ProcessBuilder("git", "--git-dir", git.toString(), "cat-file", "-s", "main:" + path).start();

@@ -19,6 +19,9 @@ public final class LargePutMain {
                     ProducedFilesTest.source(s, "doc-big"), null, List.of(), List.of());
             System.out.println("sha256 " + f.sha256());
             System.out.println("path " + f.path());
+            try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(Path.of(args[1] + ".back"))) {
+                s.files().copy(s.files().get(f.id(), s.head()), out);
+            }
         }
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
             System.out.println("violations " + a.audit(AuditProgress.none()).violations().size());
