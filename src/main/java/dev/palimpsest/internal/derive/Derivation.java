@@ -14,10 +14,8 @@ import dev.palimpsest.model.RefRole;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +35,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
 public final class Derivation {
     /** The trailer naming the agent run that produced a write. */
     public static final String RUN_TRAILER = "Palimpsest-Run";
+    private static final org.eclipse.jgit.revwalk.FooterKey RUN_KEY = new org.eclipse.jgit.revwalk.FooterKey(RUN_TRAILER);
 
     private final GitRepo repo;
     private final PredicateIndex index;
@@ -239,7 +238,7 @@ public final class Derivation {
                 RevCommit rc = walk.parseCommit(c);
                 String run = null;
                 for (FooterLine f : rc.getFooterLines()) {
-                    if (f.matches(new FooterKeyHolder(RUN_TRAILER).key)) {
+                    if (f.matches(RUN_KEY)) {
                         run = f.getValue();
                     }
                 }
@@ -248,14 +247,6 @@ public final class Derivation {
                 throw new dev.palimpsest.model.PalimpsestInternalException("cannot read commit " + c.name(), e);
             }
         });
-    }
-
-    private static final class FooterKeyHolder {
-        final org.eclipse.jgit.revwalk.FooterKey key;
-
-        FooterKeyHolder(String name) {
-            key = new org.eclipse.jgit.revwalk.FooterKey(name);
-        }
     }
 
     /** Convenience for depth-first consumers: every node of a tree, root first. */

@@ -14,7 +14,6 @@ import dev.palimpsest.model.Sentence;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.jgit.lib.Constants;
@@ -95,9 +94,5 @@ final class ReceiptMembers {
                 out.add(m.value());
             }
         }
-    }
-
-    static List<String> none() {
-        return List.of();
     }
 }

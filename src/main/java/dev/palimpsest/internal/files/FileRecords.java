@@ -6,7 +6,6 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.PredicateIndex;
-import dev.palimpsest.internal.index.RefPin;
 import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Operation;
@@ -282,10 +281,5 @@ public final class FileRecords {
         } catch (IOException | FormatException e) {
             return null;
         }
-    }
-
-    /** Refs of a record version, for provenance listings. */
-    public static List<RefPin> refs(FactState st) {
-        return st.refs();
     }
 }
