@@ -57,6 +57,8 @@ public final class Store implements AutoCloseable {
     private final Queries queries;
     private final Receipts receipts;
     private final Claims claims;
+    private final Derivations derivations;
+    private final ProducedFiles files;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -66,6 +68,8 @@ public final class Store implements AutoCloseable {
         this.queries = new Queries(repo, index);
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
+        this.derivations = new Derivations(this, repo, index);
+        this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -137,6 +141,16 @@ public final class Store implements AutoCloseable {
     /** Claims about entities: write with detection, current, chain, dead ends, contradictions. */
     public Claims claims() {
         return claims;
+    }
+
+    /** What derives from what: dependents and provenance trees. */
+    public Derivations derivations() {
+        return derivations;
+    }
+
+    /** Produced files: content-addressed bytes with a provenance record per name. */
+    public ProducedFiles files() {
+        return files;
     }
 
     /** The tip of {@code main}. */
@@ -278,6 +292,11 @@ public final class Store implements AutoCloseable {
 
     Writer writer() {
         return writer;
+    }
+
+    /** The signer of {@code actor} from the key home. */
+    CommitSigner signer(ActorName actor) throws RejectedException {
+        return signers.signer(Objects.requireNonNull(actor, "actor"));
     }
 
     /** The commit {@code at}, checked, with the index caught up. */

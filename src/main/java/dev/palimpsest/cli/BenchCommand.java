@@ -12,11 +12,53 @@ import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
-            BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class})
+            BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
+            BenchCommand.FileBench.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims");
+    }
+
+    @Command(name = "dependents", description = "dependents --transitive over a closure of N facts: p50 and p99.")
+    static final class DependentsBench extends Context implements Callable<Integer> {
+        @Option(names = "--nodes", defaultValue = "10000", description = "Facts in the closure. Default: ${DEFAULT-VALUE}.")
+        int nodes;
+
+        @Option(names = "--samples", defaultValue = "200", description = "Timed queries. Default: ${DEFAULT-VALUE}.")
+        int samples;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            var r = new dev.palimpsest.bench.DerivationBench(work, out()).dependents(nodes, samples);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "file", description = "file put of an M MiB file beside git hash-object -w on the same file.")
+    static final class FileBench extends Context implements Callable<Integer> {
+        @Option(names = "--mib", defaultValue = "100", description = "File size in MiB. Default: ${DEFAULT-VALUE}.")
+        int mib;
+
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            var r = new dev.palimpsest.bench.DerivationBench(work, out()).file(mib);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
     }
 
     @Command(name = "commit", description = "Signed one-fact commit p50 at several store sizes, beside git commit -S.")

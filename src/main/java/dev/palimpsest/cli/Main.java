@@ -30,7 +30,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
             DemoCommand.class, BenchCommand.class,
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
-            ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class})
+            ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
+            DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

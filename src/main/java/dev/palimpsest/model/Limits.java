@@ -18,6 +18,12 @@ public final class Limits {
     /** The most bytes of files one transaction (one commit) may write: 256 MiB. */
     public static final long MAX_TRANSACTION_BYTES = 256L << 20;
 
+    /**
+     * The largest content blob of a produced file (under {@code files/}), in bytes: 4 GiB. Content
+     * is streamed, never held in memory, so it has its own limit beside {@link #MAX_FILE}.
+     */
+    public static final long MAX_CONTENT = 4L << 30;
+
     private Limits() {}
 
     /** The size as a readable amount: bytes, KiB or MiB. */

@@ -54,6 +54,10 @@ public enum Rule {
     CLAIM_SOURCE("claim-source", Where.GATE, "a claim without a source ref"),
     ALREADY_SUPERSEDED("already-superseded", Where.GATE, "supersede of a fact a live fact already supersedes"),
     SELF_SUPERSESSION("self-supersession", Where.GATE, "a fact that supersedes itself"),
+    FILE_SOURCE_REQUIRED("file-source-required", Where.GATE, "a produced file put without a source"),
+    FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),
+    INVALID_FILE_RECORD("invalid-file-record", Where.GATE,
+            "a fact of kind file whose body is not file metadata or whose content is not in the tree"),
     // rules checked at write time and replayed by the audit
     DUPLICATE_REF("duplicate-ref", Where.BOTH, "a fact cites one target twice in one role"),
     SELF_REFERENCE("self-reference", Where.BOTH, "a fact cites itself"),

@@ -46,7 +46,7 @@ public final class AuditEngine {
     /** The built-in checks, in reporting order; extensions are appended here. */
     public static List<AuditCheck> standardChecks() {
         return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new CycleCheck(),
-                new RetractionCheck());
+                new RetractionCheck(), new ContentCheck());
     }
 
     /**

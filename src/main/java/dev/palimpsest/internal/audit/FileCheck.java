@@ -147,6 +147,10 @@ final class FileCheck implements AuditCheck {
             c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
             return;
         }
+        if (dev.palimpsest.internal.layout.FileMeta.KIND.equals(f.kind().value())
+                && !f.id().value().startsWith(dev.palimpsest.internal.layout.FileMeta.ID_PREFIX)) {
+            c.violation(ch.path(), Rule.WRONG_PATH, "a file record's id is file- and 16 hex digits of its name's SHA-256");
+        }
         String expected = StorePaths.factPath(f.kind(), f.id());
         if (!expected.equals(ch.path())) {
             c.violation(ch.path(), Rule.WRONG_PATH, "fact " + f.id() + " of kind " + f.kind() + " belongs at " + expected);

@@ -41,6 +41,36 @@ final class FactTimeline {
         return i < 0 ? null : events[c][i];
     }
 
+    /** The events on {@code chain} at or before {@code pos}, oldest first. */
+    void eachAtOrBefore(int chain, int pos, java.util.function.Consumer<FactEvent> each) {
+        int c = find(chain);
+        if (c < 0) {
+            return;
+        }
+        for (int i = 0; i < sizes[c] && positions[c][i] <= pos; i++) {
+            each.accept(events[c][i]);
+        }
+    }
+
+    /** True when an event on {@code chain} at or before {@code pos} writes a version citing {@code target}. */
+    boolean cites(int chain, int pos, String target) {
+        int c = find(chain);
+        if (c < 0) {
+            return false;
+        }
+        for (int i = 0; i < sizes[c] && positions[c][i] <= pos; i++) {
+            FactEvent e = events[c][i];
+            if (e.live()) {
+                for (RefPin r : e.refs()) {
+                    if (r.target().equals(target)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** Every event, chain by chain. */
     void forEach(java.util.function.Consumer<FactEvent> each) {
         for (int c = 0; c < chainCount; c++) {

@@ -199,6 +199,79 @@ public final class PredicateIndex {
         return st == null || st.navigable() ? st : null;
     }
 
+    /**
+     * Every event of the fact in the ancestry of {@code commit} (the first-parent chains crossed
+     * from it, as {@link #state} reads them), the newest chain segment first; empty if never written.
+     */
+    public synchronized List<FactState> eventsAt(FactId id, ObjectId commit) {
+        catchUp(commit);
+        List<FactState> out = new ArrayList<>();
+        FactTimeline t = facts.get(id.value());
+        if (t == null) {
+            return out;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            t.eachAtOrBefore(chain, pos, e -> out.add(new FactState(e)));
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return out;
+    }
+
+    /**
+     * Calls {@code each} with every fact some version of which, written in the ancestry of
+     * {@code commit}, cites {@code target} (for derivation sets: retracted versions count), and
+     * whether that fact is live at {@code commit}. One lock and no copies: for graph traversals.
+     */
+    public synchronized void citersAt(String target, ObjectId commit, java.util.function.BiConsumer<String, Boolean> each) {
+        catchUp(commit);
+        Set<String> cs = citedBy.get(target);
+        if (cs == null) {
+            return;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        for (String citer : cs) {
+            FactTimeline t = facts.get(citer);
+            if (t == null) {
+                continue;
+            }
+            boolean found = false;
+            FactEvent last = null;
+            int chain = n.chain();
+            int pos = n.pos();
+            while (chain >= 0 && (!found || last == null)) {
+                if (last == null) {
+                    last = t.lastAtOrBefore(chain, pos);
+                }
+                if (!found) {
+                    found = t.cites(chain, pos, target);
+                }
+                pos = graph.forkPos(chain);
+                chain = graph.parentChain(chain);
+            }
+            if (found) {
+                each.accept(citer, last != null && last.live());
+            }
+        }
+    }
+
+    /**
+     * Calls {@code each} with the fact id and state of every event of the indexed commits from
+     * position {@code from} of the order they were indexed in; returns the position to resume from.
+     * Lets derived indexes (e.g. receipt members) catch up incrementally.
+     */
+    public synchronized int eventsSince(int from, java.util.function.BiConsumer<String, FactState> each) {
+        for (int i = from; i < order.size(); i++) {
+            for (Map.Entry<String, FactEvent> en : order.get(i).events().entrySet()) {
+                each.accept(en.getKey(), new FactState(en.getValue()));
+            }
+        }
+        return order.size();
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));

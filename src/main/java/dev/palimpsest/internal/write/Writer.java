@@ -93,12 +93,22 @@ public final class Writer {
     /** Lands {@code ops} as one commit signed by {@code actor}, or throws and writes nothing. */
     public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops)
             throws RejectedException, ConflictException {
+        return write(actor, signer, ops, Map.of());
+    }
+
+    /**
+     * As {@link #write(ActorName, CommitSigner, List)}, also placing {@code blobs} (path to a blob
+     * already in the object database, e.g. produced files' content under {@code files/}) in the
+     * commit's tree beside what the gate planned.
+     */
+    public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops, Map<String, ObjectId> blobs)
+            throws RejectedException, ConflictException {
         WriteLimits.checkOperations(ops);
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
                 ObjectId tip = repo.head();
-                CommitResult landed = attempt(actor, signer, ops, tip, held);
+                CommitResult landed = attempt(actor, signer, ops, blobs, tip, held);
                 if (landed != null) {
                     return landed;
                 }
@@ -120,8 +130,8 @@ public final class Writer {
         }
     }
 
-    private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops, ObjectId tip,
-            WriterLock.Held held) throws RejectedException {
+    private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops,
+            Map<String, ObjectId> blobs, ObjectId tip, WriterLock.Held held) throws RejectedException {
         Snapshot parent = tip == null ? null : Snapshot.of(repo, tip);
         try {
             if (parent != null) {
@@ -129,7 +139,13 @@ public final class Writer {
             }
             Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
             WriteLimits.checkFiles(plan.files);
+            List<dev.palimpsest.model.Violation> fileRecords = FileGate.check(plan.facts,
+                    p -> blobs.containsKey(p) || parent != null && parent.blobAt(p) != null);
+            if (!fileRecords.isEmpty()) {
+                throw new RejectedException(fileRecords);
+            }
             Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
+            edits.putAll(blobs);
             ObjectId commit = writeObjects(plan, parent, actor, signer, edits);
             if (!moveRef(tip, commit, held)) {
                 return null;

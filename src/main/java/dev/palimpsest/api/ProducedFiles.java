@@ -1,0 +1,100 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.layout.FileMeta;
+import dev.palimpsest.internal.files.FileRecords;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.StoredFile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Produced files: bytes an agent produced, stored as content-addressed git blobs under
+ * {@code files/<aa>/<bb>/<sha256>} (identical bytes once), each put a new version of the name's
+ * record (a fact of kind {@code file}, id {@code file-} + 16 hex of SHA-256(name)) carrying the
+ * name (metadata only), media type, SHA-256, size, optional run, and pinned refs: {@code source}
+ * (mandatory), {@code parent} (other files) and {@code about} (claims). Content is streamed, never
+ * held in memory. Thread-safe.
+ */
+public final class ProducedFiles {
+    private final Store store;
+    private final FileRecords records;
+
+    ProducedFiles(Store store, GitRepo repo, PredicateIndex index, Writer writer, boolean fsync) {
+        this.store = store;
+        this.records = new FileRecords(repo, index, writer, fsync);
+    }
+
+    /**
+     * Stores the bytes of {@code file} under {@code name} as one signed commit by {@code actor}.
+     * {@code source} must exist at main's tip (rule {@code file-source-required} when null), as must
+     * every parent (a produced file: {@code file-parent-not-file}) and claim
+     * ({@code ref-target-missing}); nothing is written when the put is rejected. A put that changes
+     * nothing (same bytes, run and provenance) returns the current version without a commit.
+     */
+    public StoredFile put(ActorName actor, String name, Path file, FactId source, String run, List<FactId> parents,
+            List<FactId> claims) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(file, "file");
+        return records.put(actor, store.signer(actor),
+                new FileRecords.Put(name, file, source, run, parents, claims));
+    }
+
+    /** The record id a name's versions are kept under. */
+    public static FactId idOf(String name) {
+        return FileMeta.idOf(Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * The version of record {@code id} navigable at {@code at} ({@code live} false when retracted).
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store, or no file record
+     *     {@code id} was written in its ancestry
+     */
+    public StoredFile get(FactId id, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        StoredFile f = records.get(id, store.commit(Objects.requireNonNull(at, "at")));
+        if (f == null) {
+            throw new NotFoundException("no produced file " + id + " at " + at.hex());
+        }
+        return f;
+    }
+
+    /** Copies the content of {@code f} to {@code out}, streaming. */
+    public void copy(StoredFile f, OutputStream out) throws IOException {
+        records.copy(Objects.requireNonNull(f, "f"), Objects.requireNonNull(out, "out"));
+    }
+
+    /**
+     * Every version of the name's record on main, oldest first.
+     *
+     * @throws NotFoundException when no file was ever put under that name
+     */
+    public List<StoredFile> versions(String name) throws NotFoundException {
+        List<StoredFile> out = records.versions(Objects.requireNonNull(name, "name"));
+        if (out.isEmpty()) {
+            throw new NotFoundException("no produced file named " + name);
+        }
+        return out;
+    }
+
+    /**
+     * The file records live at {@code at}, sorted by name.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
+    public List<StoredFile> list(CommitId at) throws NotFoundException {
+        return records.list(store.commit(Objects.requireNonNull(at, "at")));
+    }
+}

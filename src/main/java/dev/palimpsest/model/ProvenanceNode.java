@@ -1,0 +1,33 @@
+package dev.palimpsest.model;
+
+import java.util.List;
+
+/**
+ * One node of a provenance tree ({@code explain}): a fact version, pinned by the ref that reached
+ * it ({@code role} null for the root), its {@code status} at the asked commit, the actor and run
+ * ({@code Palimpsest-Run} trailer, null when absent) of the commit that wrote the version, and the
+ * nodes of the refs that version carries. {@code cycle} is true for a node already shown higher up
+ * on the same path (its children are then not repeated). Immutable.
+ */
+public record ProvenanceNode(FactId id, RefRole role, CommitId version, BlobId blob, Status status, String kind,
+        String actor, String run, boolean cycle, List<ProvenanceNode> children) {
+    public ProvenanceNode {
+        children = List.copyOf(children);
+    }
+
+    /** How the version stands at the asked commit. */
+    public enum Status {
+        /** The fact is live at the asked commit and this is its live version. */
+        LIVE,
+        /** The fact is live but its live version is another one. */
+        REVISED,
+        /** A fact live at the asked commit cites it with role {@code supersedes}. */
+        SUPERSEDED,
+        /** The fact is not live at the asked commit. */
+        RETRACTED;
+
+        public String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}
