@@ -3,6 +3,7 @@ package dev.palimpsest.internal.audit;
 import dev.palimpsest.internal.layout.ContentPaths;
 import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.rules.FileRules;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.Rule;
@@ -21,7 +22,8 @@ import org.eclipse.jgit.lib.ObjectLoader;
  * {@link Limits#MAX_CONTENT} bytes whose SHA-256 (streamed, never read whole) is its name
  * ({@code wrong-path} otherwise), added by a commit that writes a file record naming it
  * ({@code unexplained-change} otherwise) and never removed; a file record's body is canonical
- * metadata whose content is in the commit's tree ({@code malformed-file} otherwise). Stateless.
+ * metadata for the name its id derives from, naming content in the commit's tree
+ * ({@code invalid-file-record} otherwise, through the gate's own {@link FileRules}). Stateless.
  */
 final class ContentCheck implements AuditCheck {
     @Override
@@ -46,20 +48,20 @@ final class ContentCheck implements AuditCheck {
             if (f == null || !FileMeta.KIND.equals(f.kind().value())) {
                 continue;
             }
+            String path = ch.path();
+            try {
+                FileRules.record(f, p -> {
+                    try {
+                        return c.blobAt(p) != null;
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }, (rule, msg) -> c.violation(path, rule, msg));
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
+            }
             FileMeta m = FileMeta.decode(f.body());
-            if (m == null) {
-                c.violation(ch.path(), Rule.MALFORMED_FILE, "the body of a file record is not canonical file metadata");
-            } else if (!FileMeta.idOf(m.name()).equals(f.id())) {
-                c.violation(ch.path(), Rule.WRONG_PATH, "the record of a file named " + FileMeta.quote(m.name())
-                        + " is " + FileMeta.idOf(m.name()));
-            }
-            if (m == null) {
-                continue;
-            }
-            if (c.blobAt(m.contentPath()) == null) {
-                c.violation(ch.path(), Rule.MALFORMED_FILE, "the record names content " + m.contentPath()
-                        + ", which is not in the commit's tree");
-            } else {
+            if (m != null && c.blobAt(m.contentPath()) != null) {
                 named.add(m.contentPath());
             }
         }

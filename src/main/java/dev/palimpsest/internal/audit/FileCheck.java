@@ -2,6 +2,9 @@ package dev.palimpsest.internal.audit;
 
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.rules.ClaimRules;
+import dev.palimpsest.internal.rules.FileRules;
+import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
@@ -11,6 +14,7 @@ import dev.palimpsest.internal.yaml.StoreConfig;
 import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.Ref;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -22,7 +26,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * Every file a commit adds or modifies is a regular file at a path of the layout, decodes, is in
  * canonical form and sits at the canonical path of what it holds; keys are v4 Ed25519 keys with a
  * matching record, trusted under one name only; a fact version passes the gate's ref rules
- * ({@link RefReplay}). Stateless.
+ * ({@link RefReplay}), layer rules ({@link ReceiptReplay}), claim and self-supersession rules and a
+ * file record's source rule. Stateless.
  */
 final class FileCheck implements AuditCheck {
     @Override
@@ -168,6 +173,23 @@ final class FileCheck implements AuditCheck {
         }
         RefReplay.check(c, ch.path(), f, previous == null ? null : previous.refs());
         ReceiptReplay.check(c, ch.path(), f, previous);
+        claimAndFile(c, ch.path(), f, previous);
+    }
+
+    /**
+     * The gate's per-fact claim, supersession and file-record source rules, through the gate's own
+     * {@link ClaimRules} and {@link FileRules}; a ref the previous version carried is not re-checked.
+     */
+    private static void claimAndFile(AuditedCommit c, String path, Fact f, Fact previous) {
+        RuleSink sink = (rule, msg) -> c.violation(path, rule, msg);
+        ClaimRules.claim(f, sink);
+        FileRules.source(f, sink);
+        for (Ref r : f.refs()) {
+            if (previous == null || previous.refs().stream().noneMatch(o -> o.id().equals(r.id())
+                    && o.role().equals(r.role()))) {
+                ClaimRules.notSelfSuperseding(f.id(), r.id(), r.role(), sink);
+            }
+        }
     }
 
     private static void retraction(AuditedCommit c, Change ch) throws IOException {

@@ -154,9 +154,8 @@ public final class FileRecords {
 
     /** The provenance rules, at main's tip: a source; sources, parents and claims exist; parents are files. */
     private void checkProvenance(Put p, ObjectId head, List<Violation> vs) {
-        if (p.source() == null) {
-            vs.add(new Violation(Rule.FILE_SOURCE_REQUIRED, "new fact", "a produced file needs --source"));
-        }
+        dev.palimpsest.internal.rules.FileRules.source(p.source() == null ? List.of() : List.of(RefRole.SOURCE),
+                (rule, msg) -> vs.add(new Violation(rule, "new fact", msg)));
         List<FactId> all = new ArrayList<>();
         if (p.source() != null) {
             all.add(p.source());

@@ -2,10 +2,8 @@ package dev.palimpsest.internal.write;
 
 import dev.palimpsest.internal.index.FactState;
 import dev.palimpsest.internal.index.RefPin;
-import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Rule;
@@ -13,11 +11,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The gate's claim and supersession rules (checked at write time only): a claim (kind
- * {@code entity-claim}) states a triple whose subject, predicate and object each normalise to a
- * non-empty {@link EntityKey}, and cites at least one source (ref role {@code source}); a fact
- * never supersedes itself, nor a fact that a live fact (or another fact of the same transaction)
- * already supersedes. Not thread-safe (one per gate).
+ * The gate's claim and supersession rules: the per-fact ones (a claim's triple and source, no
+ * self-supersession) through the shared {@link dev.palimpsest.internal.rules.ClaimRules}, which
+ * the audit replays; and, at write time only (it needs the history at the parent), that a fact
+ * never supersedes a fact that a live fact (or another fact of the same transaction) already
+ * supersedes. Not thread-safe (one per gate).
  */
 final class ClaimRules {
     private final ReferenceGate gate;
@@ -36,9 +34,8 @@ final class ClaimRules {
                 continue; // a repeated ref is a duplicate-ref, reported once by the ref rules
             }
             String subject = "ref " + id + " -> " + s.target();
-            if (s.target().equals(id)) {
-                gate.violation(Rule.SELF_SUPERSESSION, subject, "fact " + id + " cannot supersede itself: a "
-                        + "correction is a new fact with its own id, so the old one survives to be pointed at");
+            if (!dev.palimpsest.internal.rules.ClaimRules.notSelfSuperseding(id, s.target(), s.role(),
+                    (rule, msg) -> gate.violation(rule, subject, msg))) {
                 continue;
             }
             FactId successor = supersededHere.putIfAbsent(s.target(), id);
@@ -74,29 +71,8 @@ final class ClaimRules {
 
     /** The claim rules of the fact {@code f} that {@code a} writes; true when none broke. */
     boolean claim(Operation.Assert a, Fact f) {
-        if (!Kind.ENTITY_CLAIM.equals(f.kind())) {
-            return true;
-        }
         String subject = "fact " + f.id();
-        boolean ok = true;
-        var g = f.grounding();
-        if (!g.hasTriple()) {
-            gate.violation(Rule.CLAIM_TRIPLE, subject, "a claim states one triple: subject, predicate, object");
-            ok = false;
-        } else {
-            for (String[] part : new String[][] {{"subject", g.subject()}, {"predicate", g.predicate()},
-                    {"object", g.object()}}) {
-                if (EntityKey.of(part[1]).isEmpty()) {
-                    gate.violation(Rule.CLAIM_TRIPLE, subject, "the claim's " + part[0] + " '" + part[1]
-                            + "' holds no word character (its normalised key is empty)");
-                    ok = false;
-                }
-            }
-        }
-        if (a.refs().stream().noneMatch(r -> RefRole.SOURCE.equals(r.role()))) {
-            gate.violation(Rule.CLAIM_SOURCE, subject, "a claim cites at least one source (ref role 'source')");
-            ok = false;
-        }
-        return ok;
+        return dev.palimpsest.internal.rules.ClaimRules.claim(f, a.refs().stream().map(RefSpec::role).toList(),
+                (rule, msg) -> gate.violation(rule, subject, msg));
     }
 }

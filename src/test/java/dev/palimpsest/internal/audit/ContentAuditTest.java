@@ -15,7 +15,11 @@ import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
@@ -37,13 +41,17 @@ class ContentAuditTest {
     Path dir;
 
     private StoredFile good;
+    /** A source ref to {@code doc-1}, pinned: every file record cites a source. */
+    private Ref source;
 
     @BeforeEach
     void writeHistory() throws Exception {
         try (Store s = TestStores.init(dir)) {
             Transaction t = s.begin(ALICE);
             t.assertFact(FactSpec.of(Kind.SOURCE, "A source document.").id(FactId.of("doc-1")));
-            t.commit();
+            CommitId at = t.commit().id();
+            FactVersion v = s.factExistsAt(FactId.of("doc-1"), at).version();
+            source = new Ref(FactId.of("doc-1"), RefRole.SOURCE, v.commit(), v.blob(), null);
             Path f = dir.resolve("a.txt");
             Files.writeString(f, "good bytes");
             good = s.files().put(ALICE, "a.txt", f, FactId.of("doc-1"), null, List.of(), List.of());
@@ -57,7 +65,7 @@ class ContentAuditTest {
 
     private Forge record(Forge f, String name, String body) {
         FactId id = FileMeta.idOf(name);
-        Fact fact = new Fact(id, Kind.of("file"), body, null, List.of());
+        Fact fact = new Fact(id, Kind.of("file"), body, null, List.of(source));
         return f.put(StorePaths.factPath(fact.kind(), id), FactCodec.encode(fact)).trailers("alice", "assert",
                 "Palimpsest-Fact", id.value());
     }
@@ -87,26 +95,37 @@ class ContentAuditTest {
     }
 
     @Test
-    void aRecordWithoutMetadataOrContentIsMalformed() throws Exception {
+    void aRecordWithoutMetadataOrContentIsAnInvalidFileRecord() throws Exception {
         FactId id = FileMeta.idOf("d.txt");
         String path = StorePaths.factPath(Kind.of("file"), id);
         ObjectId c = record(forge(), "d.txt", "not metadata").commit();
-        assertOnly(c, path, "malformed-file");
+        assertOnly(c, path, "invalid-file-record");
         String missing = new FileMeta("e.txt", "text/plain", sha256("absent"), 6, null).encode();
         ObjectId c2 = record(forge(), "e.txt", missing).commit();
         List<AuditViolation> vs = audit().violations().stream().filter(v -> v.commit().hex().equals(c2.name())).toList();
-        assertThat(vs).extracting(v -> v.rule().id()).containsExactly("malformed-file");
+        assertThat(vs).extracting(v -> v.rule().id()).containsExactly("invalid-file-record");
     }
 
     @Test
-    void aRecordUnderAnotherIdIsAWrongPath() throws Exception {
+    void aRecordUnderAnotherIdIsAnInvalidFileRecord() throws Exception {
         String body = new FileMeta("f.txt", "text/plain", good.sha256(), good.size(), null).encode();
         FactId id = FileMeta.idOf("g.txt");
+        Fact fact = new Fact(id, Kind.of("file"), body, null, List.of(source));
+        String path = StorePaths.factPath(fact.kind(), id);
+        ObjectId c = forge().put(path, FactCodec.encode(fact)).trailers("alice", "assert", "Palimpsest-Fact", id.value())
+                .commit();
+        assertOnly(c, path, "invalid-file-record");
+    }
+
+    @Test
+    void aRecordWithoutASourceIsFlagged() throws Exception {
+        String body = new FileMeta("h.txt", "text/plain", good.sha256(), good.size(), null).encode();
+        FactId id = FileMeta.idOf("h.txt");
         Fact fact = new Fact(id, Kind.of("file"), body, null, List.of());
         String path = StorePaths.factPath(fact.kind(), id);
         ObjectId c = forge().put(path, FactCodec.encode(fact)).trailers("alice", "assert", "Palimpsest-Fact", id.value())
                 .commit();
-        assertOnly(c, path, "wrong-path");
+        assertOnly(c, path, "file-source-required");
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
 import dev.palimpsest.internal.crypto.TrustedKey;
+import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.KeyCodec;
@@ -83,6 +84,7 @@ final class ForgedCases {
         files(cs);
         refs(cs);
         layers(cs);
+        claims(cs);
         return cs;
     }
 
@@ -234,6 +236,38 @@ final class ForgedCases {
         });
         add(cs, Rule.RECEIPT_MEMBER_MISSING, s -> layered(s, "m-x", Kind.MERGE, new Grounding(null, null, null,
                 ghost, List.of(), false)));
+    }
+
+    /** The gate's per-fact claim, supersession and file-record rules, replayed by the audit. */
+    private static void claims(List<Case> cs) {
+        add(cs, Rule.CLAIM_TRIPLE, s -> layered(s, "c-x", Kind.ENTITY_CLAIM, Grounding.triple("ERK", "--", "apoptosis"),
+                s.srcRef(RefRole.SOURCE, null)));
+        add(cs, Rule.CLAIM_SOURCE, s -> layered(s, "c-x", Kind.ENTITY_CLAIM, Grounding.triple("ERK", "regulates",
+                "apoptosis")));
+        // a ref to itself is also a self-reference, at write time as at audit time
+        add(cs, Rule.SELF_SUPERSESSION, Set.of(Rule.SELF_REFERENCE), s -> claim(s.forge(), "supersedes itself",
+                new Ref(X, RefRole.SUPERSEDES, null, null, null)).commit());
+        add(cs, Rule.FILE_SOURCE_REQUIRED, s -> fileRecord(s, "report.txt", true));
+        add(cs, Rule.INVALID_FILE_RECORD, s -> fileRecord(s, "report.txt", false));
+    }
+
+    /**
+     * A produced file's record and its content: with {@code metadata}, a good record citing no
+     * source; without, a record citing its source whose body is not file metadata.
+     */
+    private static ObjectId fileRecord(Store s, String name, boolean metadata) throws Exception {
+        byte[] bytes = "produced bytes".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(bytes));
+        FileMeta meta = new FileMeta(name, "text/plain", sha, bytes.length, null);
+        FactId id = FileMeta.idOf(name);
+        Fact f = metadata ? new Fact(id, Kind.of(FileMeta.KIND), meta.encode(), null, List.of())
+                : new Fact(id, Kind.of(FileMeta.KIND), "not metadata", null, List.of(s.srcRef(RefRole.SOURCE, null)));
+        Forge forge = put(s.forge(), f);
+        if (metadata) {
+            forge.put(meta.contentPath(), bytes);
+        }
+        return forge.trailers("alice", "assert", "Palimpsest-Fact", id.value()).commit();
     }
 
     private static Receipt members(Store s) {

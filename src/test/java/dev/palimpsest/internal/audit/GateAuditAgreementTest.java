@@ -13,6 +13,7 @@ import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.layout.FileMeta;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -90,6 +91,17 @@ class GateAuditAgreementTest {
         });
         WRITES.put(Rule.TOO_LARGE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "x".repeat(dev.palimpsest.model.Limits.MAX_BODY + 1))));
         WRITES.put(Rule.INVALID_KEY, (t, s, d) -> t.addKey(ActorName.of("dave"), "not a key", KeyRole.AGENT));
+        WRITES.put(Rule.CLAIM_TRIPLE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ENTITY_CLAIM, "no triple").refs(List.of(
+                new RefSpec(SRC, null, RefRole.SOURCE, null))).grounding(Grounding.triple("ERK", "--", "apoptosis"))));
+        WRITES.put(Rule.CLAIM_SOURCE, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ENTITY_CLAIM, "no source")
+                .grounding(Grounding.triple("ERK", "regulates", "apoptosis"))));
+        WRITES.put(Rule.SELF_SUPERSESSION, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "supersedes itself")
+                .id(FactId.of("fact-x")).refs(List.of(new RefSpec(FactId.of("fact-x"), null, RefRole.SUPERSEDES, null)))));
+        WRITES.put(Rule.FILE_SOURCE_REQUIRED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.of(FileMeta.KIND),
+                new FileMeta("report.txt", "text/plain", "0".repeat(64), 3, null).encode())
+                .id(FileMeta.idOf("report.txt"))));
+        WRITES.put(Rule.INVALID_FILE_RECORD, (t, s, d) -> t.assertFact(FactSpec.of(Kind.of(FileMeta.KIND), "not metadata")
+                .id(FileMeta.idOf("report.txt")).refs(List.of(new RefSpec(SRC, null, RefRole.SOURCE, null)))));
         WRITES.put(Rule.KEY_IN_USE, (t, s, d) -> t.addKey(ActorName.of("dave"), OpenPgpKeys.armor(
                 OpenPgpKeys.publicRing(new SecretKeyFiles(d.resolve("home")).load(ALICE))), KeyRole.AGENT));
     }
