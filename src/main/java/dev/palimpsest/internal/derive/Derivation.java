@@ -48,6 +48,11 @@ public final class Derivation {
         this.receipts = new ReceiptMembers(repo, index);
     }
 
+    /** How many artifact blobs this JVM decoded for receipt members (the persisted index spares the rest); for tests. */
+    public static long receiptDecodes() {
+        return ReceiptMembers.DECODES.get();
+    }
+
     /**
      * The facts that cite {@code target} at {@code at} (any version in its ancestry), or, with
      * {@code transitive}, everything that reaches it through such citations; breadth first, each
