@@ -121,6 +121,30 @@ class ReceiptsIndexRebuildTest {
     }
 
     @Test
+    void theWritersOwnArtifactVersionsAreRecordedWithoutDecoding() throws Exception {
+        Path git = build(dir.resolve("s"), "merged view");
+        long size = Files.size(log(git));
+        FactId m3 = FactId.of("m3");
+        long before = Derivation.receiptDecodes();
+        try (Store s = Store.open(git, new KeyHome(dir.resolve("s").resolve("home")))) {
+            Transaction tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.MERGE, "another view").id(m3)
+                    .grounding(new Grounding(null, null, null, new Receipt(List.of(List.of(Pin.of(A1)))), List.of(), false)));
+            tx.commit();
+            assertThat(s.derivations().dependents(A1, s.head(), false)).containsExactly(new Dependent(M1, 1, M1, true),
+                    new Dependent(m3, 1, m3, true));
+        }
+        assertThat(Derivation.receiptDecodes() - before).isZero();
+        assertThat(Files.size(log(git))).isGreaterThan(size);
+        before = Derivation.receiptDecodes();
+        try (Store s = Store.open(git, new KeyHome(dir.resolve("s").resolve("home")))) {
+            assertThat(s.derivations().dependents(A1, s.head(), false)).containsExactly(new Dependent(M1, 1, M1, true),
+                    new Dependent(m3, 1, m3, true));
+        }
+        assertThat(Derivation.receiptDecodes() - before).isZero();
+    }
+
+    @Test
     void aMissingFileIsBuilt() throws Exception {
         Path git = build(dir.resolve("s"), "merged view");
         Files.delete(log(git));

@@ -39,7 +39,8 @@ import org.eclipse.jgit.lib.ObjectReader;
  *
  * <p>Persisted as {@code palimpsest-index/receipts-v1.log} (see {@link ReceiptsLog}), bound to the
  * store's genesis: loaded on first use, so an artifact version recorded there is never decoded
- * again; versions the file lacks are decoded from their blobs and appended, one record per commit.
+ * again; versions the file lacks are taken from the writer's own commits ({@link #learn}) or
+ * decoded from their blobs, and appended, one record per commit.
  * A file that is missing, corrupt, torn, of another format or of another store is discarded and
  * rebuilt from git, saying so in one line on standard error; something other than a regular file
  * at its path leaves the index in memory only. Writes (whole-record appends, or a rewrite through
@@ -61,6 +62,8 @@ final class ReceiptMembers {
     private final Map<String, Set<String>> artifactsByMember = new HashMap<>();
     /** Persisted members by {@code id + " " + blob}, read from the file; consulted before decoding. */
     private final Map<String, Set<String>> recorded = new HashMap<>();
+    /** Members of artifact versions this process wrote, by {@code id + " " + blob}, not yet recorded; spares their decoding. */
+    private final Map<String, Set<String>> seeded = new HashMap<>();
     /** Every record of the file as it should be, framed. Records [0, persistedCount) are in the file, then persistedLength bytes long. */
     private final List<byte[]> framed = new ArrayList<>();
     private int persistedCount;
@@ -114,10 +117,13 @@ final class ReceiptMembers {
                     ObjectId blob = st.blob().copy();
                     Set<String> ms = recorded.get(id + " " + blob.name());
                     if (ms == null) {
-                        if (reader[0] == null) {
-                            reader[0] = repo.newReader();
+                        ms = seeded.remove(id + " " + blob.name());
+                        if (ms == null) {
+                            if (reader[0] == null) {
+                                reader[0] = repo.newReader();
+                            }
+                            ms = decode(reader[0], blob, id);
                         }
-                        ms = decode(reader[0], blob, id);
                         fresh.computeIfAbsent(st.changedAt().copy(), k -> new ArrayList<>())
                                 .add(new ReceiptsLog.Version(id, blob, ms));
                         recorded.put(id + " " + blob.name(), ms);
@@ -137,20 +143,42 @@ final class ReceiptMembers {
         return persistable && (persistedCount < framed.size() || persistedLength < 0);
     }
 
+    /**
+     * Learns the members of the artifact versions a commit of this process wrote (changes: path to
+     * blob; facts: the facts encoded, by path), so the next catch-up needs not decode them. Called
+     * by the writer under the writer lock; takes only this object's monitor.
+     */
+    synchronized void learn(Map<String, ObjectId> changes, Map<String, Fact> facts) {
+        for (Map.Entry<String, Fact> e : facts.entrySet()) {
+            Fact f = e.getValue();
+            ObjectId blob = changes.get(e.getKey());
+            if (blob != null && f != null && f.kind() != null && ARTIFACT_KINDS.contains(f.kind().value())) {
+                try {
+                    seeded.put(f.id().value() + " " + blob.name(), members(f, f.id().value()));
+                } catch (RuntimeException ex) {
+                    // the next catch-up decodes it
+                }
+            }
+        }
+    }
+
     private static Set<String> decode(ObjectReader reader, ObjectId blob, String id) {
         DECODES.incrementAndGet();
         try {
-            Fact f = FactCodec.decodeFact(reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(Limits.MAX_FILE), id);
-            Set<String> out = new HashSet<>();
-            add(out, f.grounding().receipt());
-            for (Sentence s : f.grounding().sentences()) {
-                add(out, s.receipt());
-            }
-            out.remove(id);
-            return out;
+            return members(FactCodec.decodeFact(reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(Limits.MAX_FILE), id), id);
         } catch (IOException | FormatException | RuntimeException e) {
             return Set.of();
         }
+    }
+
+    private static Set<String> members(Fact f, String id) {
+        Set<String> out = new HashSet<>();
+        add(out, f.grounding().receipt());
+        for (Sentence s : f.grounding().sentences()) {
+            add(out, s.receipt());
+        }
+        out.remove(id);
+        return out;
     }
 
     private static void add(Set<String> out, Receipt r) {
