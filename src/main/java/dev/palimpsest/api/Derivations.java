@@ -22,9 +22,10 @@ public final class Derivations {
     private final Store store;
     private final Derivation derivation;
 
-    Derivations(Store store, GitRepo repo, PredicateIndex index) {
+    Derivations(Store store, GitRepo repo, PredicateIndex index, dev.palimpsest.internal.write.Writer writer) {
         this.store = store;
         this.derivation = new Derivation(repo, index);
+        writer.addListener((commit, parent, actor, changes, facts) -> derivation.committed(changes, facts));
     }
 
     /**

@@ -68,7 +68,7 @@ public final class Store implements AutoCloseable {
         this.queries = new Queries(repo, index);
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
-        this.derivations = new Derivations(this, repo, index);
+        this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();

@@ -49,6 +49,20 @@ public final class Derivation {
     }
 
     /**
+     * Tells the receipt side of the artifact versions a commit of this process wrote (changes: path
+     * to blob; facts: the facts encoded, by path), so answering about them decodes nothing. Safe to
+     * call under the writer lock (as a commit listener).
+     */
+    public void committed(Map<String, ObjectId> changes, Map<String, dev.palimpsest.model.Fact> facts) {
+        receipts.learn(changes, facts);
+    }
+
+    /** How many artifact blobs this JVM decoded for receipt members (the persisted index spares the rest); for tests. */
+    public static long receiptDecodes() {
+        return ReceiptMembers.DECODES.get();
+    }
+
+    /**
      * The facts that cite {@code target} at {@code at} (any version in its ancestry), or, with
      * {@code transitive}, everything that reaches it through such citations; breadth first, each
      * with its least depth and the first hop of a shortest path (the smallest id among equals).

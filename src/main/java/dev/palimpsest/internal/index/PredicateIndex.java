@@ -272,6 +272,11 @@ public final class PredicateIndex {
         return order.size();
     }
 
+    /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
+    public synchronized ObjectId genesis() {
+        return order.isEmpty() ? null : order.get(0).commit();
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));
