@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.claims;
 
+import dev.palimpsest.internal.git.CacheLog;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.WriterLock;
@@ -172,12 +173,12 @@ public final class ClaimsIndex implements Writer.CommitListener {
             return "missing";
         }
         byte[] bytes = Files.readAllBytes(file);
-        List<Object[]> records;
+        List<CacheLog.Framed<CommitRecord>> records;
         ObjectId genesis;
         try {
             genesis = ClaimsLog.genesis(bytes);
             records = ClaimsLog.records(bytes);
-        } catch (ClaimsLog.Corrupt e) {
+        } catch (CacheLog.Corrupt e) {
             return e.getMessage();
         }
         try (RevWalk walk = new RevWalk(repo.repository())) {
@@ -186,18 +187,18 @@ public final class ClaimsIndex implements Writer.CommitListener {
                 return "its genesis " + genesis.name() + " is not a root commit of this store";
             }
             ObjectId prev = null;
-            for (Object[] r : records) {
-                CommitRecord rec = (CommitRecord) r[0];
+            for (CacheLog.Framed<CommitRecord> r : records) {
+                CommitRecord rec = r.record();
                 if (prev == null ? !rec.commit().equals(genesis) || rec.parent() != null
                         : !prev.equals(rec.parent())) {
                     return "its records do not form one first-parent chain from the genesis";
                 }
-                apply(rec, (byte[]) r[1]);
+                apply(rec, r.bytes());
                 prev = rec.commit();
             }
             if (prev != null) {
                 RevCommit last = parse(walk, prev);
-                CommitRecord rec = (CommitRecord) records.get(records.size() - 1)[0];
+                CommitRecord rec = records.get(records.size() - 1).record();
                 if (last == null) {
                     return "it names commit " + prev.name() + ", which this store does not have";
                 }

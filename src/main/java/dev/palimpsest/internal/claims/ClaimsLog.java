@@ -4,10 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
+import dev.palimpsest.internal.git.CacheLog;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -19,17 +18,13 @@ import org.eclipse.jgit.lib.ObjectId;
 final class ClaimsLog {
     static final int MAGIC = 0x50434C4D;
     static final int VERSION = 1;
-    static final int HEADER = 28;
     private static final byte WRITTEN = 1;
     private static final byte REMOVED = 2;
 
     private ClaimsLog() {}
 
     static byte[] header(ObjectId genesis) {
-        ByteBuffer b = ByteBuffer.allocate(HEADER);
-        b.putInt(MAGIC).putInt(VERSION);
-        genesis.copyRawTo(b.array(), 8);
-        return b.array();
+        return CacheLog.header(MAGIC, VERSION, genesis);
     }
 
     /** The framed record (length, payload, CRC). */
@@ -81,76 +76,24 @@ final class ClaimsLog {
                 }
             }
             out.flush();
-            byte[] payload = bytes.toByteArray();
-            CRC32 crc = new CRC32();
-            crc.update(payload);
-            ByteBuffer framed = ByteBuffer.allocate(payload.length + 8);
-            framed.putInt(payload.length).put(payload).putInt((int) crc.getValue());
-            return framed.array();
+            return CacheLog.frame(bytes.toByteArray());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static void str(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    /** Thrown when the bytes do not check out. */
-    static final class Corrupt extends Exception {
-        Corrupt(String message) {
-            super(message);
-        }
+        CacheLog.writeString(out, s);
     }
 
     /** The genesis the header names; {@code Corrupt} on a bad magic, version or length. */
-    static ObjectId genesis(byte[] file) throws Corrupt {
-        if (file.length < HEADER) {
-            throw new Corrupt("shorter than its header");
-        }
-        ByteBuffer b = ByteBuffer.wrap(file);
-        if (b.getInt() != MAGIC) {
-            throw new Corrupt("bad magic");
-        }
-        int v = b.getInt();
-        if (v != VERSION) {
-            throw new Corrupt("format version " + v + ", expected " + VERSION);
-        }
-        return ObjectId.fromRaw(file, 8);
+    static ObjectId genesis(byte[] file) throws CacheLog.Corrupt {
+        return CacheLog.genesis(file, MAGIC, VERSION);
     }
 
     /** The records after the header, each with its framed bytes; {@code Corrupt} on any bad record. */
-    static List<Object[]> records(byte[] file) throws Corrupt {
-        List<Object[]> out = new ArrayList<>();
-        ByteBuffer b = ByteBuffer.wrap(file);
-        b.position(HEADER);
-        while (b.hasRemaining()) {
-            int start = b.position();
-            if (b.remaining() < 8) {
-                throw new Corrupt("a torn record at byte " + start);
-            }
-            int n = b.getInt();
-            if (n < 0 || n > b.remaining() - 4) {
-                throw new Corrupt("a torn or malformed record at byte " + start);
-            }
-            byte[] payload = new byte[n];
-            b.get(payload);
-            CRC32 crc = new CRC32();
-            crc.update(payload);
-            if (b.getInt() != (int) crc.getValue()) {
-                throw new Corrupt("a CRC mismatch in the record at byte " + start);
-            }
-            byte[] framed = new byte[n + 8];
-            System.arraycopy(file, start, framed, 0, n + 8);
-            try {
-                out.add(new Object[] {parse(ByteBuffer.wrap(payload)), framed});
-            } catch (RuntimeException e) {
-                throw new Corrupt("a malformed record at byte " + start + ": " + e);
-            }
-        }
-        return out;
+    static List<CacheLog.Framed<CommitRecord>> records(byte[] file) throws CacheLog.Corrupt {
+        return CacheLog.records(file, ClaimsLog::parse);
     }
 
     private static CommitRecord parse(ByteBuffer b) {
@@ -200,16 +143,10 @@ final class ClaimsLog {
     }
 
     private static byte[] take(ByteBuffer b, int n) {
-        byte[] out = new byte[n];
-        b.get(out);
-        return out;
+        return CacheLog.take(b, n);
     }
 
     private static String str(ByteBuffer b) {
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException("bad string length " + n);
-        }
-        return new String(take(b, n), StandardCharsets.UTF_8);
+        return CacheLog.readString(b);
     }
 }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.derive;
 
+import dev.palimpsest.internal.git.CacheLog;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.WriterLock;
 import dev.palimpsest.internal.index.FactState;
@@ -224,26 +225,26 @@ final class ReceiptMembers {
             return "missing";
         }
         byte[] bytes = Files.readAllBytes(file);
-        List<Object[]> records;
+        List<CacheLog.Framed<ReceiptsLog.Commit>> records;
         try {
             ObjectId g = ReceiptsLog.genesis(bytes);
             if (!g.equals(genesis)) {
                 return "it belongs to another store: genesis " + g.name() + ", this store's is " + genesis.name();
             }
             records = ReceiptsLog.records(bytes);
-        } catch (ReceiptsLog.Corrupt e) {
+        } catch (CacheLog.Corrupt e) {
             return e.getMessage();
         }
         var db = repo.repository().getObjectDatabase();
-        for (Object[] r : records) {
-            ReceiptsLog.Commit c = (ReceiptsLog.Commit) r[0];
+        for (CacheLog.Framed<ReceiptsLog.Commit> r : records) {
+            ReceiptsLog.Commit c = r.record();
             if (!db.has(c.commit())) {
                 return "it names commit " + c.commit().name() + ", which this store does not have";
             }
             for (ReceiptsLog.Version v : c.versions()) {
                 recorded.put(v.id() + " " + v.blob().name(), v.members());
             }
-            framed.add((byte[]) r[1]);
+            framed.add(r.bytes());
         }
         persistedCount = framed.size();
         persistedLength = bytes.length;

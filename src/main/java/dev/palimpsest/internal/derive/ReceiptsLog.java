@@ -4,12 +4,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.zip.CRC32;
+import dev.palimpsest.internal.git.CacheLog;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -24,7 +23,6 @@ import org.eclipse.jgit.lib.ObjectId;
 final class ReceiptsLog {
     static final int MAGIC = 0x5052434D;
     static final int VERSION = 1;
-    static final int HEADER = 28;
 
     /** One artifact version: fact id, blob and the members its receipts name (itself excluded). */
     record Version(String id, ObjectId blob, Set<String> members) {}
@@ -32,20 +30,10 @@ final class ReceiptsLog {
     /** The artifact versions one commit wrote. */
     record Commit(ObjectId commit, List<Version> versions) {}
 
-    /** Thrown when the bytes do not check out. */
-    static final class Corrupt extends Exception {
-        Corrupt(String message) {
-            super(message);
-        }
-    }
-
     private ReceiptsLog() {}
 
     static byte[] header(ObjectId genesis) {
-        ByteBuffer b = ByteBuffer.allocate(HEADER);
-        b.putInt(MAGIC).putInt(VERSION);
-        genesis.copyRawTo(b.array(), 8);
-        return b.array();
+        return CacheLog.header(MAGIC, VERSION, genesis);
     }
 
     /** The framed record (length, payload, CRC). */
@@ -67,69 +55,24 @@ final class ReceiptsLog {
                 }
             }
             out.flush();
-            byte[] payload = bytes.toByteArray();
-            CRC32 crc = new CRC32();
-            crc.update(payload);
-            ByteBuffer framed = ByteBuffer.allocate(payload.length + 8);
-            framed.putInt(payload.length).put(payload).putInt((int) crc.getValue());
-            return framed.array();
+            return CacheLog.frame(bytes.toByteArray());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static void str(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
+        CacheLog.writeString(out, s);
     }
 
     /** The genesis the header names; {@code Corrupt} on a bad magic, version or length. */
-    static ObjectId genesis(byte[] file) throws Corrupt {
-        if (file.length < HEADER) {
-            throw new Corrupt("shorter than its header");
-        }
-        ByteBuffer b = ByteBuffer.wrap(file);
-        if (b.getInt() != MAGIC) {
-            throw new Corrupt("bad magic");
-        }
-        int v = b.getInt();
-        if (v != VERSION) {
-            throw new Corrupt("format version " + v + ", expected " + VERSION);
-        }
-        return ObjectId.fromRaw(file, 8);
+    static ObjectId genesis(byte[] file) throws CacheLog.Corrupt {
+        return CacheLog.genesis(file, MAGIC, VERSION);
     }
 
-    /** The records after the header, each as {record, framed bytes}; {@code Corrupt} on any bad or torn record. */
-    static List<Object[]> records(byte[] file) throws Corrupt {
-        List<Object[]> out = new ArrayList<>();
-        ByteBuffer b = ByteBuffer.wrap(file);
-        b.position(HEADER);
-        while (b.hasRemaining()) {
-            int start = b.position();
-            if (b.remaining() < 8) {
-                throw new Corrupt("a torn record at byte " + start);
-            }
-            int n = b.getInt();
-            if (n < 0 || n > b.remaining() - 4) {
-                throw new Corrupt("a torn or malformed record at byte " + start);
-            }
-            byte[] payload = new byte[n];
-            b.get(payload);
-            CRC32 crc = new CRC32();
-            crc.update(payload);
-            if (b.getInt() != (int) crc.getValue()) {
-                throw new Corrupt("a CRC mismatch in the record at byte " + start);
-            }
-            byte[] framed = new byte[n + 8];
-            System.arraycopy(file, start, framed, 0, n + 8);
-            try {
-                out.add(new Object[] {parse(ByteBuffer.wrap(payload)), framed});
-            } catch (RuntimeException e) {
-                throw new Corrupt("a malformed record at byte " + start + ": " + e);
-            }
-        }
-        return out;
+    /** The records after the header, each with its framed bytes; {@code Corrupt} on any bad or torn record. */
+    static List<CacheLog.Framed<Commit>> records(byte[] file) throws CacheLog.Corrupt {
+        return CacheLog.records(file, ReceiptsLog::parse);
     }
 
     private static Commit parse(ByteBuffer b) {
@@ -161,13 +104,10 @@ final class ReceiptsLog {
     }
 
     private static byte[] take(ByteBuffer b, int n) {
-        byte[] out = new byte[n];
-        b.get(out);
-        return out;
+        return CacheLog.take(b, n);
     }
 
     private static String str(ByteBuffer b) {
-        int n = count(b);
-        return new String(take(b, n), StandardCharsets.UTF_8);
+        return CacheLog.readString(b);
     }
 }
