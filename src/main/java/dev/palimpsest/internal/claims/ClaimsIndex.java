@@ -16,12 +16,9 @@ import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -527,41 +524,11 @@ public final class ClaimsIndex implements Writer.CommitListener {
             return;
         }
         try {
-            Files.createDirectories(file.getParent());
-            boolean append = persistedLength > 0 && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-                    && Files.size(file) == persistedLength;
-            if (append) {
-                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
-                    out.write(join(persistedCount));
-                }
-                persistedLength = Files.size(file);
-            } else {
-                Path tmp = file.resolveSibling(FILE + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-                try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW)) {
-                    out.write(ClaimsLog.header(commits.get(0)));
-                    out.write(join(0));
-                }
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                persistedLength = Files.size(file);
-            }
+            persistedLength = CacheLog.save(file, ClaimsLog.header(commits.get(0)), framed, persistedCount,
+                    persistedLength);
             persistedCount = framed.size();
         } catch (IOException e) {
             notice("cannot save the claims index " + file + ": " + e.getMessage());
         }
-    }
-
-    private byte[] join(int from) {
-        int n = 0;
-        for (int i = from; i < framed.size(); i++) {
-            n += framed.get(i).length;
-        }
-        byte[] out = new byte[n];
-        int pos = 0;
-        for (int i = from; i < framed.size(); i++) {
-            byte[] f = framed.get(i);
-            System.arraycopy(f, 0, out, pos, f.length);
-            pos += f.length;
-        }
-        return out;
     }
 }

@@ -14,12 +14,9 @@ import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.Receipt;
 import dev.palimpsest.model.Sentence;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -272,44 +269,11 @@ final class ReceiptMembers {
             return;
         }
         try {
-            Files.createDirectories(file.getParent());
-            boolean append = persistedLength > 0 && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-                    && Files.size(file) == persistedLength;
-            if (append) {
-                try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
-                    out.write(join(persistedCount));
-                }
-            } else {
-                Path tmp = file.resolveSibling(FILE + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-                try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW)) {
-                    out.write(ReceiptsLog.header(genesis));
-                    out.write(join(0));
-                } catch (IOException e) {
-                    Files.deleteIfExists(tmp);
-                    throw e;
-                }
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-            persistedLength = Files.size(file);
+            persistedLength = CacheLog.save(file, ReceiptsLog.header(genesis), framed, persistedCount, persistedLength);
             persistedCount = framed.size();
         } catch (IOException e) {
             persistable = false;
             notice("cannot save the receipt-members index " + file + ": " + e.getMessage());
         }
-    }
-
-    private byte[] join(int from) {
-        int n = 0;
-        for (int i = from; i < framed.size(); i++) {
-            n += framed.get(i).length;
-        }
-        byte[] out = new byte[n];
-        int pos = 0;
-        for (int i = from; i < framed.size(); i++) {
-            byte[] f = framed.get(i);
-            System.arraycopy(f, 0, out, pos, f.length);
-            pos += f.length;
-        }
-        return out;
     }
 }

@@ -2,8 +2,14 @@ package dev.palimpsest.internal.git;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -99,6 +105,50 @@ public final class CacheLog {
             } catch (RuntimeException e) {
                 throw new Corrupt("a malformed record at byte " + start + ": " + e);
             }
+        }
+        return out;
+    }
+
+    /**
+     * Saves the records {@code framed} to {@code file} and returns its length afterwards. When the
+     * file is exactly as this process last left it ({@code savedLength} bytes holding the first
+     * {@code savedCount} records), the new records are appended; otherwise the header and every
+     * record are written to a temporary file that atomically replaces it. Call under the writer lock.
+     */
+    public static long save(Path file, byte[] header, List<byte[]> framed, int savedCount, long savedLength)
+            throws IOException {
+        Files.createDirectories(file.getParent());
+        boolean append = savedLength > 0 && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                && Files.size(file) == savedLength;
+        if (append) {
+            try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.APPEND)) {
+                out.write(join(framed, savedCount));
+            }
+        } else {
+            Path tmp = file.resolveSibling(file.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
+            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW)) {
+                out.write(header);
+                out.write(join(framed, 0));
+            } catch (IOException e) {
+                Files.deleteIfExists(tmp);
+                throw e;
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return Files.size(file);
+    }
+
+    private static byte[] join(List<byte[]> framed, int from) {
+        int n = 0;
+        for (int i = from; i < framed.size(); i++) {
+            n += framed.get(i).length;
+        }
+        byte[] out = new byte[n];
+        int pos = 0;
+        for (int i = from; i < framed.size(); i++) {
+            byte[] f = framed.get(i);
+            System.arraycopy(f, 0, out, pos, f.length);
+            pos += f.length;
         }
         return out;
     }
