@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
@@ -20,6 +21,16 @@ final class BenchCommand implements Callable<Integer> {
         throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims");
     }
 
+    /** The scratch folder a benchmark builds its stores in. */
+    static final class Scratch {
+        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
+        Path dir;
+
+        Path work() throws java.io.IOException {
+            return dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+        }
+    }
+
     @Command(name = "dependents", description = "dependents --transitive over a closure of N facts: p50 and p99.")
     static final class DependentsBench extends Context implements Callable<Integer> {
         @Option(names = "--nodes", defaultValue = "10000", description = "Facts in the closure. Default: ${DEFAULT-VALUE}.")
@@ -28,12 +39,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--samples", defaultValue = "200", description = "Timed queries. Default: ${DEFAULT-VALUE}.")
         int samples;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             var r = new dev.palimpsest.bench.DerivationBench(work, out()).dependents(nodes, samples);
             if (json()) {
                 printJson(r);
@@ -47,12 +58,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--mib", defaultValue = "100", description = "File size in MiB. Default: ${DEFAULT-VALUE}.")
         int mib;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             var r = new dev.palimpsest.bench.DerivationBench(work, out()).file(mib);
             if (json()) {
                 printJson(r);
@@ -76,12 +87,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--batch", defaultValue = "100", description = "Facts per commit for batched ingest.")
         int batch;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             out().println("bench commit: sizes " + Arrays.toString(sizes) + ", " + samples + " samples, fsync off");
             List<CommitBench.Row> rows = new CommitBench(work, out()).run(sizes, samples, gitSamples, batch);
             if (json()) {
@@ -116,12 +127,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--no-git", description = "Skip git log --format=%%G?.")
         boolean noGit;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             out().println("bench audit: " + commits + " commits, fsync off, "
                     + Runtime.getRuntime().availableProcessors() + " cores");
             AuditBench.Result r = new AuditBench(work, out()).run(commits, warmup, runs, !noGit);
@@ -156,15 +167,15 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
             if (facts < 1 || commits <= facts) {
-                throw new IllegalArgumentException("--commits must exceed --facts (>= 1): the first commits assert the facts");
+                throw new Main.UsageException("--commits must exceed --facts (>= 1): the first commits assert the facts");
             }
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             out().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
             dev.palimpsest.bench.PredicateBench.Result r = new dev.palimpsest.bench.PredicateBench(
                     work, out()).run(commits, facts, samples, gitSamples, seed);
@@ -193,15 +204,15 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
             if (claims < 10 || entities < 1 || batch < 1 || samples < 1) {
-                throw new IllegalArgumentException("--claims >= 10, --entities, --batch and --samples >= 1");
+                throw new Main.UsageException("--claims >= 10, --entities, --batch and --samples >= 1");
             }
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             out().println("bench claims: " + claims + " claims over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.ClaimsBench.Result r = new dev.palimpsest.bench.ClaimsBench(work, out())
@@ -221,12 +232,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--samples", defaultValue = "2000", description = "Timed operations. Default: ${DEFAULT-VALUE}.")
         int samples;
 
-        @Option(names = "--dir", description = "Scratch folder (default: the system temp folder).")
-        Path dir;
+        @Mixin
+        Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            Path work = dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+            Path work = scratch.work();
             out().println("bench receipts: seed " + seed + ", " + samples + " samples, fsync off");
             var r = new dev.palimpsest.bench.ReceiptsBench(work, out()).run(seed, samples);
             if (json()) {
