@@ -106,8 +106,8 @@ final class FactDocs {
             d.add(new StoredField(SUBJECT, g.subject()));
             d.add(new StoredField(PREDICATE, g.predicate()));
             d.add(new StoredField(OBJECT, g.object()));
-            d.add(new StoredField(SKEY, compact(sk)));
-            d.add(new StoredField(OKEY, compact(ok)));
+            d.add(new SortedDocValuesField(SKEY, new BytesRef(compact(sk))));
+            d.add(new SortedDocValuesField(OKEY, new BytesRef(compact(ok))));
             d.add(new TextField(GRAMS, compact(sk) + " " + compact(ok), Field.Store.NO));
             String triple = g.subject() + " " + g.predicate() + " " + g.object();
             if (!f.body().contains(triple)) {

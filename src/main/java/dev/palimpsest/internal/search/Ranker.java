@@ -24,6 +24,9 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.IntPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -114,7 +117,7 @@ public final class Ranker {
 
     private List<Found> run(IndexSearcher s, SearchQuery q, int seq) throws IOException {
         List<Query> filters = filters(q, seq);
-        StoredFields stored = s.storedFields();
+        Leaves stored = new Leaves(s.storedFields(), s.getIndexReader().leaves());
         Map<String, Cand> found = new HashMap<>();
         Map<Integer, Document> docs = new HashMap<>();
         for (String e : q.entities()) {
@@ -136,7 +139,7 @@ public final class Ranker {
             frontier.sort(ORDER);
             List<Cand> next = new ArrayList<>();
             for (Cand parent : frontier.subList(0, Math.min(frontier.size(), q.limit()))) {
-                Document pd = docs.get(parent.doc);
+                Document pd = docs.computeIfAbsent(parent.doc, k -> read(stored, k));
                 String pid = pd.get(FactDocs.ID);
                 String link = pd.get(FactDocs.SUBJECT) != null ? pd.get(FactDocs.SUBJECT) : pid;
                 double score = parent.score * HOP_DECAY;
@@ -155,7 +158,7 @@ public final class Ranker {
         all.sort(ORDER);
         List<Found> out = new ArrayList<>();
         for (Cand c : all.subList(0, Math.min(all.size(), q.limit()))) {
-            out.add(new Found(hit(docs.get(c.doc), c), c.link));
+            out.add(new Found(hit(docs.computeIfAbsent(c.doc, k -> read(stored, k)), c), c.link));
         }
         return out;
     }
@@ -164,15 +167,10 @@ public final class Ranker {
             .thenComparingInt(c -> c.hops).thenComparing(c -> c.id);
 
     /** Records {@code doc} with this score unless it is superseded or already has a better one; the candidate when improved. */
-    private Cand offer(Map<String, Cand> found, Map<Integer, Document> docs, StoredFields stored, int seq, int doc,
+    private Cand offer(Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq, int doc,
             double score, Channel channel, int hops, String via, String link) throws IOException {
-        Document d = docs.get(doc);
-        if (d == null) {
-            d = stored.document(doc);
-            docs.put(doc, d);
-        }
-        String id = d.get(FactDocs.ID);
-        if (id.equals(via)) {
+        String id = value(stored, FactDocs.ID, doc);
+        if (id == null || id.equals(via)) {
             return null;
         }
         Cand c = found.get(id);
@@ -196,7 +194,7 @@ public final class Ranker {
     }
 
     private void lexical(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
-            Map<Integer, Document> docs, StoredFields stored, int seq) throws IOException {
+            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
         BooleanQuery.Builder words = new BooleanQuery.Builder();
         int n = 0;
         for (String t : new LinkedHashSet<>(terms(FactDocs.TEXT, text))) {
@@ -212,8 +210,8 @@ public final class Ranker {
         double best = 0;
         List<ScoreDoc> kept = new ArrayList<>();
         for (ScoreDoc sd : top.scoreDocs) {
-            Document d = docs.computeIfAbsent(sd.doc, k -> read(stored, k));
-            if (!index.claims().supersededAt(d.get(FactDocs.ID), seq)) {
+            String id = value(stored, FactDocs.ID, sd.doc);
+            if (id != null && !index.claims().supersededAt(id, seq)) {
                 kept.add(sd);
                 best = Math.max(best, sd.score);
             }
@@ -227,7 +225,7 @@ public final class Ranker {
     }
 
     private void spelling(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
-            Map<Integer, Document> docs, StoredFields stored, int seq) throws IOException {
+            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
         String key = EntityKey.of(text);
         Set<String> words = new LinkedHashSet<>();
         for (String w : key.split(" ")) {
@@ -252,11 +250,11 @@ public final class Ranker {
             }
         }
         for (ScoreDoc sd : s.search(query(gq.build(), filters), q.limit() * 3 + 20).scoreDocs) {
-            Document d = docs.computeIfAbsent(sd.doc, k -> read(stored, k));
+            String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));
+            String ok = nonNull(value(stored, FactDocs.OKEY, sd.doc));
             double sim = 0;
             for (String w : words) {
-                sim = Math.max(sim, Math.max(Spelling.similarity(w, nonNull(d.get(FactDocs.SKEY))),
-                        Spelling.similarity(w, nonNull(d.get(FactDocs.OKEY)))));
+                sim = Math.max(sim, Math.max(Spelling.similarity(w, sk), Spelling.similarity(w, ok)));
             }
             if (sim >= Spelling.MIN_SIMILARITY) {
                 offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
@@ -264,13 +262,26 @@ public final class Ranker {
         }
     }
 
+    /** The sorted doc value of {@code field} for global document {@code doc}, or null. */
+    private static String value(Leaves leaves, String field, int doc) throws IOException {
+        LeafReaderContext leaf = leaves.list.get(ReaderUtil.subIndex(doc, leaves.list));
+        SortedDocValues dv = leaf.reader().getSortedDocValues(field);
+        if (dv == null || !dv.advanceExact(doc - leaf.docBase)) {
+            return null;
+        }
+        return dv.lookupOrd(dv.ordValue()).utf8ToString();
+    }
+
+    /** A searcher's stored fields and leaves. */
+    private record Leaves(StoredFields fields, List<LeafReaderContext> list) {}
+
     private static String nonNull(String s) {
         return s == null ? "" : s;
     }
 
-    private static Document read(StoredFields stored, int doc) {
+    private static Document read(Leaves stored, int doc) {
         try {
-            return stored.document(doc);
+            return stored.fields().document(doc);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read the search index: " + e.getMessage(), e);
         }

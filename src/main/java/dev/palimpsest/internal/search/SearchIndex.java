@@ -241,6 +241,16 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         return claims;
     }
 
+    /** Catches up with main from git (as a question would); returns how many commits were applied. */
+    public synchronized int catchUpToHead() throws IOException {
+        ObjectId head = repo.head();
+        int before = indexedSeq;
+        if (head != null) {
+            catchUpTo(claims.seq(head), false);
+        }
+        return indexedSeq - before;
+    }
+
     /** A searcher over every version indexed up to {@code seq} at least (catching up from git first). */
     synchronized IndexSearcher acquire(int seq) throws IOException {
         if (seq > indexedSeq) {
