@@ -53,7 +53,7 @@ public final class OpenAiJudge implements Judge {
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.retries = retries;
         this.backoff = Objects.requireNonNull(backoff, "backoff");
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     }
 
     @Override
