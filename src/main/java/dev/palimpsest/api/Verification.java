@@ -79,6 +79,16 @@ public final class Verification {
     }
 
     /**
+     * The labelled claims of a labels file: a YAML or JSON list of {@code claim}, {@code quote},
+     * {@code source} (a fact id) or {@code source_text}, and {@code supported} (boolean).
+     *
+     * @throws RejectedException the file is not such a list; every bad entry is listed
+     */
+    public static List<LabelledClaim> parseLabels(byte[] file) throws RejectedException {
+        return dev.palimpsest.internal.judge.LabelsFile.parse(Objects.requireNonNull(file, "file"));
+    }
+
+    /**
      * Checks that {@code reviewer} is not the model that wrote the claim ({@code author}, a model id
      * such as {@code openrouter/anthropic/claude-haiku-4.5}): the same model by any route is refused;
      * a reviewer of the same vendor gives a warning (correlated agreement follows training lineage).
