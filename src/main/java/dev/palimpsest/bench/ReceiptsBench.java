@@ -120,6 +120,7 @@ public final class ReceiptsBench {
                 }
                 put("evaluate_us", Stats.of(ev).p50Millis() * 1e3, "evaluating liveness of every artifact at that commit, p50");
                 java.util.Set<FactId> truthEdges = correctness(store, gen, landed.id(), past);
+                rederiveAudit(store, docs, built);
                 t = System.nanoTime();
                 EntailResult re = store.receipts().entail(ACTOR);
                 put("entail_after_cascade_ms", ms(t), "entail after the cascade (incremental): " + re.added()
@@ -250,6 +251,22 @@ public final class ReceiptsBench {
         log.printf("    trusting flat summary receipts would keep %d dead flat summaries (distrust: 0)%n", t.trustLeak());
         log.flush();
         return t.truthEdges();
+    }
+
+    /**
+     * The re-derivation audit of the same retract-source at the pre-retraction commit, without a
+     * judge: entailed edges decided by the symbolic oracle (merges and summaries ungraded), against
+     * the ground-truth table's edge column.
+     */
+    private void rederiveAudit(Store store, List<FactId> docs, CommitId built) throws PalimpsestException {
+        long t = System.nanoTime();
+        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, null);
+        var edge = r.layers().get(dev.palimpsest.model.Layer.EDGE);
+        put("rederive_audit_ms", ms(t), "re-derivation audit of the retract-source (symbolic oracle, no judge): "
+                + edge.touched() + " touched entailed edges, leaky " + edge.leaky() + ", over-deleted "
+                + edge.overDeleted() + ", agree " + edge.agree());
+        result.put("rederive_audit_edge_over_deleted", edge.overDeleted());
+        result.put("rederive_audit_edge_leaky", edge.leaky());
     }
 
     /** A function that may fail with a store error. */
