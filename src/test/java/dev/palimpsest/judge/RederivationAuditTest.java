@@ -70,9 +70,16 @@ class RederivationAuditTest {
     private record Built(Store store, ReceiptsGraphGen gen, CommitId built) {}
 
     private Built build(long seed) throws Exception {
-        ReceiptsGraphGen gen = new ReceiptsGraphGen(seed, 40, 320, 24, 14, 90, 48);
+        return build(seed, "distrust");
+    }
+
+    private Built build(long seed, String policy) throws Exception {
+        ReceiptsGraphGen gen = new ReceiptsGraphGen(seed, 40, 320, 24, 40, 90, 48);
         Store store = TestStores.init(tmp);
-        store.receipts().ingest(TestStores.ALICE, gen.batchYaml().getBytes(StandardCharsets.UTF_8), false);
+        String batch = gen.batchYaml();
+        assertThat(batch).startsWith("{");
+        batch = "{\"policy\":\"" + policy + "\"," + batch.substring(1);
+        store.receipts().ingest(TestStores.ALICE, batch.getBytes(StandardCharsets.UTF_8), false);
         store.receipts().entail(TestStores.ALICE);
         return new Built(store, gen, store.head());
     }
@@ -119,8 +126,13 @@ class RederivationAuditTest {
             assertReproduces(r, t);
             // the known shape of the table: nothing leaks; the distrusted flat summaries are the over-deletions
             // the known shape of the table: nothing leaks; the over-deletions are entailed edges whose receipts
-            // kept only the smallest 8 derivations, all hit, while another derivation survives
+            // kept only the smallest 8 derivations, all hit, while another derivation survives, and flat summaries
+            // removed under the distrust policy although every sentence keeps a live bundle
             assertThat(t.leaked()).containsExactly(0, 0, 0, 0);
+            Set<String> flat = new HashSet<>();
+            b.gen().artifacts.stream().filter(ReceiptsGraphGen.Artifact::flat).forEach(a -> flat.add(a.id()));
+            assertThat(r.layers().get(Layer.SUMMARY).overDeletedIds()).hasSize(3)
+                    .allSatisfy(id -> assertThat(flat).contains(id.value()));
             assertThat(r.layers().get(Layer.EDGE).overDeletedIds()).hasSize(t.over()[3])
                     .allSatisfy(id -> assertThat(id.value()).startsWith("e-"));
             // pinned for this seed: the table and the audit's population
@@ -133,10 +145,28 @@ class RederivationAuditTest {
         }
     }
 
-    static final int[] PINNED_OVER = {0, 0, 0, 11};
+    @Test
+    void underTheTrustPolicyTheAuditFindsTheLeakyFlatSummariesTheTableCounts() throws Exception {
+        Built b = build(7, "trust");
+        try (Store store = b.store()) {
+            List<FactId> docs = b.gen().retracted.stream().map(d -> FactId.of(ReceiptsGraphGen.doc(d))).toList();
+            Set<String> dead = new HashSet<>();
+            b.gen().assertions.stream().filter(a -> b.gen().retracted.contains(a.doc())).forEach(a -> dead.add(a.id()));
+            RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2, truthful(b.gen(), dead));
+            CommitResult applied = store.receipts().apply(TestStores.ALICE,
+                    store.receipts().planRetractSource(docs, "audit test"));
+            ReceiptsBench.Truth t = truthAfter(b, dead, applied);
+            assertReproduces(r, t);
+            assertThat(t.leaked()[2]).isPositive();
+            assertThat(t.over()[2]).isZero();
+            assertThat(r.layers().get(Layer.SUMMARY).leakyIds()).hasSize(t.leaked()[2]);
+        }
+    }
+
+    static final int[] PINNED_OVER = {0, 0, 3, 11};
     static final String PINNED_COUNTS = "merge: touched 11 alive 8 dead 3 leaky 0 over 0 agree 11; "
             + "edge: touched 448 alive 174 dead 274 leaky 0 over 11 agree 437; "
-            + "summary: touched 13 alive 7 dead 6 leaky 0 over 0 agree 13; ";
+            + "summary: touched 34 alive 19 dead 15 leaky 0 over 3 agree 31; ";
 
     static String counts(RederiveReport r) {
         StringBuilder s = new StringBuilder();
