@@ -87,7 +87,7 @@ public final class OpenAiJudge implements Judge {
         String last = null;
         for (int attempt = 0; attempt <= retries; attempt++) {
             if (attempt > 0) {
-                pause(backoff.multipliedBy(1L << Math.min(attempt - 1, 10)));
+                pause(delay(backoff, attempt));
             }
             try {
                 HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -109,6 +109,11 @@ public final class OpenAiJudge implements Judge {
             }
         }
         throw new PalimpsestInternalException("judge " + model + " at " + endpoint + " failed: " + last);
+    }
+
+    /** The pause before retry {@code attempt} (1-based): {@code backoff} doubled per earlier retry, at most 1024 times. */
+    public static Duration delay(Duration backoff, int attempt) {
+        return backoff.multipliedBy(1L << Math.min(attempt - 1, 10));
     }
 
     private String content(String body) {
