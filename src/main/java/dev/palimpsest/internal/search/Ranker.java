@@ -31,6 +31,7 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -60,6 +61,8 @@ public final class Ranker {
     public static final double HOP_DECAY = 0.45;
     private static final int ENTITY_CAP = 1000;
     private static final int NEIGHBOUR_CAP = 200;
+    /** Hops start from at most this many of the previous level's best hits. */
+    public static final int HOP_PARENTS = 10;
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
@@ -125,7 +128,8 @@ public final class Ranker {
             if (key.isEmpty()) {
                 continue;
             }
-            for (ScoreDoc sd : s.search(query(new TermQuery(new Term(FactDocs.SUBJ, key)), filters), ENTITY_CAP).scoreDocs) {
+            Query named = new ConstantScoreQuery(new TermQuery(new Term(FactDocs.SUBJ, key)));
+            for (ScoreDoc sd : s.search(query(named, filters), ENTITY_CAP).scoreDocs) {
                 offer(found, docs, stored, seq, sd.doc, ENTITY_SCORE, Channel.ENTITY, 0, null, null);
             }
         }
@@ -138,17 +142,17 @@ public final class Ranker {
         for (int h = 1; h <= q.hops(); h++) {
             frontier.sort(ORDER);
             List<Cand> next = new ArrayList<>();
-            for (Cand parent : frontier.subList(0, Math.min(frontier.size(), q.limit()))) {
+            for (Cand parent : frontier.subList(0, Math.min(frontier.size(), Math.min(q.limit(), HOP_PARENTS)))) {
                 Document pd = docs.computeIfAbsent(parent.doc, k -> read(stored, k));
                 String pid = pd.get(FactDocs.ID);
                 String link = pd.get(FactDocs.SUBJECT) != null ? pd.get(FactDocs.SUBJECT) : pid;
                 double score = parent.score * HOP_DECAY;
-                for (Query nq : neighbours(pd)) {
-                    for (ScoreDoc sd : s.search(query(nq, filters), NEIGHBOUR_CAP).scoreDocs) {
-                        Cand c = offer(found, docs, stored, seq, sd.doc, score, Channel.GRAPH, h, pid, link);
-                        if (c != null) {
-                            next.add(c);
-                        }
+                BooleanQuery.Builder any = new BooleanQuery.Builder();
+                neighbours(pd).forEach(nq -> any.add(nq, Occur.SHOULD));
+                for (ScoreDoc sd : s.search(query(new ConstantScoreQuery(any.build()), filters), NEIGHBOUR_CAP).scoreDocs) {
+                    Cand c = offer(found, docs, stored, seq, sd.doc, score, Channel.GRAPH, h, pid, link);
+                    if (c != null) {
+                        next.add(c);
                     }
                 }
             }
@@ -237,17 +241,22 @@ public final class Ranker {
         if (whole.length() >= FactDocs.GRAM) {
             words.add(whole);
         }
-        Set<String> grams = new LinkedHashSet<>();
-        words.forEach(w -> grams.addAll(Spelling.grams(w)));
-        if (grams.isEmpty()) {
-            return;
-        }
+        // Dice >= 0.5 needs at least a quarter of the word's trigrams in common: each word's clause requires that many
         BooleanQuery.Builder gq = new BooleanQuery.Builder();
-        int n = 0;
-        for (String g : grams) {
-            if (n++ < IndexSearcher.getMaxClauseCount() - 16) {
-                gq.add(new TermQuery(new Term(FactDocs.GRAMS, g)), Occur.SHOULD);
+        int clauses = 0;
+        for (String w : words) {
+            Set<String> grams = Spelling.grams(w);
+            if (grams.isEmpty() || clauses + grams.size() > IndexSearcher.getMaxClauseCount() - 16) {
+                continue;
             }
+            BooleanQuery.Builder one = new BooleanQuery.Builder();
+            grams.forEach(g -> one.add(new TermQuery(new Term(FactDocs.GRAMS, g)), Occur.SHOULD));
+            one.setMinimumNumberShouldMatch(Math.max(1, (grams.size() + 3) / 4));
+            gq.add(one.build(), Occur.SHOULD);
+            clauses += grams.size();
+        }
+        if (clauses == 0) {
+            return;
         }
         for (ScoreDoc sd : s.search(query(gq.build(), filters), q.limit() * 3 + 20).scoreDocs) {
             String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));

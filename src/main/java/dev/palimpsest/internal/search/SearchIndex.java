@@ -15,12 +15,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -35,16 +32,10 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.EmptyTreeIterator;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The search index: one Lucene document per fact version ({@link FactDocs}) with its validity
@@ -124,7 +115,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
                     + " (" + problem + "); rebuilding it from git");
             rebuilds = 1;
             try {
-                deleteTree(path);
+                TreeChanges.deleteTree(path);
                 Files.createDirectories(path);
                 directory = FSDirectory.open(path);
                 writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
@@ -275,7 +266,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
             for (int seq = indexedSeq + 1; seq <= target; seq++) {
                 RevCommit c = walk.parseCommit(claims.commitAt(seq));
-                apply(seq, c, diff(reader, walk, c), Map.of(), reader);
+                apply(seq, c, TreeChanges.diff(reader, walk, c), Map.of(), reader);
                 if (show && (seq - indexedSeq) % 2000 == 0) {
                     System.err.print("\rpalimpsest: search index: " + (seq - indexedSeq) + "/" + total + " commits");
                 }
@@ -289,33 +280,12 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         }
     }
 
-    private static Map<String, ObjectId> diff(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        RevCommit first = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
-        Map<String, ObjectId> changes = new TreeMap<>();
-        try (TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS),
-                    TreeFilter.ANY_DIFF));
-            if (first == null) {
-                tw.addTree(new EmptyTreeIterator());
-            } else {
-                tw.addTree(first.getTree());
-            }
-            tw.addTree(c.getTree());
-            while (tw.next()) {
-                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
-                changes.put(tw.getPathString(), present ? tw.getObjectId(1) : null);
-            }
-        }
-        return changes;
-    }
-
     /** Ends the intervals of the facts {@code c} changes and adds a document per version it writes. */
     private void apply(int seq, RevCommit c, Map<String, ObjectId> changes, Map<String, Fact> known,
             ObjectReader reader) throws IOException {
         List<Map.Entry<String, ObjectId>> writes = new ArrayList<>();
         for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
-            FactId fid = inFactFolder(e.getKey()) ? StorePaths.idFromPath(e.getKey()) : null;
+            FactId fid = TreeChanges.inFactFolder(e.getKey()) ? StorePaths.idFromPath(e.getKey()) : null;
             if (fid == null) {
                 continue;
             }
@@ -348,15 +318,6 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             openFrom.put(id, seq);
         }
         changed = true;
-    }
-
-    private static boolean inFactFolder(String path) {
-        for (String f : StorePaths.FACT_FOLDERS) {
-            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
-                return true;
-            }
-        }
-        return false;
     }
 
     // ---- the writer's own commits ----
@@ -455,20 +416,5 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         searchers = null;
         writer = null;
         directory = null;
-    }
-
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            Files.delete(p);
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(q);
-            }
-        }
     }
 }
