@@ -59,6 +59,7 @@ public final class Store implements AutoCloseable {
     private final Claims claims;
     private final Derivations derivations;
     private final ProducedFiles files;
+    private final Replication replication;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -70,6 +71,7 @@ public final class Store implements AutoCloseable {
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
+        this.replication = new Replication(repo, writer, signers);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -146,6 +148,11 @@ public final class Store implements AutoCloseable {
     /** What derives from what: dependents and provenance trees. */
     public Derivations derivations() {
         return derivations;
+    }
+
+    /** Remotes, push, and audited pull of this store. */
+    public Replication replication() {
+        return replication;
     }
 
     /** Produced files: content-addressed bytes with a provenance record per name. */
