@@ -37,6 +37,11 @@ final class Replicas {
     final KeyHome home;
     final Path hub;
 
+    /** The replicas of an existing fixture at {@code dir}. */
+    Replicas(Path dir) {
+        this(dir, new KeyHome(dir.resolve("home")), dir.resolve("hub.git"));
+    }
+
     private Replicas(Path dir, KeyHome home, Path hub) {
         this.dir = dir;
         this.home = home;
@@ -79,6 +84,10 @@ final class Replicas {
         try (Repository r = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
             return r.resolve("refs/heads/main^{tree}");
         }
+    }
+
+    static dev.palimpsest.model.CommitId headId(Path gitDir) throws IOException {
+        return dev.palimpsest.model.CommitId.of(head(gitDir).name());
     }
 
     static ObjectId head(Path gitDir) throws IOException {
