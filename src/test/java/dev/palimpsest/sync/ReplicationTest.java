@@ -17,6 +17,7 @@ import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PullResult;
 import dev.palimpsest.model.PushResult;
 import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.ReviewItem;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.TransferProgress;
 import java.nio.file.Path;
@@ -207,10 +208,19 @@ class ReplicationTest {
                 assertThat(now.fact().body()).isEqualTo("Revised on b, later.");
                 assertThat(s.history(f)).extracting(HistoryEntry::change).filteredOn(c -> c == HistoryEntry.Change.REVISED)
                         .hasSize(2);
+                assertThat(s.receipts().review(s.head())).singleElement().satisfies(i -> {
+                    assertThat(i.id()).isEqualTo(f);
+                    assertThat(i.reason()).isEqualTo(ReviewItem.Reason.CONCURRENT_REVISION);
+                    assertThat(i.version()).isEqualTo(now.version().commit());
+                });
             }
         }
         assertThat(Replicas.tree(a2)).isEqualTo(Replicas.tree(b2));
         assertThat(Replicas.audit(a2).violations()).isEmpty();
+        try (Store s = rs.open(a2)) {
+            s.receipts().acknowledge(ALICE, f);
+            assertThat(s.receipts().review(s.head())).isEmpty();
+        }
     }
 
     @Test
