@@ -132,7 +132,8 @@ public final class PullBench {
                 + ".asc");
         Proc.run(dir, env, key.getBytes(StandardCharsets.US_ASCII), "gpg", "--batch", "--quiet", "--import");
         try {
-            String old = Proc.run(dir, Map.of(), null, "git", "--git-dir=" + replica, "rev-parse", "main").strip();
+            String old = Proc.run(dir, Map.of(), null, "git", "--git-dir=" + replica, "rev-parse", "main").strip().lines()
+                    .reduce((a, b) -> b).orElseThrow();
             long s0 = System.nanoTime();
             Proc.run(dir, env, null, "git", "--git-dir=" + replica, "fetch", "--quiet", origin.toString(),
                     "+refs/heads/main:refs/remotes/origin/main");
