@@ -281,6 +281,41 @@ class ReplicationTest {
         assertThat(to).doesNotExist();
     }
 
+    @Test
+    void aPullFromAnotherStoreIsAConflictAndAdoptsNothing() throws Exception {
+        Path a = rs.cloneHub("a");
+        Path other = dir.resolve("other.git");
+        try (Store s = Store.initializer(other).home(rs.home).actor(BOB).options(Replicas.OPTIONS).create()) {
+            assertFact(s, BOB, "elsewhere", "A fact of another store.");
+        }
+        try (Store s = rs.open(a)) {
+            var before = s.head();
+            s.replication().addRemote(new Remote("other", other.toString()));
+            assertThatThrownBy(() -> s.replication().pull("other", BOB, NONE)).isInstanceOf(ConflictException.class)
+                    .hasMessageContaining("holds another store");
+            assertThat(s.head()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aMergeNeedsAnActorWhoseKeyIsTrustedAndTheHomeHolds() throws Exception {
+        Path a = rs.cloneHub("a");
+        Path b = rs.cloneHub("b");
+        try (Store s = rs.open(a)) {
+            assertFact(s, BOB, "x", "Written on replica a.");
+            s.replication().push("origin", NONE);
+        }
+        try (Store s = rs.open(b)) {
+            assertFact(s, CAROL, "y", "Written on replica b.");
+            var before = s.head();
+            assertThatThrownBy(() -> s.replication().pull("origin", dev.palimpsest.model.ActorName.of("mallory"), NONE))
+                    .isInstanceOf(dev.palimpsest.model.RejectedException.class);
+            assertThatThrownBy(() -> s.replication().pull("origin", null, NONE))
+                    .isInstanceOf(dev.palimpsest.model.RejectedException.class).hasMessageContaining("unknown-actor");
+            assertThat(s.head()).isEqualTo(before);
+        }
+    }
+
     private ObjectId forgeUnsignedOnHub() throws Exception {
         try (Repository r = new FileRepositoryBuilder().setGitDir(rs.hub.toFile()).setMustExist(true).build();
                 ObjectInserter ins = r.newObjectInserter()) {
