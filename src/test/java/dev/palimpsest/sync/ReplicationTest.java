@@ -92,8 +92,9 @@ class ReplicationTest {
         FactId x;
         try (Store s = rs.open(a)) {
             x = assertFact(s, BOB, "x", "Written on replica a.");
+            var hubBefore = Replicas.headId(rs.hub);
             PushResult p = s.replication().push("origin", NONE);
-            assertThat(p).isInstanceOf(PushResult.Pushed.class);
+            assertThat(p).isEqualTo(new PushResult.Pushed(hubBefore, s.head()));
             assertThat(s.replication().push("origin", NONE)).isInstanceOf(PushResult.UpToDate.class);
         }
         try (Store s = rs.open(b)) {

@@ -164,7 +164,7 @@ public final class Transport {
                 switch (u.getStatus()) {
                     case OK:
                     case UP_TO_DATE:
-                        return u.getTrackingRefUpdate() == null ? advertisedOld(r) : u.getTrackingRefUpdate().getOldObjectId();
+                        return advertisedOld(r);
                     case REJECTED_NONFASTFORWARD:
                     case REJECTED_REMOTE_CHANGED:
                         throw new ConflictException("remote '" + name + "' has commits main lacks: pull first");
