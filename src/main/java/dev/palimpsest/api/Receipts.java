@@ -22,6 +22,7 @@ import dev.palimpsest.internal.receipts.Cleanup;
 import dev.palimpsest.internal.receipts.EntailSync;
 import dev.palimpsest.internal.receipts.Entailment;
 import dev.palimpsest.internal.receipts.ReviewQueue;
+import dev.palimpsest.internal.merge.MergeLosses;
 import dev.palimpsest.internal.receipts.ReceiptGraph;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.model.ActorName;
@@ -168,14 +169,17 @@ public final class Receipts {
     }
 
     /**
-     * The review queue at {@code at}: touched-but-alive artifacts and facts with stale refs,
-     * unacknowledged; empty when nothing needs review.
+     * The review queue at {@code at}: touched-but-alive artifacts, facts with stale refs, and facts
+     * whose concurrent revision lost a merge, unacknowledged; empty when nothing needs review.
      *
      * @throws NotFoundException when {@code at} is no commit of the store
      */
     public List<ReviewItem> review(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
-        return ReviewQueue.items(index, cleanup(at));
+        List<ReviewItem> items = new java.util.ArrayList<>(ReviewQueue.items(index, cleanup(at)));
+        ObjectId commit = dev.palimpsest.internal.query.Commits.require(repo, at);
+        items.addAll(ReviewQueue.concurrent(index, MergeLosses.at(repo.repository(), commit), commit));
+        return items;
     }
 
     /**

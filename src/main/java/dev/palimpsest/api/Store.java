@@ -60,6 +60,7 @@ public final class Store implements AutoCloseable {
     private final Derivations derivations;
     private final ProducedFiles files;
     private final Recall recall;
+    private final Replication replication;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -72,6 +73,7 @@ public final class Store implements AutoCloseable {
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         this.recall = new Recall(this, repo, writer);
+        this.replication = new Replication(repo, writer, signers);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -158,6 +160,11 @@ public final class Store implements AutoCloseable {
     /** The re-derivation audit of cleanup plans against an oracle. */
     public Rederivations rederivations() {
         return new Rederivations(receipts);
+    }
+
+    /** Remotes, push, and audited pull of this store. */
+    public Replication replication() {
+        return replication;
     }
 
     /** Produced files: content-addressed bytes with a provenance record per name. */

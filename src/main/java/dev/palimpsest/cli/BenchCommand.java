@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
-            BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class})
+            BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class,
+            BenchCommand.Pull.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -145,6 +146,41 @@ final class BenchCommand implements Callable<Integer> {
                         Double.isNaN(r.gitLogCommitsPerSecond()) ? "skipped"
                                 : String.format("%.0f commits/s %s", r.gitLogCommitsPerSecond(), r.gitStatuses()),
                         r.violations(), r.loadAverage());
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "pull", description = "Audited pull of N new commits beside git fetch + git log --show-signature.")
+    static final class Pull extends Context implements Callable<Integer> {
+        @Option(names = "--commits", defaultValue = "10000", description = "New commits pulled. Default: ${DEFAULT-VALUE}.")
+        int commits;
+
+        @Option(names = "--runs", defaultValue = "3", description = "Pulls, each into a fresh copy (median reported).")
+        int runs;
+
+        @Option(names = "--no-git", description = "Skip git fetch + git log --show-signature.")
+        boolean noGit;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (commits < 1 || runs < 1) {
+                throw new Main.UsageException("--commits and --runs must be at least 1");
+            }
+            out().println("bench pull: " + commits + " new commits over a file remote, fsync off, "
+                    + Runtime.getRuntime().availableProcessors() + " cores");
+            dev.palimpsest.bench.PullBench.Result r = new dev.palimpsest.bench.PullBench(scratch.work(), out())
+                    .run(commits, runs, !noGit);
+            if (json()) {
+                printJson(r);
+            } else {
+                out().printf("%npull (fetch + audit + fast-forward): %.2f s median of %d (first %.2f s); git fetch %.2f s"
+                        + " + git log --show-signature %.2f s = %.2f s (%d good signatures): %.1fx%n",
+                        r.medianPullSeconds(), runs, r.firstPullSeconds(), r.gitFetchSeconds(), r.gitLogSeconds(),
+                        r.gitFetchSeconds() + r.gitLogSeconds(), r.gitGoodSignatures(), r.ratio());
             }
             return Main.OK;
         }

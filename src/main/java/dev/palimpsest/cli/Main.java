@@ -33,7 +33,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
             ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
             RecallCommands.Search.class, RecallCommands.BriefCmd.class,
-            JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class})
+            JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
+
+            SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
+            SyncCommands.Sync.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

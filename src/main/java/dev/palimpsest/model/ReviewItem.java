@@ -10,7 +10,9 @@ import java.util.Objects;
  * {@code details} names the dead bundle members), whose receipt died or lost sentences while its
  * file stays ({@link Reason#PENDING}: {@code details} says why — no live bundle, a touched flat
  * receipt under the distrust policy, or the dead sentences — then the dead bundle members), or
- * whose refs are stale ({@link Reason#STALE_REFS}: {@code details} names each ref and its status).
+ * whose refs are stale ({@link Reason#STALE_REFS}: {@code details} names each ref and its status),
+ * or whose concurrent revision on another replica lost a merge ({@link Reason#CONCURRENT_REVISION}:
+ * {@code details} names the losing version's commit).
  * {@code layer} is the receipt layer ({@code assertion}, {@code merge}, {@code edge},
  * {@code summary}), or for a plain fact with stale refs its kind.
  *
@@ -24,7 +26,9 @@ public record ReviewItem(FactId id, String layer, Reason reason, CommitId versio
         /** The file stays although the receipt died or some sentences did. */
         PENDING,
         /** Some ref's target was retracted, superseded or revised. */
-        STALE_REFS;
+        STALE_REFS,
+        /** A concurrent revision of the fact on another replica lost a merge to this version. */
+        CONCURRENT_REVISION;
 
         /** The reason as printed: {@code touched}, {@code pending} or {@code stale-refs}. */
         public String value() {

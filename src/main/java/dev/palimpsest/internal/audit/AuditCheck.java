@@ -26,4 +26,13 @@ public interface AuditCheck {
     default boolean explains(String path) {
         return false;
     }
+
+    /**
+     * True when this check also applies to merge commits (two parents). A merge commit's changes
+     * against its first parent are not operations of its own, so the checks of operations, files
+     * and trailers skip it; {@link MergeCheck} holds it to the convergent merge instead.
+     */
+    default boolean checksMerges() {
+        return false;
+    }
 }

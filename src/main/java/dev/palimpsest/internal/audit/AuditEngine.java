@@ -45,7 +45,7 @@ public final class AuditEngine {
 
     /** The built-in checks, in reporting order; extensions are appended here. */
     public static List<AuditCheck> standardChecks() {
-        return List.of(new CommitCheck(), new TimeCheck(), new TrailerCheck(), new FileCheck(), new CycleCheck(),
+        return List.of(new CommitCheck(), new TimeCheck(), new MergeCheck(), new TrailerCheck(), new FileCheck(), new CycleCheck(),
                 new RetractionCheck(), new ContentCheck());
     }
 
@@ -132,7 +132,11 @@ public final class AuditEngine {
                     "cannot read the commit or its first parent: " + e.getMessage());
             return c;
         }
+        boolean merge = raw.parents().size() == 2;
         for (AuditCheck check : run.checks) {
+            if (merge && !check.checksMerges()) {
+                continue;
+            }
             try {
                 check.check(c);
             } catch (Reading.TooLarge e) {

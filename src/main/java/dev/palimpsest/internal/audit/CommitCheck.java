@@ -6,17 +6,22 @@ import java.io.IOException;
 import java.util.Objects;
 
 /**
- * Rules on the commit object: one parent at most, author equal to committer, a valid signature by
+ * Rules on the commit object: two parents at most, author equal to committer, a valid signature by
  * the author's key as trusted at the first parent (for a genesis commit: the key it introduces),
  * and the author's e-mail equal to that key's. Stateless.
  */
 final class CommitCheck implements AuditCheck {
     @Override
+    public boolean checksMerges() {
+        return true;
+    }
+
+    @Override
     public void check(AuditedCommit c) throws IOException {
         RawCommit raw = c.raw();
-        if (raw.parents().size() > 1) {
-            c.violation(null, Rule.NOT_LINEAR, "a merge commit (" + raw.parents().size()
-                    + " parents); main is a single line of commits");
+        if (raw.parents().size() > 2) {
+            c.violation(null, Rule.NOT_LINEAR, "a commit with " + raw.parents().size()
+                    + " parents; a merge commit has exactly two");
         }
         RawCommit.Ident author = raw.author();
         RawCommit.Ident committer = raw.committer();

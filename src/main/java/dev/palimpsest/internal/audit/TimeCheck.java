@@ -13,6 +13,11 @@ import java.time.Instant;
  */
 final class TimeCheck implements AuditCheck {
     @Override
+    public boolean checksMerges() {
+        return true;
+    }
+
+    @Override
     public void check(AuditedCommit c) throws IOException {
         RawCommit raw = c.raw();
         TimeRules.Stamp author = raw.author() == null ? null : TimeRules.Stamp.parse(raw.author().when());

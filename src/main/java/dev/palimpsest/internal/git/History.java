@@ -13,6 +13,7 @@ import org.eclipse.jgit.revwalk.FooterLine;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
@@ -21,18 +22,47 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 public final class History {
     private History() {}
 
-    /** Every commit reachable from {@code start} that changed any of {@code paths}, newest first. */
+    /**
+     * Every commit reachable from {@code start} that changed any of {@code paths}, newest first:
+     * a commit whose tree differs there from its parent's (a root: from the empty tree), or a merge
+     * commit whose tree differs there from every parent's. Full history: unlike git's default
+     * simplification, both sides of a merge are walked, so concurrent versions are all listed.
+     */
     public static void changes(GitRepo repo, ObjectId start, List<String> paths, Consumer<RevCommit> each) {
-        try (RevWalk walk = new RevWalk(repo.repository())) {
-            walk.setTreeFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF));
+        TreeFilter filter = AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF);
+        try (RevWalk walk = new RevWalk(repo.repository());
+                TreeWalk tw = new TreeWalk(repo.repository().newObjectReader())) {
+            tw.setRecursive(true);
+            tw.setFilter(filter);
             walk.sort(RevSort.TOPO);
             walk.markStart(walk.parseCommit(start));
             for (RevCommit c : walk) {
-                each.accept(c);
+                boolean changed = true;
+                if (c.getParentCount() == 0) {
+                    changed = differs(tw, c.getTree(), null);
+                }
+                for (RevCommit p : c.getParents()) {
+                    walk.parseHeaders(p);
+                    changed &= differs(tw, c.getTree(), p.getTree());
+                }
+                if (changed) {
+                    each.accept(c);
+                }
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
         }
+    }
+
+    private static boolean differs(TreeWalk tw, ObjectId tree, ObjectId parentTree) throws IOException {
+        tw.reset();
+        tw.addTree(tree);
+        if (parentTree == null) {
+            tw.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+        } else {
+            tw.addTree(parentTree);
+        }
+        return tw.next();
     }
 
     /** True when {@code ancestor} is {@code descendant} or one of its ancestors. */

@@ -2,6 +2,7 @@ package dev.palimpsest.internal.receipts;
 
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.index.RefPin;
 import dev.palimpsest.internal.query.Dependents;
@@ -110,6 +111,26 @@ public final class ReviewQueue {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The facts whose concurrent revision lost a merge ({@code losses}, see
+     * {@code internal.merge.MergeLosses}) and that are still live at the winning version at
+     * {@code at}, unacknowledged at that version: reason {@link ReviewItem.Reason#CONCURRENT_REVISION}.
+     */
+    public static List<ReviewItem> concurrent(PredicateIndex index, List<ConvergentMerge.Lost> losses, ObjectId at) {
+        List<ReviewItem> out = new ArrayList<>();
+        for (ConvergentMerge.Lost l : losses) {
+            FactState st = index.state(l.id(), at);
+            if (st == null || !st.live() || !l.winner().equals(st.versionCommit())
+                    || acknowledged(index, l.id(), l.winner(), at)) {
+                continue;
+            }
+            out.add(new ReviewItem(l.id(), st.kind() == null ? "fact" : st.kind(), ReviewItem.Reason.CONCURRENT_REVISION,
+                    CommitId.of(l.winner().name()), List.of("the concurrent revision of " + l.loser().name()
+                            + " lost the merge to this version")));
+        }
+        return out;
     }
 
     private static boolean acknowledged(PredicateIndex index, FactId id, ObjectId version, ObjectId at) {

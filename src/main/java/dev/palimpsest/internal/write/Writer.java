@@ -9,6 +9,8 @@ import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.OpenPgpKeys;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.git.PackCompactor;
 import dev.palimpsest.internal.git.PackObjectWriter;
@@ -117,6 +119,98 @@ public final class Writer {
         }
         throw new ConflictException("could not update " + GitRepo.MAIN + " after " + (options.maxRetries() + 1)
                 + " attempts: other writers kept moving it");
+    }
+
+    /** What {@link #integrate} did: the kind, main's commit afterwards, and the fact versions a merge lost. */
+    public record Integration(Kind kind, ObjectId head, List<ConvergentMerge.Lost> lost) {
+        /** Nothing to do, main moved forward to the incoming commit, or a merge commit was written. */
+        public enum Kind { UP_TO_DATE, FAST_FORWARD, MERGED }
+    }
+
+    /**
+     * Joins the (already audited) commit {@code incoming} into main, under the writer lock: when main
+     * is absent or an ancestor of it, main moves to it by compare-and-swap; when it is an ancestor of
+     * main, nothing changes; otherwise the {@link ConvergentMerge} of main and it is written as a
+     * commit with parents (main, incoming), signed by {@code actor} (trusted at main, its secret key
+     * the trusted one), and main moves to it. Retries when a local writer moved main meanwhile.
+     */
+    public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming)
+            throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
+        try (WriterLock.Held held = lock.acquire()) {
+            reclaimOnce();
+            for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
+                ObjectId tip = repo.head();
+                Integration done = integrateOnce(actor, signer, incoming, tip, held);
+                if (done != null) {
+                    if (done.kind() != Integration.Kind.UP_TO_DATE) {
+                        index.catchUp(done.head());
+                        index.persist();
+                    }
+                    return done;
+                }
+                backoff(attempt);
+            }
+        }
+        throw new ConflictException("could not update " + GitRepo.MAIN + " after " + (options.maxRetries() + 1)
+                + " attempts: other writers kept moving it");
+    }
+
+    private Integration integrateOnce(ActorName actor, CommitSigner signer, ObjectId incoming, ObjectId tip,
+            WriterLock.Held held) throws RejectedException, ConvergentMerge.UnrelatedException {
+        try {
+            if (tip == null || History.isAncestorOrSelf(repo, tip, incoming)) {
+                if (incoming.equals(tip)) {
+                    return new Integration(Integration.Kind.UP_TO_DATE, tip, List.of());
+                }
+                return moveRef(tip, incoming, held) ? new Integration(Integration.Kind.FAST_FORWARD, incoming.copy(),
+                        List.of()) : null;
+            }
+            if (History.isAncestorOrSelf(repo, incoming, tip)) {
+                return new Integration(Integration.Kind.UP_TO_DATE, tip, List.of());
+            }
+            if (actor == null || signer == null) {
+                throw new RejectedException(Rule.UNKNOWN_ACTOR, "actor",
+                        "both sides advanced: a merge commit is needed, and no actor was given to sign it");
+            }
+            try (Snapshot parent = Snapshot.of(repo, tip); var reader = repo.newReader()) {
+                checkSigner(parent, actor, signer);
+                ConvergentMerge.Result merged = ConvergentMerge.merge(reader, tip, incoming);
+                ObjectId commit = writeMerge(parent, incoming, merged, actor, signer);
+                return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost())
+                        : null;
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ObjectId writeMerge(Snapshot parent, ObjectId incoming, ConvergentMerge.Result merged, ActorName actor,
+            CommitSigner signer) throws IOException {
+        try (PackObjectWriter ins = new PackObjectWriter(repo, repo.pool(), options.fsync(), Deflater.BEST_SPEED);
+                var reader = ins.newReader()) {
+            ObjectId tree = TreeEditor.apply(reader, ins, parent.tree(), merged.edits());
+            Instant theirs = commitTime(parent.reader(), incoming);
+            Instant ours = commitTime(parent);
+            Instant latest = ours == null ? theirs : theirs == null || ours.isAfter(theirs) ? ours : theirs;
+            Instant now = TimeRules.commitTime(Instant.now(), latest);
+            PersonIdent who = new PersonIdent(actor.value(), signer.email(), now, ZoneOffset.UTC);
+            CommitBuilder cb = new CommitBuilder();
+            cb.setTreeId(tree);
+            cb.setParentIds(parent.commit(), incoming);
+            cb.setAuthor(who);
+            cb.setCommitter(who);
+            cb.setMessage(dev.palimpsest.internal.merge.MergeMessage.of(actor, parent.commit(), incoming, merged.lost()));
+            cb.setGpgSignature(new GpgSignature(signer.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
+            ObjectId commit = ins.insert(cb);
+            ins.flush();
+            return commit;
+        }
+    }
+
+    private static Instant commitTime(org.eclipse.jgit.lib.ObjectReader reader, ObjectId commit) throws IOException {
+        PersonIdent committer = RevCommit.parse(reader.open(commit, Constants.OBJ_COMMIT).getCachedBytes())
+                .getCommitterIdent();
+        return committer == null ? null : committer.getWhenAsInstant();
     }
 
     /**

@@ -101,7 +101,14 @@ final class ForgedCases {
         add(cs, Rule.NOT_LINEAR, s -> {
             ObjectId side = put(s.forge(), fact("side", Kind.CLAIM, "a side line")).trailers("alice", "assert",
                     "Palimpsest-Fact", "side").commit(false);
-            return claim(s.forge(), "merges a side line").parents(s.main(), side).commit();
+            ObjectId other = put(s.forge(), fact("other", Kind.CLAIM, "another side line")).trailers("alice",
+                    "assert", "Palimpsest-Fact", "other").commit(false);
+            return claim(s.forge(), "merges two side lines").parents(s.main(), side, other).commit();
+        });
+        add(cs, Rule.MERGE_MISMATCH, s -> {
+            ObjectId side = put(s.forge(), fact("side", Kind.CLAIM, "a side line")).trailers("alice", "assert",
+                    "Palimpsest-Fact", "side").commit(false);
+            return claim(s.forge(), "a merge that also asserts").parents(s.main(), side).commit();
         });
         add(cs, Rule.SIGNATURE_TIME, s -> claim(s.forge(), "signed a day later").signedAt(now.plus(Duration.ofDays(1)))
                 .commit());

@@ -1,0 +1,234 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.audit.AuditEngine;
+import dev.palimpsest.internal.crypto.CommitSigner;
+import dev.palimpsest.internal.crypto.Signers;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.git.RefCas;
+import dev.palimpsest.internal.merge.ConvergentMerge;
+import dev.palimpsest.internal.remote.Transport;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.PullResult;
+import dev.palimpsest.model.PushResult;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.TransferProgress;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.RefUpdate;
+
+/**
+ * Replication of a store through any git remote: the remotes, an audited pull (the remote's
+ * {@code main} is fetched into {@code refs/palimpsest/quarantine/<remote>}, every commit main lacks
+ * is audited, and only a clean range is adopted: by fast-forward, or by a signed convergent merge
+ * commit when both sides advanced), a push that never forces, and {@link #cloneStore}. Obtained
+ * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated.
+ */
+public final class Replication {
+    private final GitRepo repo;
+    private final Writer writer;
+    private final Signers signers;
+    private final Transport transport;
+
+    Replication(GitRepo repo, Writer writer, Signers signers) {
+        this.repo = repo;
+        this.writer = writer;
+        this.signers = signers;
+        this.transport = new Transport(repo);
+    }
+
+    /** The store's remotes, sorted by name. */
+    public List<Remote> remotes() {
+        return transport.remotes();
+    }
+
+    /**
+     * Records a remote.
+     *
+     * @throws ConflictException when a remote of that name exists
+     * @throws RejectedException when the URL is not a git URL
+     */
+    public void addRemote(Remote remote) throws ConflictException, RejectedException {
+        transport.add(Objects.requireNonNull(remote, "remote"));
+    }
+
+    /**
+     * Forgets a remote (its quarantine and tracking refs too).
+     *
+     * @throws NotFoundException when there is no such remote
+     */
+    public void removeRemote(String name) throws NotFoundException {
+        transport.remove(Objects.requireNonNull(name, "name"));
+    }
+
+    /**
+     * Fetches the remote's {@code main} into quarantine, audits every incoming commit main lacks,
+     * and adopts it only when the audit is clean. {@code actor} signs the merge commit when both
+     * sides advanced (may be null when the caller can only fast-forward: a merge is then rejected).
+     *
+     * @throws NotFoundException when the remote is unknown or has no main
+     * @throws RejectedException when a merge is needed and {@code actor} cannot sign it
+     * @throws ConflictException when the remote holds another store, or local writers kept moving main
+     */
+    public PullResult pull(String remote, ActorName actor, TransferProgress progress)
+            throws NotFoundException, RejectedException, ConflictException {
+        Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
+        ObjectId fetched = transport.fetch(Objects.requireNonNull(remote, "remote"), progress);
+        return adopt(repo, writer, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor), progress);
+    }
+
+    /**
+     * Pushes main to the remote's main; never forces.
+     *
+     * @throws NotFoundException when the remote is unknown
+     * @throws ConflictException when the remote has commits main lacks (pull first)
+     * @throws RejectedException when the remote refused (e.g. its pre-receive hook found violations)
+     */
+    public PushResult push(String remote, TransferProgress progress)
+            throws NotFoundException, ConflictException, RejectedException {
+        Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
+        ObjectId head = repo.head();
+        ObjectId old = transport.push(Objects.requireNonNull(remote, "remote"), head, progress);
+        CommitId h = CommitId.of(head.name());
+        if (head.equals(old)) {
+            return new PushResult.UpToDate(h);
+        }
+        return new PushResult.Pushed(old == null ? null : CommitId.of(old.name()), h);
+    }
+
+    /**
+     * Makes a new store at {@code dir} (absent or an empty folder) from the store at {@code url}:
+     * records it as remote {@code origin}, fetches its main into quarantine, audits all of it and
+     * adopts it only when clean. On a refusal or failure the folder is removed again.
+     *
+     * @throws RejectedException when {@code dir} exists and is not empty
+     * @throws NotFoundException when the remote has no main
+     */
+    public static PullResult cloneStore(String url, Path dir, StoreOptions options, TransferProgress progress)
+            throws RejectedException, NotFoundException {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
+        if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmptyDir(dir))) {
+            throw new RejectedException(Rule.STORE_EXISTS, "store " + dir, "exists and is not an empty folder");
+        }
+        boolean existed = Files.exists(dir);
+        GitRepo repo = null;
+        boolean keep = false;
+        try {
+            repo = GitRepo.create(dir, options.fsync());
+            Transport t = new Transport(repo);
+            t.add(new Remote("origin", url));
+            ObjectId fetched = t.fetch("origin", progress);
+            PullResult r = adopt(repo, null, "origin", fetched, null, () -> null, progress);
+            keep = !(r instanceof PullResult.Refused);
+            return r;
+        } catch (ConflictException e) {
+            throw new PalimpsestInternalException("a new clone cannot conflict: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot create repository at " + dir + ": " + e.getMessage(), e);
+        } finally {
+            if (repo != null) {
+                repo.close();
+            }
+            if (!keep) {
+                deleteTree(dir, existed);
+            }
+        }
+    }
+
+    private interface SignerSource {
+        CommitSigner get() throws RejectedException;
+    }
+
+    private static PullResult adopt(GitRepo repo, Writer writer, String remote, ObjectId fetched, ActorName actor,
+            SignerSource signer, TransferProgress progress) throws RejectedException, ConflictException {
+        Transport t = new Transport(repo);
+        ObjectId local = repo.head();
+        try {
+            if (local != null && History.isAncestorOrSelf(repo, fetched, local)) {
+                t.deleteRef(Transport.QUARANTINE + remote);
+                return new PullResult.UpToDate(CommitId.of(local.name()));
+            }
+            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks())
+                    .run(local, fetched, (done, total) -> progress.update("audit", done, total));
+            if (!report.clean()) {
+                return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())
+                        : CommitId.of(local.name()), report);
+            }
+            PullResult result;
+            if (writer == null) {
+                if (new RefCas(repo, repo.pool()).update(null, fetched, false) != RefCas.Result.UPDATED) {
+                    throw new ConflictException("another process created " + GitRepo.MAIN + " meanwhile");
+                }
+                result = new PullResult.FastForward(null, CommitId.of(fetched.name()), report.commits());
+            } else {
+                boolean merge = local != null && !History.isAncestorOrSelf(repo, local, fetched);
+                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched);
+                CommitId head = CommitId.of(done.head().name());
+                result = switch (done.kind()) {
+                    case UP_TO_DATE -> new PullResult.UpToDate(head);
+                    case FAST_FORWARD -> new PullResult.FastForward(local == null ? null : CommitId.of(local.name()),
+                            head, report.commits());
+                    case MERGED -> new PullResult.Merged(head, CommitId.of(local.name()), CommitId.of(fetched.name()),
+                            report.commits(), done.lost().stream().map(ConvergentMerge.Lost::id).toList());
+                };
+            }
+            track(repo, remote, fetched);
+            t.deleteRef(Transport.QUARANTINE + remote);
+            return result;
+        } catch (ConvergentMerge.UnrelatedException e) {
+            throw new ConflictException("remote '" + remote + "' holds another store: " + e.getMessage());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot update refs of " + repo.gitDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void track(GitRepo repo, String remote, ObjectId fetched) throws IOException {
+        RefUpdate u = repo.repository().updateRef(Constants.R_REMOTES + remote + "/main");
+        u.setNewObjectId(fetched);
+        u.setForceUpdate(true);
+        u.disableRefLog();
+        u.update();
+    }
+
+    private static boolean isEmptyDir(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void deleteTree(Path dir, boolean keepRoot) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                if (!keepRoot || !p.equals(dir)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot remove " + dir + " after a failed clone: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.palimpsest.internal.merge;
+
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.FactId;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.revwalk.filter.RevFilter;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/**
+ * Computes the convergent merge of two commits of one store: the edits that turn the first tip's
+ * tree into the merged tree, and the fact versions that lost. The result depends only on the two
+ * commits' histories, never on which one is "ours": {@code merge(a, b)} and {@code merge(b, a)}
+ * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
+ * retraction record), an actor's key (both key files), a produced file's content, any other path.
+ * A unit changed on one side since the merge base takes that side; a unit changed on both sides
+ * follows {@link #resolve}. Stateless and thread-safe.
+ */
+public final class ConvergentMerge {
+    /** A fact version that lost a merge: the fact, the losing and the winning version's commits. */
+    public record Lost(FactId id, ObjectId loser, ObjectId winner) {}
+
+    /** The merge: edits (path to blob, null to delete) over the first tip's tree, and the losers sorted by id. */
+    public record Result(Map<String, ObjectId> edits, List<Lost> lost) {}
+
+    /** Thrown when the two commits share no history (two different stores). */
+    public static final class UnrelatedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UnrelatedException(String message) {
+            super(message);
+        }
+    }
+
+    private enum Type { FACT, KEY, CONTENT, OTHER }
+
+    private record Unit(Type type, String name, List<String> paths) {}
+
+    /** A unit's blobs on one side, by path, only present paths. */
+    private record Side(ObjectId commit, TreeMap<String, ObjectId> blobs) {}
+
+    private ConvergentMerge() {}
+
+    /** Merges {@code a} and {@code b} (commits of the repository {@code reader} reads). */
+    public static Result merge(ObjectReader reader, ObjectId a, ObjectId b) throws IOException, UnrelatedException {
+        try (RevWalk walk = new RevWalk(reader)) {
+            RevCommit ca = walk.parseCommit(a);
+            RevCommit cb = walk.parseCommit(b);
+            List<RevCommit> bases = bases(walk, ca, cb);
+            if (bases.isEmpty()) {
+                throw new UnrelatedException("commits " + a.name() + " and " + b.name() + " share no history");
+            }
+            Map<String, Unit> units = changedUnits(reader, ca.getTree(), cb.getTree());
+            Versions versions = new Versions(reader, bases);
+            Map<String, ObjectId> edits = new TreeMap<>();
+            List<Lost> lost = new ArrayList<>();
+            for (Unit u : units.values()) {
+                Side sa = side(reader, ca, u);
+                Side sb = side(reader, cb, u);
+                TreeMap<String, ObjectId> base = baseOf(reader, bases, u);
+                TreeMap<String, ObjectId> chosen;
+                if (sa.blobs().equals(sb.blobs())) {
+                    continue;
+                } else if (base != null && base.equals(sa.blobs())) {
+                    chosen = sb.blobs();
+                } else if (base != null && base.equals(sb.blobs())) {
+                    chosen = sa.blobs();
+                } else {
+                    Side win = resolve(u, sa, sb, versions);
+                    chosen = win.blobs();
+                    Side lose = win == sa ? sb : sa;
+                    if (u.type() == Type.FACT && live(u, win) && live(u, lose)) {
+                        lost.add(new Lost(FactId.of(u.name()), versions.commitOf(lose.commit(), firstLive(u, lose)),
+                                versions.commitOf(win.commit(), firstLive(u, win))));
+                    }
+                }
+                for (String p : u.paths()) {
+                    ObjectId want = chosen.get(p);
+                    if (!Objects.equals(want, sa.blobs().get(p))) {
+                        edits.put(p, want);
+                    }
+                }
+            }
+            lost.sort(Comparator.comparing(l -> l.id().value()));
+            return new Result(edits, List.copyOf(lost));
+        }
+    }
+
+    /**
+     * Both sides changed the unit: for a fact, a retraction beats a live version, and a live
+     * version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
+     * presence beats absence. Between two states of one rank the later version wins: the larger
+     * (committer time, commit id) of the commit that introduced the deciding blob.
+     */
+    private static Side resolve(Unit u, Side a, Side b, Versions versions) throws IOException {
+        int ra = rank(u, a);
+        int rb = rank(u, b);
+        if (ra != rb) {
+            return ra > rb ? a : b;
+        }
+        String pa = decidingPath(u, a);
+        String pb = decidingPath(u, b);
+        Versions.Version va = versions.of(a.commit(), pa == null ? null : new Key(pa, a.blobs().get(pa)));
+        Versions.Version vb = versions.of(b.commit(), pb == null ? null : new Key(pb, b.blobs().get(pb)));
+        int c = va.compareTo(vb);
+        if (c == 0) {
+            c = String.join(",", a.blobs().values().stream().map(ObjectId::name).toList())
+                    .compareTo(String.join(",", b.blobs().values().stream().map(ObjectId::name).toList()));
+        }
+        return c >= 0 ? a : b;
+    }
+
+    /** A path and the blob it holds. */
+    record Key(String path, ObjectId blob) {}
+
+    private static int rank(Unit u, Side s) {
+        switch (u.type()) {
+            case FACT:
+                if (live(u, s)) {
+                    return 1;
+                }
+                return s.blobs().isEmpty() ? 0 : 2;
+            case KEY:
+                return s.blobs().isEmpty() ? 1 : 0;
+            default:
+                return s.blobs().isEmpty() ? 0 : 1;
+        }
+    }
+
+    private static boolean live(Unit u, Side s) {
+        return firstLive(u, s) != null;
+    }
+
+    private static Key firstLive(Unit u, Side s) {
+        for (Map.Entry<String, ObjectId> e : s.blobs().entrySet()) {
+            if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/")) {
+                return new Key(e.getKey(), e.getValue());
+            }
+        }
+        return null;
+    }
+
+    private static String decidingPath(Unit u, Side s) {
+        if (s.blobs().isEmpty()) {
+            return null;
+        }
+        if (u.type() == Type.FACT) {
+            Key live = firstLive(u, s);
+            return live != null ? live.path() : s.blobs().firstKey();
+        }
+        if (u.type() == Type.KEY) {
+            String asc = u.paths().get(0);
+            return s.blobs().containsKey(asc) ? asc : s.blobs().firstKey();
+        }
+        return s.blobs().firstKey();
+    }
+
+    private static List<RevCommit> bases(RevWalk walk, RevCommit a, RevCommit b) throws IOException {
+        walk.reset();
+        walk.setRevFilter(RevFilter.MERGE_BASE);
+        walk.markStart(a);
+        walk.markStart(b);
+        List<RevCommit> out = new ArrayList<>();
+        for (RevCommit c; (c = walk.next()) != null; ) {
+            out.add(c);
+        }
+        walk.reset();
+        walk.setRevFilter(RevFilter.ALL);
+        out.sort(Comparator.comparing(RevCommit::name));
+        return out;
+    }
+
+    /** The unit's state at the merge base, or null when several bases disagree on it. */
+    private static TreeMap<String, ObjectId> baseOf(ObjectReader reader, List<RevCommit> bases, Unit u)
+            throws IOException {
+        TreeMap<String, ObjectId> first = null;
+        for (RevCommit base : bases) {
+            TreeMap<String, ObjectId> s = side(reader, base, u).blobs();
+            if (first == null) {
+                first = s;
+            } else if (!first.equals(s)) {
+                return null;
+            }
+        }
+        return first;
+    }
+
+    private static Side side(ObjectReader reader, RevCommit c, Unit u) throws IOException {
+        TreeMap<String, ObjectId> blobs = new TreeMap<>();
+        for (String p : u.paths()) {
+            ObjectId blob = blobAt(reader, c.getTree(), p);
+            if (blob != null) {
+                blobs.put(p, blob);
+            }
+        }
+        return new Side(c, blobs);
+    }
+
+    static ObjectId blobAt(ObjectReader reader, ObjectId tree, String path) throws IOException {
+        try (TreeWalk tw = TreeWalk.forPath(reader, path, tree)) {
+            return tw == null ? null : tw.getObjectId(0).copy();
+        }
+    }
+
+    private static Map<String, Unit> changedUnits(ObjectReader reader, ObjectId ta, ObjectId tb) throws IOException {
+        Map<String, Unit> units = new LinkedHashMap<>();
+        try (TreeWalk tw = new TreeWalk(reader)) {
+            tw.addTree(ta);
+            tw.addTree(tb);
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            while (tw.next()) {
+                Unit u = unitOf(tw.getPathString());
+                units.putIfAbsent(u.type() + ":" + u.name(), u);
+            }
+        }
+        return units;
+    }
+
+    static Unit unitOf(String path) {
+        int slash = path.indexOf('/');
+        String top = slash < 0 ? path : path.substring(0, slash);
+        if ((StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS))) {
+            FactId id = StorePaths.idFromPath(path);
+            if (id != null) {
+                List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
+                paths.add(StorePaths.retractionPath(id));
+                if (paths.contains(path)) {
+                    return new Unit(Type.FACT, id.value(), List.copyOf(paths));
+                }
+            }
+        }
+        if (top.equals(StorePaths.KEYS) && slash > 0 && path.indexOf('/', slash + 1) < 0
+                && (path.endsWith(".asc") || path.endsWith(".yaml"))) {
+            String actor = path.substring(slash + 1, path.lastIndexOf('.'));
+            return new Unit(Type.KEY, actor, List.of(StorePaths.KEYS + "/" + actor + ".asc",
+                    StorePaths.KEYS + "/" + actor + ".yaml"));
+        }
+        if (top.equals("files")) {
+            return new Unit(Type.CONTENT, path, List.of(path));
+        }
+        return new Unit(Type.OTHER, path, List.of(path));
+    }
+
+    /** Finds, per side, the commit that introduced a blob at a path, searched once per request. */
+    static final class Versions {
+        /** A version's order key: committer time, then commit id; {@code id} null when not found. */
+        record Version(long time, ObjectId id) implements Comparable<Version> {
+            @Override
+            public int compareTo(Version o) {
+                int c = Long.compare(time, o.time);
+                if (c != 0) {
+                    return c;
+                }
+                return (id == null ? "" : id.name()).compareTo(o.id == null ? "" : o.id.name());
+            }
+        }
+
+        private final ObjectReader reader;
+        private final List<RevCommit> bases;
+        private final Map<String, Version> cache = new HashMap<>();
+
+        Versions(ObjectReader reader, List<RevCommit> bases) {
+            this.reader = reader;
+            this.bases = bases;
+        }
+
+        /**
+         * The latest commit reachable from {@code tip} and not from the merge bases whose tree holds
+         * the key's blob at its path while none of its parents' trees does (time 0 and no id when there is none).
+         */
+        Version of(ObjectId tip, Key key) throws IOException {
+            if (key == null) {
+                return new Version(Long.MIN_VALUE, null);
+            }
+            String k = tip.name() + " " + key.path() + " " + key.blob().name();
+            Version v = cache.get(k);
+            if (v == null) {
+                v = search(tip, key);
+                cache.put(k, v);
+            }
+            return v;
+        }
+
+        /** The commit that introduced the key's blob on the side of {@code tip}, else {@code tip} itself. */
+        ObjectId commitOf(ObjectId tip, Key key) throws IOException {
+            ObjectId id = of(tip, key).id();
+            return id == null ? tip.copy() : id;
+        }
+
+        private Version search(ObjectId tip, Key key) throws IOException {
+            Version best = new Version(Long.MIN_VALUE, null);
+            try (RevWalk walk = new RevWalk(reader)) {
+                walk.markStart(walk.parseCommit(tip));
+                for (RevCommit b : bases) {
+                    walk.markUninteresting(walk.parseCommit(b));
+                }
+                for (RevCommit c : walk) {
+                    if (!key.blob().equals(blobAt(reader, c.getTree(), key.path()))) {
+                        continue;
+                    }
+                    boolean introduced = true;
+                    for (RevCommit p : c.getParents()) {
+                        walk.parseHeaders(p);
+                        introduced &= !key.blob().equals(blobAt(reader, p.getTree(), key.path()));
+                    }
+                    Version here = new Version(c.getCommitTime(), c.copy());
+                    if (introduced && here.compareTo(best) > 0) {
+                        best = here;
+                    }
+                }
+            }
+            return best;
+        }
+    }
+}

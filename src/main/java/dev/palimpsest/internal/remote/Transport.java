@@ -1,0 +1,231 @@
+package dev.palimpsest.internal.remote;
+
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.PalimpsestInternalException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.TransferProgress;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ProgressMonitor;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.eclipse.jgit.transport.FetchResult;
+import org.eclipse.jgit.transport.PushResult;
+import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.transport.RemoteConfig;
+import org.eclipse.jgit.transport.RemoteRefUpdate;
+import org.eclipse.jgit.transport.TagOpt;
+import org.eclipse.jgit.transport.URIish;
+
+/**
+ * The git side of replication through JGit's transports (file, git, ssh, smart http): the remotes
+ * recorded in the repository's config, a fetch of a remote's {@code main} into the quarantine ref
+ * {@code refs/palimpsest/quarantine/<remote>}, and a push of {@code main} that never forces.
+ * Thread-safe as far as JGit's repository is.
+ */
+public final class Transport {
+    /** The prefix of quarantine refs. */
+    public static final String QUARANTINE = "refs/palimpsest/quarantine/";
+
+    private final GitRepo repo;
+
+    public Transport(GitRepo repo) {
+        this.repo = repo;
+    }
+
+    /** The remotes, sorted by name. */
+    public List<Remote> remotes() {
+        try {
+            List<Remote> out = new ArrayList<>();
+            for (RemoteConfig rc : RemoteConfig.getAllRemoteConfigs(repo.repository().getConfig())) {
+                if (!rc.getURIs().isEmpty()) {
+                    out.add(new Remote(rc.getName(), rc.getURIs().get(0).toString()));
+                }
+            }
+            out.sort(java.util.Comparator.comparing(Remote::name));
+            return out;
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new PalimpsestInternalException("the repository's remotes are malformed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The URL of {@code name}. */
+    public Remote remote(String name) throws NotFoundException {
+        for (Remote r : remotes()) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        throw new NotFoundException("no remote named '" + name + "' (add it with: remote add " + name + " URL)");
+    }
+
+    /** Records a new remote. */
+    public void add(Remote r) throws ConflictException, RejectedException {
+        for (Remote have : remotes()) {
+            if (have.name().equals(r.name())) {
+                throw new ConflictException("a remote named '" + r.name() + "' exists (" + have.url() + ")");
+            }
+        }
+        try {
+            URIish uri = new URIish(r.url());
+            StoredConfig cfg = repo.repository().getConfig();
+            RemoteConfig rc = new RemoteConfig(cfg, r.name());
+            rc.addURI(uri);
+            rc.addFetchRefSpec(new RefSpec("+" + GitRepo.MAIN + ":" + Constants.R_REMOTES + r.name() + "/main"));
+            rc.setTagOpt(TagOpt.NO_TAGS);
+            rc.update(cfg);
+            cfg.save();
+        } catch (URISyntaxException e) {
+            throw new RejectedException(Rule.INVALID_ARGUMENT, "url", "'" + r.url() + "' is not a git URL: "
+                    + e.getMessage());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write the repository's config: " + e.getMessage(), e);
+        }
+    }
+
+    /** Forgets a remote and its quarantine ref. */
+    public void remove(String name) throws NotFoundException {
+        remote(name);
+        try {
+            StoredConfig cfg = repo.repository().getConfig();
+            cfg.unsetSection("remote", name);
+            cfg.save();
+            deleteRef(QUARANTINE + name);
+            deleteRef(Constants.R_REMOTES + name + "/main");
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot write the repository's config: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Fetches the remote's {@code main} into {@code refs/palimpsest/quarantine/<name>}; returns the
+     * commit fetched.
+     *
+     * @throws NotFoundException when the remote has no {@code main}
+     */
+    public ObjectId fetch(String name, TransferProgress progress) throws NotFoundException {
+        remote(name);
+        String quarantine = QUARANTINE + name;
+        try {
+            FetchResult r = Git.wrap(repo.repository()).fetch().setRemote(name)
+                    .setRefSpecs(new RefSpec("+" + GitRepo.MAIN + ":" + quarantine)).setTagOpt(TagOpt.NO_TAGS)
+                    .setProgressMonitor(new Monitor(progress)).setRemoveDeletedRefs(false).call();
+            Ref advertised = r.getAdvertisedRef(GitRepo.MAIN);
+            if (advertised == null || advertised.getObjectId() == null) {
+                throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
+            }
+            return advertised.getObjectId().copy();
+        } catch (GitAPIException e) {
+            throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes a ref (the quarantine after adoption); absent is fine. */
+    public void deleteRef(String ref) throws IOException {
+        if (repo.repository().exactRef(ref) == null) {
+            return;
+        }
+        RefUpdate u = repo.repository().updateRef(ref);
+        u.setForceUpdate(true);
+        u.disableRefLog();
+        u.delete();
+    }
+
+    /**
+     * Pushes {@code local} to the remote's {@code main}, never forcing; returns the remote's previous
+     * main (null when it had none).
+     *
+     * @throws ConflictException when the remote's main has commits {@code local} lacks (pull first)
+     * @throws RejectedException when the remote refused the update (its pre-receive hook)
+     */
+    public ObjectId push(String name, ObjectId local, TransferProgress progress)
+            throws NotFoundException, ConflictException, RejectedException {
+        remote(name);
+        try {
+            Iterable<PushResult> results = Git.wrap(repo.repository()).push().setRemote(name)
+                    .setRefSpecs(new RefSpec(local.name() + ":" + GitRepo.MAIN))
+                    .setProgressMonitor(new Monitor(progress)).call();
+            for (PushResult r : results) {
+                RemoteRefUpdate u = r.getRemoteUpdate(GitRepo.MAIN);
+                if (u == null) {
+                    continue;
+                }
+                switch (u.getStatus()) {
+                    case OK:
+                    case UP_TO_DATE:
+                        return advertisedOld(r);
+                    case REJECTED_NONFASTFORWARD:
+                    case REJECTED_REMOTE_CHANGED:
+                        throw new ConflictException("remote '" + name + "' has commits main lacks: pull first");
+                    default:
+                        String messages = r.getMessages() == null ? "" : r.getMessages().strip();
+                        throw new RejectedException(Rule.REMOTE_REJECTED, "remote " + name, "refused the update of "
+                                + GitRepo.MAIN + " (" + u.getStatus() + (u.getMessage() == null ? "" : ": "
+                                + u.getMessage()) + ")" + (messages.isEmpty() ? "" : "; it said: " + messages));
+                }
+            }
+            throw new PalimpsestInternalException("the push to '" + name + "' reported nothing for " + GitRepo.MAIN);
+        } catch (GitAPIException e) {
+            throw new PalimpsestInternalException("cannot push to remote '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static ObjectId advertisedOld(PushResult r) {
+        Ref old = r.getAdvertisedRef(GitRepo.MAIN);
+        return old == null || old.getObjectId() == null ? null : old.getObjectId().copy();
+    }
+
+    /** JGit's progress monitor over a {@link TransferProgress}. */
+    private static final class Monitor implements ProgressMonitor {
+        private final TransferProgress out;
+        private String task = "";
+        private int total;
+        private int done;
+
+        Monitor(TransferProgress out) {
+            this.out = out;
+        }
+
+        @Override
+        public void start(int totalTasks) {
+        }
+
+        @Override
+        public void beginTask(String title, int totalWork) {
+            task = title;
+            total = totalWork == UNKNOWN ? 0 : totalWork;
+            done = 0;
+            out.update(task, done, total);
+        }
+
+        @Override
+        public void update(int completed) {
+            done += completed;
+            out.update(task, done, total);
+        }
+
+        @Override
+        public void endTask() {
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public void showDuration(boolean enabled) {
+        }
+    }
+}

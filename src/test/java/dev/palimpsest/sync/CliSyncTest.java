@@ -1,0 +1,81 @@
+package dev.palimpsest.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.cli.Run;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The replication commands' output, JSON and exit codes. */
+class CliSyncTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void remotesAreManagedAndListedAsTextAndJson() throws Exception {
+        Replicas rs = Replicas.create(dir);
+        Path a = rs.cloneHub("a");
+        String home = rs.home.dir().toString();
+        assertThat(Run.inStore(a.toString(), home, "remote", "add", "peer", "/srv/peer.git").out())
+                .isEqualTo("added remote peer /srv/peer.git\n");
+        assertThat(Run.inStore(a.toString(), home, "remote", "list").out())
+                .isEqualTo("origin\t" + rs.hub + "\npeer\t/srv/peer.git\n");
+        Run json = Run.inStore(a.toString(), home, "remote", "list", "--json");
+        assertThat(json.json().get(1).get("name").asText()).isEqualTo("peer");
+        assertThat(Run.inStore(a.toString(), home, "remote", "add", "peer", "/x.git").code()).isEqualTo(7);
+        assertThat(Run.inStore(a.toString(), home, "remote", "add", "bad/name", "/x.git").code()).isEqualTo(5);
+        assertThat(Run.inStore(a.toString(), home, "remote", "remove", "peer").code()).isZero();
+        assertThat(Run.inStore(a.toString(), home, "remote", "remove", "peer").code()).isEqualTo(4);
+        assertThat(Run.of("clone", rs.hub.toString()).code()).isEqualTo(2);
+        assertThat(Run.inStore(a.toString(), home, "pull").code()).isEqualTo(2);
+    }
+
+    @Test
+    void aRefusedPullExitsThreeListingEveryViolationAndAdoptsNothing() throws Exception {
+        Replicas rs = Replicas.create(dir);
+        Path a = rs.cloneHub("a");
+        ObjectId before = Replicas.head(a);
+        ObjectId forged = forge(rs.hub);
+        Run r = Run.inStore(a.toString(), rs.home.dir().toString(), "pull", "--actor", "bob");
+        assertThat(r.code()).isEqualTo(3);
+        assertThat(r.out()).contains(forged.name()).contains("[unsigned]").contains("refused: nothing adopted");
+        Run j = Run.inStore(a.toString(), rs.home.dir().toString(), "pull", "--actor", "bob", "--json");
+        assertThat(j.code()).isEqualTo(3);
+        assertThat(j.json().get("result").asText()).isEqualTo("refused");
+        assertThat(j.json().get("violations").findValuesAsText("rule")).contains("unsigned", "bad-trailers");
+        assertThat(Replicas.head(a)).isEqualTo(before);
+        Run up = Run.inStore(a.toString(), rs.home.dir().toString(), "push");
+        assertThat(up.code()).as(up.err()).isEqualTo(7);
+    }
+
+    private static ObjectId forge(Path hub) throws Exception {
+        try (Repository r = new FileRepositoryBuilder().setGitDir(hub.toFile()).setMustExist(true).build();
+                ObjectInserter ins = r.newObjectInserter()) {
+            ObjectId main = r.resolve("refs/heads/main");
+            CommitBuilder cb = new CommitBuilder();
+            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
+            cb.setParentId(main);
+            PersonIdent who = new PersonIdent("bob", "bob@example.org", Instant.now(), ZoneOffset.UTC);
+            cb.setAuthor(who);
+            cb.setCommitter(who);
+            cb.setMessage("forged\n");
+            ObjectId c = ins.insert(cb);
+            ins.flush();
+            RefUpdate u = r.updateRef("refs/heads/main");
+            u.setNewObjectId(c);
+            u.setExpectedOldObjectId(main);
+            u.update();
+            return c;
+        }
+    }
+}
