@@ -15,6 +15,7 @@ import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PullResult;
+import dev.palimpsest.model.SearchQuery;
 import dev.palimpsest.model.TransferProgress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The derived indexes (predicate index, claims index) answer across a merge commit and across a
+ * The derived indexes (predicate index, claims index, search index) answer across a merge commit and across a
  * fast-forward onto a merge whose first-parent chain does not hold the old tip exactly as indexes
  * rebuilt from git alone do. The claims index covers main's first-parent chain only: a replica's
  * old tip that a fast-forward left on a merge's second-parent side is "not on main's history" to
@@ -106,6 +107,8 @@ class MergeIndexTest {
                 .map(c -> c.id().value()).sorted().toList());
         out.add("contradictions " + s.claims().contradictions("auth-service", at).size());
         out.add("stale t-a " + s.stale(FactId.of("t-a"), at));
+        out.add("search " + s.recall().search(SearchQuery.of("written", List.of("auth-service")).at(at)).stream()
+                .map(h -> h.id().value() + " " + h.channel() + " " + h.hops()).sorted().toList());
         return out;
     }
 
