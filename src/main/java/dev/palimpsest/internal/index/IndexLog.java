@@ -94,7 +94,7 @@ final class IndexLog {
         ByteBuffer bb = ByteBuffer.wrap(all);
         while (p + 8 <= all.length) {
             int len = bb.getInt(p);
-            if (len <= 0 || p + 4 + len + 4 > all.length) {
+            if (len <= 0 || len > all.length - p - 8) {
                 break;
             }
             CRC32 crc = new CRC32();
