@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,10 @@ class IndexLogCorruptionTest {
     private static final int FACTS = 5;
 
     @TempDir
+    static Path built;
+    private static Path builtGitDir;
+
+    @TempDir
     Path dir;
     private Path gitDir;
     private Path logFile;
@@ -38,16 +44,32 @@ class IndexLogCorruptionTest {
     /** Offsets of the records in the clean log, and its length at the end. */
     private final List<Integer> starts = new ArrayList<>();
 
-    @BeforeEach
-    void writeAStore() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+    @BeforeAll
+    static void writeAStore() throws Exception {
+        try (Store s = TestStores.init(built)) {
             for (int i = 0; i < FACTS; i++) {
                 Transaction tx = s.begin(TestStores.ALICE);
                 tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + i).id(FactId.of("f" + i)));
                 tx.commit();
             }
-            gitDir = s.gitDir();
+            builtGitDir = s.gitDir();
         }
+    }
+
+    @BeforeEach
+    void copyTheStore() throws Exception {
+        try (Stream<Path> files = Files.walk(built)) {
+            for (Path from : (Iterable<Path>) files::iterator) {
+                Path to = dir.resolve(built.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                    Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+                } else {
+                    Files.copy(from, to, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        gitDir = dir.resolve(built.relativize(builtGitDir).toString());
         logFile = gitDir.resolve(IndexLog.DIR).resolve(IndexLog.FILE);
         clean = Files.readAllBytes(logFile);
         ByteBuffer b = ByteBuffer.wrap(clean);
