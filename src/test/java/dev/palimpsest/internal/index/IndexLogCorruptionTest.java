@@ -375,4 +375,34 @@ class IndexLogCorruptionTest {
         }
         assertThat(Files.readAllBytes(logFile)).isEqualTo(clean);
     }
+
+    @Test
+    void questionsAreAnsweredByFirstParentPosition() throws Exception {
+        ObjectId unknown = ObjectId.fromString("0123456789abcdef0123456789abcdef01234567");
+        ObjectId c1 = ObjectId.fromRaw(payload(1));
+        ObjectId c3 = ObjectId.fromRaw(payload(3));
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            PredicateIndex idx = PredicateIndex.open(repo);
+            assertThat(idx.onFirstParentChain(c1, c3)).isTrue();
+            assertThat(idx.onFirstParentChain(c3, c3)).isTrue();
+            assertThat(idx.onFirstParentChain(c3, c1)).isFalse();
+            assertThat(idx.onFirstParentChain(unknown, c3)).isFalse();
+            assertThat(idx.onFirstParentChain(c1, unknown)).isFalse();
+            assertThat(idx.indexed(c3)).isTrue();
+            assertThat(idx.indexed(unknown)).isFalse();
+            assertThat(idx.genesis()).isEqualTo(ObjectId.fromRaw(payload(0)));
+            FactId f2 = FactId.of("f2");
+            assertThat(idx.events(f2)).extracting(FactState::changedAt).containsExactly(c3);
+            assertThat(idx.events(FactId.of("nope"))).isEmpty();
+            assertThat(idx.state(f2, c1)).isNull();
+            assertThat(idx.state(f2, c3).live()).isTrue();
+            assertThat(idx.existing(f2, c3).versionCommit()).isEqualTo(c3);
+            assertThat(idx.existing(f2, c1)).isNull();
+            assertThat(idx.eventsAt(f2, c3)).hasSize(1);
+            assertThat(idx.eventsAt(f2, c1)).isEmpty();
+            List<String> ids = new ArrayList<>();
+            assertThat(idx.eventsSince(2, (id, st) -> ids.add(id))).isEqualTo(commits());
+            assertThat(ids).containsExactly("f1", "f2", "f3", "f4");
+        }
+    }
 }
