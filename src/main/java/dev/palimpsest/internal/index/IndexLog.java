@@ -151,7 +151,6 @@ final class IndexLog {
             out.write(rec);
             out.writeInt((int) crc.getValue());
         }
-        out.flush();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ByteBuffer b = ByteBuffer.wrap(buf.toByteArray());
             while (b.hasRemaining()) {
@@ -187,7 +186,6 @@ final class IndexLog {
                 id(out, r.blob());
             }
         }
-        out.flush();
         return buf.toByteArray();
     }
 

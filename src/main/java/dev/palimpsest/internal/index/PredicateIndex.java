@@ -365,6 +365,7 @@ public final class PredicateIndex {
     }
 
     /** The tips of the indexed chains: every indexed commit is one of their ancestors. */
+    @dev.palimpsest.model.DoNotMutate("speed only: the walk skips indexed commits anyway; the tips only stop it early")
     private List<ObjectId> frontier(RevWalk walk, ObjectId target) {
         return graph.tips();
     }
