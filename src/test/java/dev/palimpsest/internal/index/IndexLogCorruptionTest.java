@@ -405,4 +405,27 @@ class IndexLogCorruptionTest {
             assertThat(ids).containsExactly("f1", "f2", "f3", "f4");
         }
     }
+
+    @Test
+    void recordsAnotherProcessAppendedAreReadNotWrittenTwice() throws Exception {
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            PredicateIndex early = PredicateIndex.open(repo);
+            try (Store s = Store.open(gitDir, new dev.palimpsest.api.KeyHome(dir.resolve("home")),
+                    dev.palimpsest.model.StoreOptions.defaults())) {
+                for (int i = 0; i < 2; i++) {
+                    Transaction tx = s.begin(TestStores.ALICE);
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, "later " + i).id(FactId.of("h" + i)));
+                    tx.commit();
+                }
+            }
+            byte[] written = Files.readAllBytes(logFile);
+            assertThat(written.length).isGreaterThan(clean.length);
+            early.catchUp(repo.head());
+            assertThat(early.hasUnpersisted()).isTrue();
+            early.persist();
+            assertThat(Files.readAllBytes(logFile)).isEqualTo(written);
+            assertThat(early.hasUnpersisted()).isFalse();
+            assertThat(early.commitCount()).isEqualTo(commits() + 2);
+        }
+    }
 }
