@@ -1,5 +1,8 @@
 package dev.palimpsest.claims;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.Store;
@@ -30,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Model-based: random claims, supersessions, retractions and a multi-valued declaration, then
  * {@code current}, {@code dead-ends} and {@code contradictions} at random past commits compared
- * with a plain in-memory model. The seed is printed; rerun one with {@code -Dclaims.seed=N}.
+ * with a plain in-memory model. The seed comes from {@link Seeds}; {@code -Dpalimpsest.seed=N} replays a run.
  */
+@ExtendWith(Seeds.class)
 class ClaimsModelTest {
     private static final String[] SUBJECTS = {"GraphARC", "  grapharc  ", "GRAPHARC!", "Graph-ARC", "東京", "北京"};
     private static final String[] PREDICATES = {"depends on", "Times Out After", "listens on"};
@@ -69,10 +73,8 @@ class ClaimsModelTest {
     }
 
     @Test
-    void agreesWithTheModelAtRandomPastCommits() throws Exception {
-        long seed = Long.getLong("claims.seed", new Random().nextLong());
-        System.out.println("ClaimsModelTest seed: " + seed + " (rerun with -Dclaims.seed=" + seed + ")");
-        Random rnd = new Random(seed);
+    void agreesWithTheModelAtRandomPastCommits(Seed seed) throws Exception {
+        Random rnd = seed.random();
         List<CommitId> commits = new ArrayList<>();
         try (Store s = TestStores.init(dir)) {
             var tx = s.begin(TestStores.ALICE);

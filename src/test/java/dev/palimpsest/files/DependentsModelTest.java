@@ -1,5 +1,8 @@
 package dev.palimpsest.files;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code dependents} at random past commits against an in-memory model: each fact's versions (the
- * commit index that wrote it and the targets it cites) and liveness per commit. The seed is taken
- * from {@code -Dpalimpsest.seed=N} and printed.
+ * commit index that wrote it and the targets it cites) and liveness per commit. The seed comes
+ * from {@link Seeds}; {@code -Dpalimpsest.seed=N} replays a run.
  */
+@ExtendWith(Seeds.class)
 class DependentsModelTest {
     @TempDir
     Path dir;
@@ -37,10 +41,8 @@ class DependentsModelTest {
     record Version(int at, Set<String> targets) {}
 
     @Test
-    void dependentsMatchTheModelAtRandomPastCommits() throws Exception {
-        long seed = Long.getLong("palimpsest.seed", System.nanoTime());
-        System.out.println("DependentsModelTest seed: " + seed + " (rerun with -Dpalimpsest.seed=" + seed + ")");
-        Random rnd = new Random(seed);
+    void dependentsMatchTheModelAtRandomPastCommits(Seed seed) throws Exception {
+        Random rnd = seed.random();
         Map<String, List<Version>> versions = new TreeMap<>();
         List<Set<String>> liveAt = new ArrayList<>();
         List<CommitId> commits = new ArrayList<>();
@@ -94,7 +96,7 @@ class DependentsModelTest {
                 boolean transitive = rnd.nextBoolean();
                 List<Dependent> got = s.derivations().dependents(FactId.of(target), commits.get(k), transitive);
                 List<Dependent> want = model(versions, liveAt.get(k), target, k, transitive);
-                assertThat(got).as("seed %d, dependents of %s at commit %d (transitive %s)", seed, target, k, transitive)
+                assertThat(got).as("%s, dependents of %s at commit %d (transitive %s)", seed, target, k, transitive)
                         .containsExactlyElementsOf(want);
             }
             // never shrinks: the set at each commit contains the set at every earlier commit
@@ -104,12 +106,12 @@ class DependentsModelTest {
                 if (!s.factExistsAt(FactId.of(first), c).commit().hex().isEmpty()) {
                     Set<FactId> now = new HashSet<>();
                     s.derivations().dependents(FactId.of(first), c, true).forEach(d -> now.add(d.id()));
-                    assertThat(now).as("seed %d", seed).containsAll(prev);
+                    assertThat(now).as("%s", seed).containsAll(prev);
                     prev = now;
                 }
             }
         } catch (dev.palimpsest.model.NotFoundException e) {
-            throw new AssertionError("seed " + seed, e);
+            throw new AssertionError(seed.toString(), e);
         }
     }
 

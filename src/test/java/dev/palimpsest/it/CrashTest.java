@@ -1,5 +1,8 @@
 package dev.palimpsest.it;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Writers killed with SIGKILL at random points never lose an acknowledged commit, never corrupt
  * the repository, and never wedge the store for the next writer.
  */
+@ExtendWith(Seeds.class)
 class CrashTest {
     private static final ActorName ALICE = ActorName.of("alice");
     private static final int ROUNDS = 25;
@@ -36,10 +40,8 @@ class CrashTest {
     Path tmp;
 
     @Test
-    void killedWritersLoseNoAcknowledgedCommitAndLeaveTheStoreUsable() throws Exception {
-        long seed = Long.getLong("crash.seed", System.nanoTime());
-        System.out.println("CrashTest seed = " + seed + " (rerun with -Dcrash.seed=" + seed + ")");
-        Random random = new Random(seed);
+    void killedWritersLoseNoAcknowledgedCommitAndLeaveTheStoreUsable(Seed seed) throws Exception {
+        Random random = seed.random();
         Path store = tmp.resolve("store.git");
         Path home = tmp.resolve("home");
         Store.initializer(store).home(new KeyHome(home)).actor(ALICE).create().close();

@@ -1,5 +1,8 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.FactSpec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,9 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * asserts, revisions, retractions, re-adds and refs (with the invalid transactions the gate
  * rejects), supersessions, merges, subsumptions, a second actor's key, an ingest batch with
  * receipts, entailment and a cleanup cascade — passes the audit with no violation: the gate never
- * writes what the rule book forbids. The seed is {@code System.nanoTime()} unless
- * {@code -Daudit.seed=N} is given, and is printed.
+ * writes what the rule book forbids. The seed comes from {@link Seeds}
+ * ({@code -Dpalimpsest.seed=N} replays it).
  */
+@ExtendWith(Seeds.class)
 class GateHistoryAuditTest {
     private static final ActorName BOB = ActorName.of("bob");
 
@@ -39,21 +43,18 @@ class GateHistoryAuditTest {
     Path dir;
 
     @Test
-    void aSeededRandomHistoryWrittenThroughTheGateAuditsClean() throws Exception {
-        String given = System.getProperty("audit.seed");
-        long seed = given == null || given.isBlank() ? System.nanoTime() : Long.parseLong(given.trim());
-        System.out.println("GateHistoryAuditTest seed: " + seed + " (rerun with -Daudit.seed=" + seed + ")");
-        Random rnd = new Random(seed);
+    void aSeededRandomHistoryWrittenThroughTheGateAuditsClean(Seed seed) throws Exception {
+        Random rnd = seed.random();
         int landed;
         try (Store s = TestStores.init(dir)) {
-            HistoryGenerator g = new HistoryGenerator(s, new TemporalModel(s.head()), seed, 12);
+            HistoryGenerator g = new HistoryGenerator(s, new TemporalModel(s.head()), seed.value(), 12);
             g.run(120);
             s.begin(TestStores.ALICE).addKey(BOB, new KeyHome(dir.resolve("home")).generateKey(BOB), KeyRole.AGENT)
                     .commit();
-            landed = consolidate(s, rnd, 12) + layers(s, seed);
-            assertThat(landed).as("seed %d: some consolidations and layered writes landed", seed).isPositive();
+            landed = consolidate(s, rnd, 12) + layers(s, seed.derive(1));
+            assertThat(landed).as("%s: some consolidations and layered writes landed", seed).isPositive();
             AuditReport r = audit(s.gitDir());
-            assertThat(r.violations()).as("seed %d", seed).isEmpty();
+            assertThat(r.violations()).as("%s", seed).isEmpty();
             assertThat(r.commits()).isGreaterThan(landed);
         }
     }

@@ -59,7 +59,7 @@ final class HistoryGenerator {
         this.model = model;
         this.rnd = new Random(seed);
         this.seed = seed;
-        this.seedNote = "seed " + seed + " (rerun with -Dmodel.seed=" + seed + ")";
+        this.seedNote = "generator seed " + seed;
         for (int i = 0; i < idCount; i++) {
             ids.add(FactId.of(String.format("f%02d", i)));
         }

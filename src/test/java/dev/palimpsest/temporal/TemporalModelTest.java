@@ -1,5 +1,8 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import dev.palimpsest.model.ExistsAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,9 +48,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dmodel.staleOfRetracted=false} skips comparing stale() of retracted facts, and
  * {@code -Dmodel.reviseSameTx=false} keeps the generator from revising facts carrying same-transaction refs.
  *
- * <p>The seed is {@code System.nanoTime()} unless {@code -Dmodel.seed=N} is given; it is printed
- * and included in every assertion message.
+ * <p>The seed comes from {@link Seeds} ({@code -Dpalimpsest.seed=N} replays a run) and is included
+ * in every assertion message.
  */
+@ExtendWith(Seeds.class)
 class TemporalModelTest {
     private static final int IDS = 15;
     private static final int OPERATIONS = 300;
@@ -66,17 +70,17 @@ class TemporalModelTest {
     Path dir;
 
     private long seed;
+    private String seedNote;
     private Random rnd;
     private TemporalModel model;
     private Path gitDir;
     private KeyHome home;
 
     @BeforeEach
-    void seed() {
-        String given = System.getProperty("model.seed");
-        seed = given == null || given.isBlank() ? System.nanoTime() : Long.parseLong(given.trim());
-        System.out.println("TemporalModelTest seed: " + seed + " (rerun with -Dmodel.seed=" + seed + ")");
-        rnd = new Random(seed ^ 0x5DEECE66DL);
+    void seed(Seed given) {
+        seedNote = given.toString();
+        seed = given.value();
+        rnd = new Random(given.derive(0));
     }
 
     @Test
@@ -146,7 +150,7 @@ class TemporalModelTest {
         g.run(OPERATIONS);
         System.out.println("TemporalModelTest seed " + seed + ": " + g.operations + " operations, " + model.head()
                 + " commits, " + g.rejected + " rejected transactions, facts " + model.ids().size());
-        assertThat(g.rejected).as("seed %d: some invalid transactions were tried", seed).isPositive();
+        assertThat(g.rejected).as("%s: some invalid transactions were tried", seedNote).isPositive();
         return s;
     }
 
@@ -172,7 +176,7 @@ class TemporalModelTest {
     /** Compares every predicate at one (commit, id) pair; inbound with all=true (slow in the store: see the class comment) only when asked. */
     private void check(Store s, FactId id, int at, String phase, boolean withAll) throws PalimpsestException {
         CommitId c = model.commits.get(at);
-        String where = "seed " + seed + " (-Dmodel.seed=" + seed + "), " + phase + ": " + id + " at commit #" + at
+        String where = seedNote + ", " + phase + ": " + id + " at commit #" + at
                 + " " + c.abbreviated();
         TemporalModel.State st = model.state(id, at);
         if (st == null) {
@@ -224,7 +228,7 @@ class TemporalModelTest {
      */
     private void assertLogIsWhole(String what) throws IOException {
         byte[] b = Files.readAllBytes(gitDir.resolve(LOG));
-        String where = "seed " + seed + ", " + what;
+        String where = seedNote + ", " + what;
         ByteBuffer bb = ByteBuffer.wrap(b);
         assertThat(bb.getInt(0)).as("magic: " + where).isEqualTo(0x50494458);
         assertThat(bb.getInt(4)).as("version: " + where).isEqualTo(2);

@@ -94,7 +94,7 @@ final class IndexLog {
         ByteBuffer bb = ByteBuffer.wrap(all);
         while (p + 8 <= all.length) {
             int len = bb.getInt(p);
-            if (len <= 0 || p + 4 + len + 4 > all.length) {
+            if (len <= 0 || len > all.length - p - 8) {
                 break;
             }
             CRC32 crc = new CRC32();
@@ -151,7 +151,6 @@ final class IndexLog {
             out.write(rec);
             out.writeInt((int) crc.getValue());
         }
-        out.flush();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
             ByteBuffer b = ByteBuffer.wrap(buf.toByteArray());
             while (b.hasRemaining()) {
@@ -187,7 +186,6 @@ final class IndexLog {
                 id(out, r.blob());
             }
         }
-        out.flush();
         return buf.toByteArray();
     }
 

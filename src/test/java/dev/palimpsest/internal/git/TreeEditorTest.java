@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.git;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The tree editor against two oracles: a map of paths (the model) and JGit's index-built tree of
  * the same files, which must have the same id; every tree it writes passes JGit's object checker.
  */
+@ExtendWith(Seeds.class)
 class TreeEditorTest {
     /** Names that are prefixes of each other and sort around '/' (0x2f): '-' and '.' sort before it, '0' after. */
     private static final String[] NAMES = {"a", "a.b", "a-c", "a0", "ab", "b", "b.yaml", "z", "zz.yaml"};
@@ -34,10 +38,8 @@ class TreeEditorTest {
     Path dir;
 
     @Test
-    void randomEditsGiveTheTreeThatTheIndexWouldWrite() throws Exception {
-        long seed = Long.getLong("tree.seed", System.nanoTime());
-        System.out.println("TreeEditorTest seed " + seed + " (rerun with -Dtree.seed=" + seed + ")");
-        Random rnd = new Random(seed);
+    void randomEditsGiveTheTreeThatTheIndexWouldWrite(Seed seed) throws Exception {
+        Random rnd = seed.random();
         try (FileRepository repo = new FileRepository(dir.resolve("t.git").toFile())) {
             repo.create(true);
             try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader()) {

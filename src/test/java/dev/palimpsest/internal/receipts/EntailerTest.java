@@ -1,5 +1,8 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +15,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
+@ExtendWith(Seeds.class)
 class EntailerTest {
     private static final Ontology ONTOLOGY = new Ontology(List.of("part_of"),
             new TreeMap<>(Map.of("regulates", "regulated_by")), new TreeMap<>(Map.of("activates", "regulates")),
@@ -39,10 +43,8 @@ class EntailerTest {
     }
 
     @Test
-    void incrementalMaintenanceAgreesWithFromScratchRecomputation() {
-        long seed = System.nanoTime();
-        System.out.println("EntailerTest seed " + seed);
-        Random rnd = new Random(seed);
+    void incrementalMaintenanceAgreesWithFromScratchRecomputation(Seed seed) {
+        Random rnd = seed.random();
         for (int round = 0; round < 20; round++) {
             Ontology onto = randomOntology(rnd);
             Entailer inc = new Entailer(onto);
@@ -54,16 +56,14 @@ class EntailerTest {
                 Entailer scratch = new Entailer(onto);
                 live.forEach(scratch::addAssertion);
                 scratch.apply();
-                assertThat(snapshot(inc)).as("seed %d round %d step %d", seed, round, step).isEqualTo(snapshot(scratch));
+                assertThat(snapshot(inc)).as("%s round %d step %d", seed, round, step).isEqualTo(snapshot(scratch));
             }
         }
     }
 
     @Test
-    void aRestoredEntailerBehavesExactlyLikeOneThatWasNeverPersisted() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("EntailerTest restore seed " + seed);
-        Random rnd = new Random(seed);
+    void aRestoredEntailerBehavesExactlyLikeOneThatWasNeverPersisted(Seed seed) throws Exception {
+        Random rnd = seed.random();
         for (int round = 0; round < 20; round++) {
             Ontology onto = randomOntology(rnd);
             Entailer kept = new Entailer(onto);
@@ -76,16 +76,16 @@ class EntailerTest {
                     byte[] file = EntailStateFile.encode(org.eclipse.jgit.lib.ObjectId.zeroId(),
                             EntailStateFile.fingerprint(onto), kept.export());
                     restored = Entailer.restore(onto, EntailStateFile.decode(file).state());
-                    assertThat(snapshot(restored)).as("seed %d round %d: just restored", seed, round)
+                    assertThat(snapshot(restored)).as("%s round %d: just restored", seed, round)
                             .isEqualTo(snapshot(kept));
                 }
                 next = restored == null ? randomChanges(rnd, live, next, kept)
                         : randomChanges(rnd, live, next, kept, restored);
                 var keptRegion = kept.apply();
                 if (restored != null) {
-                    assertThat(restored.apply()).as("seed %d round %d step %d: region", seed, round, step)
+                    assertThat(restored.apply()).as("%s round %d step %d: region", seed, round, step)
                             .isEqualTo(keptRegion);
-                    assertThat(snapshot(restored)).as("seed %d round %d step %d", seed, round, step)
+                    assertThat(snapshot(restored)).as("%s round %d step %d", seed, round, step)
                             .isEqualTo(snapshot(kept));
                     assertThat(restored.assertions()).isEqualTo(live);
                 }
@@ -93,7 +93,7 @@ class EntailerTest {
             Entailer scratch = new Entailer(onto);
             live.forEach(scratch::addAssertion);
             scratch.apply();
-            assertThat(snapshot(restored)).as("seed %d round %d: against a recomputation", seed, round)
+            assertThat(snapshot(restored)).as("%s round %d: against a recomputation", seed, round)
                     .isEqualTo(snapshot(scratch));
         }
     }
