@@ -31,7 +31,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             DemoCommand.class, BenchCommand.class,
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
             ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
-            DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class})
+            DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
+            McpCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
