@@ -8,7 +8,10 @@ import dev.palimpsest.model.DeadEnds;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.RejectedException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,8 @@ import java.util.Map;
 final class ClaimTools {
     private static final String SUBJECT = "The entity, matched by its normalised key (case, punctuation and spacing"
             + " do not matter: 'Auth Service' is 'auth-service').";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private ClaimTools() {}
 
@@ -71,6 +76,12 @@ final class ClaimTools {
                 false, a -> claim(s, a));
     }
 
+    private static byte[] mint() {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
     private static Map<String, Object> current(Store store, Args a) throws Exception {
         String subject = a.text("subject");
         String predicate = a.optText("predicate");
@@ -97,10 +108,17 @@ final class ClaimTools {
         }
         FactId old = a.optFact("supersedes");
         Double confidence = a.number("confidence");
-        ClaimSpec spec = new ClaimSpec(a.optFact("id"), a.text("subject"), a.text("predicate"), a.text("object"),
-                sources, s.run(), confidence, null);
-        ClaimResult r = old == null ? s.store().claims().claim(s.actor(), spec)
-                : s.store().claims().supersede(s.actor(), old, spec);
+        FactId given = a.optFact("id");
+        FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
+        ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
+                confidence, null);
+        ClaimResult r;
+        try {
+            r = old == null ? s.store().claims().claim(s.actor(), spec)
+                    : s.store().claims().supersede(s.actor(), old, spec);
+        } catch (RejectedException e) {
+            throw Refs.unminted(e, given == null ? id : null);
+        }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", r.id().value());
         m.put("commit", r.commit().hex());

@@ -80,69 +80,37 @@ final class WriteTools {
     private static Map<String, Object> assertFact(Session s, Args a) throws Exception {
         FactId given = a.optFact("id");
         FactId hypothesis = a.optFact("subsumes");
-        FactSpec spec = spec(s.store(), a, given);
+        Refs refs = new Refs(s.store(), a);
+        FactSpec spec = spec(refs, a, given);
         Transaction tx = s.store().begin(s.actor());
         FactId id = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
-        return landed(id, tx.commit());
+        return landed(id, refs.commit(tx, given == null ? id : null));
     }
 
     private static Map<String, Object> revise(Session s, Args a) throws Exception {
         FactId id = a.fact("id");
         String body = a.text("body");
-        List<RefSpec> refs = refs(s.store(), a);
-        return landed(id, s.store().begin(s.actor()).revise(id, body, refs).commit());
+        Refs refs = new Refs(s.store(), a);
+        return landed(id, refs.commit(s.store().begin(s.actor()).revise(id, body, refs.specs), null));
     }
 
     private static Map<String, Object> supersede(Session s, Args a) throws Exception {
         FactId old = a.fact("old");
-        FactSpec spec = spec(s.store(), a, a.optFact("id"));
+        FactId given = a.optFact("id");
+        Refs refs = new Refs(s.store(), a);
+        FactSpec spec = spec(refs, a, given);
         Transaction tx = s.store().begin(s.actor());
         FactId id = tx.supersede(old, spec);
-        return landed(id, tx.commit());
+        return landed(id, refs.commit(tx, given == null ? id : null));
     }
 
-    private static FactSpec spec(Store store, Args a, FactId given) throws Exception {
-        FactSpec spec = FactSpec.of(a.kind("kind", "claim"), a.text("body")).refs(refs(store, a));
+    private static FactSpec spec(Refs refs, Args a, FactId given) throws Exception {
+        FactSpec spec = FactSpec.of(a.kind("kind", "claim"), a.text("body")).refs(refs.specs);
         Double confidence = a.number("confidence");
         spec = confidence == null ? spec : spec.confidence(confidence);
         return given == null ? spec : spec.id(given);
     }
 
-    /** The refs and quotes of a call as ref specs; every malformed target or unknown pin is reported at once. */
-    static List<RefSpec> refs(Store store, Args a) throws RejectedException {
-        Map<String, String> quotes = new LinkedHashMap<>(a.textMap("quotes"));
-        List<Violation> bad = new ArrayList<>();
-        List<RefSpec> out = new ArrayList<>();
-        for (String r : a.texts("refs")) {
-            int at = r.indexOf('@');
-            String target = at < 0 ? r : r.substring(0, at);
-            FactId id;
-            try {
-                id = FactId.of(target);
-            } catch (IllegalArgumentException e) {
-                bad.add(new Violation(Rule.INVALID_ARGUMENT, "refs", e.getMessage()));
-                continue;
-            }
-            CommitId pin = null;
-            if (at >= 0) {
-                try {
-                    pin = store.resolve(r.substring(at + 1));
-                } catch (NotFoundException e) {
-                    bad.add(new Violation(Rule.PIN_UNKNOWN, "ref -> " + id, "'" + r.substring(at + 1)
-                            + "' names no commit of this store"));
-                    continue;
-                }
-            }
-            out.add(new RefSpec(id, pin, RefRole.CITES, quotes.remove(target)));
-        }
-        if (!quotes.isEmpty()) {
-            bad.add(new Violation(Rule.INVALID_ARGUMENT, "quotes", "names " + quotes.keySet() + " but no ref cites it"));
-        }
-        if (!bad.isEmpty()) {
-            throw new RejectedException(bad);
-        }
-        return out;
-    }
 
     private static Map<String, Object> retract(Session s, Args a) throws Exception {
         List<FactId> ids = a.facts("ids");
