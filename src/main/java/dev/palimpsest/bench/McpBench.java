@@ -1,0 +1,152 @@
+package dev.palimpsest.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.StoreOptions;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Round trips through {@code palimpsest mcp} over stdio, measured with the MCP SDK's own client: a
+ * {@code show} of one fact and a one-fact {@code assert} (a signed commit, fsync on as the server
+ * runs), after a warm-up; beside the cost of the same two operations as one CLI process each, the
+ * way an agent without MCP has to call the store. The server is this program's jar ({@code java -jar})
+ * or, when run from classes, its class path.
+ */
+public final class McpBench {
+    /** Results: round-trip percentiles, the CLI's per-call wall time, and the load average while measuring. */
+    public record Result(Stats show, Stats assertOneFact, Stats cliShow, Stats cliAssert, double loadAverage,
+            String server) {}
+
+    private static final ActorName ACTOR = ActorName.of("bench");
+    private final Path workDir;
+    private final PrintWriter log;
+
+    public McpBench(Path workDir, PrintWriter log) {
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    public Result run(int samples, int warmup, int cliSamples) throws IOException, PalimpsestException {
+        Path dir = Files.createTempDirectory(workDir, "bench-mcp-");
+        Path home = dir.resolve("home");
+        Path gitDir = dir.resolve("store.git");
+        try (Store store = Store.initializer(gitDir).home(new KeyHome(home)).actor(ACTOR)
+                .options(StoreOptions.defaults()).create()) {
+            Transaction tx = store.begin(ACTOR);
+            tx.assertFact(FactSpec.of(Kind.SOURCE, "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.")
+                    .id(FactId.of("pmid-1")));
+            tx.commit();
+        }
+        List<String> server = serverCommand();
+        List<String> args = new ArrayList<>(server.subList(1, server.size()));
+        args.addAll(List.of("mcp", "--store", gitDir.toString(), "--home", home.toString(), "--actor", ACTOR.value(),
+                "--run", "bench-run"));
+        ServerParameters params = ServerParameters.builder(server.get(0)).args(args).build();
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
+        transport.setStdErrorHandler(line -> { });
+        Stats show;
+        Stats assertOne;
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+                .initializationTimeout(Duration.ofSeconds(60)).build();
+        try {
+            client.initialize();
+            log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
+                    + " samples each");
+            show = time(client, warmup, samples, i -> Map.of("id", "pmid-1"), "show");
+            log.println("  show     round trip " + show);
+            assertOne = time(client, warmup, samples, i -> Map.of("body", "fact number " + i, "refs", List.of("pmid-1")),
+                    "assert");
+            log.println("  assert   round trip " + assertOne + "  (one signed commit each, fsync on)");
+        } finally {
+            client.closeGracefully();
+        }
+        Stats cliShow = cli(server, cliSamples, i -> List.of("show", "pmid-1", "--store", gitDir.toString()));
+        log.println("  CLI show   per process " + cliShow);
+        Stats cliAssert = cli(server, cliSamples, i -> List.of("assert", "--store", gitDir.toString(), "--home",
+                home.toString(), "--actor", ACTOR.value(), "--body", "cli fact " + i));
+        log.println("  CLI assert per process " + cliAssert);
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        log.printf("  load average %.1f on %d cores%n", load, Runtime.getRuntime().availableProcessors());
+        log.flush();
+        return new Result(show, assertOne, cliShow, cliAssert, load, String.join(" ", server));
+    }
+
+    private interface Arguments<T> {
+        T of(int i);
+    }
+
+    private static Stats time(McpSyncClient client, int warmup, int samples, Arguments<Map<String, Object>> args,
+            String tool) {
+        long[] nanos = new long[samples];
+        for (int i = 0; i < warmup + samples; i++) {
+            McpSchema.CallToolRequest req = new McpSchema.CallToolRequest(tool, args.of(i));
+            long t0 = System.nanoTime();
+            McpSchema.CallToolResult r = client.callTool(req);
+            long t = System.nanoTime() - t0;
+            if (Boolean.TRUE.equals(r.isError())) {
+                throw new IllegalStateException(tool + " failed: " + r.content());
+            }
+            if (i >= warmup) {
+                nanos[i - warmup] = t;
+            }
+        }
+        return Stats.of(nanos);
+    }
+
+    private static Stats cli(List<String> server, int samples, Arguments<List<String>> args) throws IOException {
+        long[] nanos = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            List<String> cmd = new ArrayList<>(server);
+            cmd.addAll(args.of(i));
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            try {
+                if (p.waitFor() != 0) {
+                    throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return Stats.of(nanos);
+    }
+
+    /** {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar. */
+    static List<String> serverCommand() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        try {
+            Path self = Path.of(McpBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(self) && self.toString().endsWith(".jar")) {
+                return List.of(java, "-jar", self.toString());
+            }
+        } catch (URISyntaxException | SecurityException e) {
+            // fall back to the class path
+        }
+        return List.of(java, "-cp", System.getProperty("java.class.path"), "dev.palimpsest.cli.Main");
+    }
+}
