@@ -30,14 +30,14 @@ import java.util.Map;
 /**
  * Round trips through {@code palimpsest mcp} over stdio, measured with the MCP SDK's own client: a
  * {@code show} of one fact and a one-fact {@code assert} (a signed commit, fsync on as the server
- * runs), after a warm-up; beside the cost of the same two operations as one CLI process each, the
+ * runs by default, and again with {@code --no-fsync} as {@code bench commit} measures), after a warm-up; beside the cost of the same two operations as one CLI process each, the
  * way an agent without MCP has to call the store. The server is this program's jar ({@code java -jar})
  * or, when run from classes, its class path.
  */
 public final class McpBench {
     /** Results: round-trip percentiles, the CLI's per-call wall time, and the load average while measuring. */
-    public record Result(Stats show, Stats assertOneFact, Stats cliShow, Stats cliAssert, double loadAverage,
-            String server) {}
+    public record Result(Stats show, Stats assertOneFact, Stats assertNoFsync, Stats cliShow, Stats cliAssert,
+            double loadAverage, String server) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private final Path workDir;
@@ -60,25 +60,26 @@ public final class McpBench {
             tx.commit();
         }
         List<String> server = serverCommand();
-        List<String> args = new ArrayList<>(server.subList(1, server.size()));
-        args.addAll(List.of("mcp", "--store", gitDir.toString(), "--home", home.toString(), "--actor", ACTOR.value(),
-                "--run", "bench-run"));
-        ServerParameters params = ServerParameters.builder(server.get(0)).args(args).build();
-        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
-        transport.setStdErrorHandler(line -> { });
+        log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
+                + " samples each");
         Stats show;
         Stats assertOne;
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-                .initializationTimeout(Duration.ofSeconds(60)).build();
+        McpSyncClient client = connect(server, gitDir, home, false);
         try {
-            client.initialize();
-            log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
-                    + " samples each");
             show = time(client, warmup, samples, i -> Map.of("id", "pmid-1"), "show");
             log.println("  show     round trip " + show);
             assertOne = time(client, warmup, samples, i -> Map.of("body", "fact number " + i, "refs", List.of("pmid-1")),
                     "assert");
             log.println("  assert   round trip " + assertOne + "  (one signed commit each, fsync on)");
+        } finally {
+            client.closeGracefully();
+        }
+        Stats assertNoFsync;
+        client = connect(server, gitDir, home, true);
+        try {
+            assertNoFsync = time(client, warmup, samples, i -> Map.of("body", "unsynced fact " + i, "refs",
+                    List.of("pmid-1")), "assert");
+            log.println("  assert   round trip " + assertNoFsync + "  (mcp --no-fsync, as bench commit)");
         } finally {
             client.closeGracefully();
         }
@@ -90,7 +91,23 @@ public final class McpBench {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         log.printf("  load average %.1f on %d cores%n", load, Runtime.getRuntime().availableProcessors());
         log.flush();
-        return new Result(show, assertOne, cliShow, cliAssert, load, String.join(" ", server));
+        return new Result(show, assertOne, assertNoFsync, cliShow, cliAssert, load, String.join(" ", server));
+    }
+
+    private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync) {
+        List<String> args = new ArrayList<>(server.subList(1, server.size()));
+        args.addAll(List.of("mcp", "--store", gitDir.toString(), "--home", home.toString(), "--actor", ACTOR.value(),
+                "--run", "bench-run"));
+        if (noFsync) {
+            args.add("--no-fsync");
+        }
+        ServerParameters params = ServerParameters.builder(server.get(0)).args(args).build();
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
+        transport.setStdErrorHandler(line -> { });
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
+                .initializationTimeout(Duration.ofSeconds(60)).build();
+        client.initialize();
+        return client;
     }
 
     private interface Arguments<T> {

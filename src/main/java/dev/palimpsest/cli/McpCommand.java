@@ -29,6 +29,10 @@ final class McpCommand extends Context implements Callable<Integer> {
                     + " of the claims and files it writes ([A-Za-z0-9][A-Za-z0-9._:-]{0,79}).")
     String run;
 
+    @Option(names = "--no-fsync", description = "Acknowledge writes without forcing objects and refs to disk first"
+            + " (benchmarks and throwaway stores only: a crash may lose acknowledged commits).")
+    boolean noFsync;
+
     @Override
     public Integer call() throws Exception {
         ActorName who = Parse.actor("--actor", actor.name);
@@ -38,7 +42,7 @@ final class McpCommand extends Context implements Callable<Integer> {
         }
         Store store;
         try {
-            store = Store.open(storePath(), home(), StoreOptions.defaults().withRun(run));
+            store = Store.open(storePath(), home(), StoreOptions.defaults().withFsync(!noFsync).withRun(run));
         } catch (NotFoundException e) {
             throw new Main.NoStoreException(e.getMessage());
         }
