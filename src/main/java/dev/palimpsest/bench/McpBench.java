@@ -36,8 +36,13 @@ import java.util.Map;
  */
 public final class McpBench {
     /** Results: round-trip percentiles, the CLI's per-call wall time, and the load average while measuring. */
-    public record Result(Stats show, Stats assertOneFact, Stats assertNoFsync, Stats cliShow, Stats cliAssert,
-            double loadAverage, String server) {}
+    public record Result(Stats show, Stats assertOneFact, Stats assertNoFsync, Stats apiShow, Stats apiAssert,
+            Stats apiAssertNoFsync, Stats cliShow, Stats cliAssert,
+            double showCpuMillis, double assertCpuMillis, double assertNoFsyncCpuMillis, double loadAverage,
+            String server) {}
+
+    /** Round-trip times, and the CPU both processes (client and server) spent per call, in milliseconds. */
+    private record Timed(Stats stats, double cpuMillis) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private final Path workDir;
@@ -59,27 +64,42 @@ public final class McpBench {
                     .id(FactId.of("pmid-1")));
             tx.commit();
         }
+        Stats apiShow;
+        Stats apiAssert;
+        Stats apiAssertNoFsync;
+        try (Store store = Store.open(gitDir, new KeyHome(home), StoreOptions.defaults())) {
+            apiShow = api(warmup, samples, i -> store.read(FactId.of("pmid-1"), store.head()));
+            apiAssert = api(warmup, samples, i -> assertOne(store, "api fact " + i));
+        }
+        try (Store store = Store.open(gitDir, new KeyHome(home), StoreOptions.defaults().withFsync(false))) {
+            apiAssertNoFsync = api(warmup, samples, i -> assertOne(store, "api unsynced fact " + i));
+        }
+        log.println("  in-process API, same store: read " + apiShow + "; one-fact commit " + apiAssert
+                + " (fsync on), " + apiAssertNoFsync + " (fsync off)");
         List<String> server = serverCommand();
         log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
                 + " samples each");
-        Stats show;
-        Stats assertOne;
+        Timed show;
+        Timed assertOne;
         McpSyncClient client = connect(server, gitDir, home, false);
         try {
             show = time(client, warmup, samples, i -> Map.of("id", "pmid-1"), "show");
-            log.println("  show     round trip " + show);
+            log.printf("  show     round trip %s; CPU %.3f ms per call (client + server)%n", show.stats(),
+                    show.cpuMillis());
             assertOne = time(client, warmup, samples, i -> Map.of("body", "fact number " + i, "refs", List.of("pmid-1")),
                     "assert");
-            log.println("  assert   round trip " + assertOne + "  (one signed commit each, fsync on)");
+            log.printf("  assert   round trip %s; CPU %.3f ms per call (one signed commit each, fsync on)%n",
+                    assertOne.stats(), assertOne.cpuMillis());
         } finally {
             client.closeGracefully();
         }
-        Stats assertNoFsync;
+        Timed assertNoFsync;
         client = connect(server, gitDir, home, true);
         try {
             assertNoFsync = time(client, warmup, samples, i -> Map.of("body", "unsynced fact " + i, "refs",
                     List.of("pmid-1")), "assert");
-            log.println("  assert   round trip " + assertNoFsync + "  (mcp --no-fsync, as bench commit)");
+            log.printf("  assert   round trip %s; CPU %.3f ms per call (mcp --no-fsync, as bench commit)%n",
+                    assertNoFsync.stats(), assertNoFsync.cpuMillis());
         } finally {
             client.closeGracefully();
         }
@@ -91,7 +111,9 @@ public final class McpBench {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         log.printf("  load average %.1f on %d cores%n", load, Runtime.getRuntime().availableProcessors());
         log.flush();
-        return new Result(show, assertOne, assertNoFsync, cliShow, cliAssert, load, String.join(" ", server));
+        return new Result(show.stats(), assertOne.stats(), assertNoFsync.stats(), apiShow, apiAssert, apiAssertNoFsync,
+                cliShow, cliAssert, show.cpuMillis(),
+                assertOne.cpuMillis(), assertNoFsync.cpuMillis(), load, String.join(" ", server));
     }
 
     private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync) {
@@ -110,14 +132,40 @@ public final class McpBench {
         return client;
     }
 
+    private interface Call {
+        void run(int i) throws PalimpsestException;
+    }
+
+    private static void assertOne(Store store, String body) throws PalimpsestException {
+        Transaction tx = store.begin(ACTOR);
+        tx.assertFact(FactSpec.of(Kind.CLAIM, body).refs(dev.palimpsest.model.RefSpec.cites(FactId.of("pmid-1"))));
+        tx.commit();
+    }
+
+    private static Stats api(int warmup, int samples, Call call) throws PalimpsestException {
+        long[] nanos = new long[samples];
+        for (int i = 0; i < warmup + samples; i++) {
+            long t0 = System.nanoTime();
+            call.run(i);
+            if (i >= warmup) {
+                nanos[i - warmup] = System.nanoTime() - t0;
+            }
+        }
+        return Stats.of(nanos);
+    }
+
     private interface Arguments<T> {
         T of(int i);
     }
 
-    private static Stats time(McpSyncClient client, int warmup, int samples, Arguments<Map<String, Object>> args,
+    private static Timed time(McpSyncClient client, int warmup, int samples, Arguments<Map<String, Object>> args,
             String tool) {
         long[] nanos = new long[samples];
+        long cpu0 = 0;
         for (int i = 0; i < warmup + samples; i++) {
+            if (i == warmup) {
+                cpu0 = cpuNanos();
+            }
             McpSchema.CallToolRequest req = new McpSchema.CallToolRequest(tool, args.of(i));
             long t0 = System.nanoTime();
             McpSchema.CallToolResult r = client.callTool(req);
@@ -129,7 +177,16 @@ public final class McpBench {
                 nanos[i - warmup] = t;
             }
         }
-        return Stats.of(nanos);
+        return new Timed(Stats.of(nanos), (cpuNanos() - cpu0) / 1e6 / samples);
+    }
+
+    /** CPU time of this JVM and of its children (the server) so far. */
+    private static long cpuNanos() {
+        long self = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long children = ProcessHandle.current().children()
+                .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
+        return self + children;
     }
 
     private static Stats cli(List<String> server, int samples, Arguments<List<String>> args) throws IOException {
