@@ -154,6 +154,11 @@ public final class Claims {
         return q().contradictions(subject, seq(at));
     }
 
+    /** The claims index, opened and caught up on first use (for recall). */
+    ClaimsIndex index() {
+        return q().index();
+    }
+
     private int seq(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
         ObjectId given = ObjectId.fromString(at.hex());

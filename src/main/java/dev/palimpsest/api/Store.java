@@ -59,6 +59,7 @@ public final class Store implements AutoCloseable {
     private final Claims claims;
     private final Derivations derivations;
     private final ProducedFiles files;
+    private final Recall recall;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -70,6 +71,7 @@ public final class Store implements AutoCloseable {
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
+        this.recall = new Recall(this, repo, writer);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -151,6 +153,11 @@ public final class Store implements AutoCloseable {
     /** Produced files: content-addressed bytes with a provenance record per name. */
     public ProducedFiles files() {
         return files;
+    }
+
+    /** Recall: ranked search and token-budgeted briefs, at any commit. */
+    public Recall recall() {
+        return recall;
     }
 
     /** The tip of {@code main}. */
@@ -287,6 +294,7 @@ public final class Store implements AutoCloseable {
     /** Releases the repository; the store must not be used afterwards. */
     @Override
     public void close() {
+        recall.close();
         repo.close();
     }
 

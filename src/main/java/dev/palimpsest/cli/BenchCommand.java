@@ -14,11 +14,11 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
-            BenchCommand.FileBench.class, BenchCommand.McpBenchCmd.class})
+            BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class, BenchCommand.McpBenchCmd.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims | bench search");
     }
 
     /** The scratch folder a benchmark builds its stores in. */
@@ -217,6 +217,47 @@ final class BenchCommand implements Callable<Integer> {
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.ClaimsBench.Result r = new dev.palimpsest.bench.ClaimsBench(work, out())
                     .run(claims, entities, batch, samples, seed);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "search", description = "Recall at scale: search and brief p50 at main and at a past commit,"
+            + " incremental index update per commit, cold rebuild, beside a rebuild-per-query scan and git grep.")
+    static final class SearchBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--facts", defaultValue = "100000", description = "Claims written. Default: ${DEFAULT-VALUE}.")
+        int facts;
+
+        @Option(names = "--entities", defaultValue = "10000", description = "Distinct subjects. Default: ${DEFAULT-VALUE}.")
+        int entities;
+
+        @Option(names = "--batch", defaultValue = "100", description = "Claims per commit. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--samples", defaultValue = "2000", description = "Timed questions of each kind. Default: ${DEFAULT-VALUE}.")
+        int samples;
+
+        @Option(names = "--extra", defaultValue = "200",
+                description = "Commits written after the index, then caught up incrementally. Default: ${DEFAULT-VALUE}.")
+        int extra;
+
+        @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (facts < 10 || entities < 1 || batch < 1 || samples < 1 || extra < 1) {
+                throw new Main.UsageException("--facts >= 10, --entities, --batch, --samples and --extra >= 1");
+            }
+            out().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
+                    + " per commit, seed " + seed);
+            dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), out())
+                    .run(facts, entities, batch, samples, extra, seed);
             if (json()) {
                 printJson(r);
             }

@@ -32,7 +32,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
             ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
-            McpCommand.class})
+            RecallCommands.Search.class, RecallCommands.BriefCmd.class, McpCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
@@ -118,12 +118,16 @@ public final class Main {
      * both, and the unknown option is the one to name.
      */
     private static ParameterException unknownOptionFirst(ParameterException ex) {
-        List<String> unknown = ex.getCommandLine().getUnmatchedArguments().stream().filter(a -> a.startsWith("-"))
-                .toList();
-        if (ex instanceof UnmatchedArgumentException || unknown.isEmpty()) {
+        if (ex instanceof UnmatchedArgumentException) {
             return ex;
         }
-        return new UnmatchedArgumentException(ex.getCommandLine(), unknown);
+        for (CommandLine line = ex.getCommandLine(); line != null; line = line.getParent()) {
+            List<String> unknown = line.getUnmatchedArguments().stream().filter(a -> a.startsWith("-")).toList();
+            if (!unknown.isEmpty()) {
+                return new UnmatchedArgumentException(line, unknown);
+            }
+        }
+        return ex;
     }
 
     /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */

@@ -62,6 +62,14 @@ class CliSpecTest extends CliStoreTest {
     }
 
     @Test
+    void aMistypedOptionBeforeTheSubcommandIsNamedToo() {
+        ok("init", "--actor", "alice");
+        Run r = Run.of("--actr", "alice", "assert", "--store", store, "--home", home, "--body", "x");
+        assertThat(r.code()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("Unknown option: '--actr'").doesNotContain("Missing required");
+    }
+
+    @Test
     void anAtFileArgumentIsTakenLiterallyNeverReadAsAFile() throws Exception {
         ok("init", "--actor", "alice");
         Path secret = Files.writeString(dir.resolve("secret.asc"), "-----BEGIN PGP PRIVATE KEY BLOCK-----");

@@ -241,8 +241,14 @@ public final class ClaimsIndex implements Writer.CommitListener {
         return s;
     }
 
-    synchronized ObjectId commitAt(int seq) {
+    /** The commit with sequence number {@code seq} on main's first-parent chain (indexed). */
+    public synchronized ObjectId commitAt(int seq) {
         return commits.get(seq);
+    }
+
+    /** Whether a live fact supersedes fact {@code id} at commit number {@code seq}. */
+    public synchronized boolean supersededAt(String id, int seq) {
+        return supersessionAt(id, seq) != null;
     }
 
     synchronized String actorAt(int seq) {

@@ -1,0 +1,126 @@
+package dev.palimpsest.api;
+
+import dev.palimpsest.internal.claims.ClaimQueries;
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.query.Commits;
+import dev.palimpsest.internal.search.Briefs;
+import dev.palimpsest.internal.search.Ranker;
+import dev.palimpsest.internal.search.SearchIndex;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.model.Brief;
+import dev.palimpsest.model.BriefRequest;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.SearchHit;
+import dev.palimpsest.model.SearchQuery;
+import java.util.List;
+import java.util.Objects;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Recall: what memory holds that is relevant to a question, as of any commit of main. {@link
+ * #search} ranks the facts live at the commit (not retracted, not superseded by a live fact, each in
+ * its version there) and says why each was returned; {@link #brief} renders what an agent puts in
+ * its prompt before it works: known facts with provenance, contradictions and dead ends, fitted to
+ * a token budget. Both answer from the persisted search index ({@code palimpsest-index/search-v1/},
+ * opened and caught up with main on first use, kept up to date by every write of this store).
+ *
+ * <p>Thread-safe. Arguments must not be null.
+ */
+public final class Recall {
+    private final Store store;
+    private final GitRepo repo;
+    private final Writer writer;
+    private SearchIndex index;
+    private Ranker ranker;
+    private Briefs briefs;
+
+    Recall(Store store, GitRepo repo, Writer writer) {
+        this.store = store;
+        this.repo = repo;
+        this.writer = writer;
+    }
+
+    private synchronized SearchIndex open() {
+        if (index == null) {
+            ClaimsIndex claims = store.claims().index();
+            index = SearchIndex.open(repo, claims);
+            writer.addListener(index);
+            ranker = new Ranker(index);
+            briefs = new Briefs(ranker, new ClaimQueries(claims), index);
+        }
+        return index;
+    }
+
+    /**
+     * The facts relevant to {@code q} at its commit (default: the tip of main), best first: at most
+     * {@code q.limit()}. Naming an entity (a fact's subject, by {@link dev.palimpsest.model.EntityKey})
+     * scores 1.0; BM25 over the text at most 0.9 (the best text match 0.9); the spelling channel
+     * (character trigrams of subject and object keys, Dice similarity at least 0.5) {@code 0.9 *
+     * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt members
+     * and claim entities in both directions. No query text and no entity: an empty list.
+     *
+     * @throws NotFoundException when the commit is not on main's first-parent history
+     */
+    public List<SearchHit> search(SearchQuery q) throws NotFoundException {
+        Objects.requireNonNull(q, "q");
+        if (q.isEmpty()) {
+            return List.of();
+        }
+        int seq = seq(q.at());
+        Ranker r;
+        synchronized (this) {
+            open();
+            r = ranker;
+        }
+        return r.search(q, seq).stream().map(Ranker.Found::hit).toList();
+    }
+
+    /**
+     * The brief of {@code r} at its commit (default: the tip of main): sections "Known facts (with
+     * provenance)", "Contradictions — same subject and predicate, different values" and "Superseded
+     * or retracted — do not re-derive these", in that priority, fitted to {@code r.maxTokens()}
+     * cl100k_base tokens by dropping whole entries from the tail. Empty (no sections) when there is
+     * nothing to be relevant to.
+     *
+     * @throws NotFoundException when the commit is not on main's first-parent history
+     */
+    public Brief brief(BriefRequest r) throws NotFoundException {
+        Objects.requireNonNull(r, "r");
+        int seq = seq(r.at());
+        Briefs b;
+        synchronized (this) {
+            open();
+            b = briefs;
+        }
+        if ((r.query() == null || r.query().isBlank()) && r.entities().isEmpty()) {
+            return new Brief(List.of(), 0, r.maxTokens(), 0);
+        }
+        return b.brief(r, seq);
+    }
+
+    private int seq(CommitId at) throws NotFoundException {
+        ClaimsIndex claims = open().claims();
+        if (at == null) {
+            return claims.seq(repo.head());
+        }
+        int known = claims.indexedSeq(ObjectId.fromString(at.hex()));
+        if (known >= 0) {
+            return known;
+        }
+        ObjectId c = Commits.require(repo, at);
+        int seq = claims.seq(c);
+        if (seq < 0) {
+            throw new NotFoundException("commit " + at.hex() + " is not on main's history");
+        }
+        return seq;
+    }
+
+    /** Saves the index and releases it. */
+    synchronized void close() {
+        if (index != null) {
+            index.close();
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package dev.palimpsest.bench;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.search.SearchIndex;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.BriefRequest;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.PalimpsestException;
+import dev.palimpsest.model.SearchQuery;
+import dev.palimpsest.model.StoreOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+
+/**
+ * Recall at scale: {@code facts} claims over {@code entities} entities (objects of 2-4 words from a
+ * 5,000-word vocabulary; one claim in ten after the first tenth supersedes an earlier one; one in
+ * fifty retracts an earlier one), {@code batch} per signed commit; then, through the public API,
+ * {@code search} (an entity; two words) and {@code brief} (an entity, 500 tokens) at main and at a
+ * random past commit; the incremental update (catching up {@code extra} commits of the same shape
+ * from git, an upper bound of the writer's own path, which skips the diff and the decode); the cold
+ * rebuild of the index from git; and side by side, a rebuild-per-query scan (decode every live fact
+ * at the commit into a fresh in-memory Lucene index, then search it: what a snapshot index costs to
+ * keep fresh) and {@code git grep} at the commit.
+ */
+public final class SearchBench {
+    /** Results (durations in the units their names say). */
+    public record Result(int facts, int entities, int commits, Stats entityHead, Stats entityPast, Stats textHead,
+            Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, double incrementalMillisPerCommit,
+            double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
+            double rebuildCommitsPerSecond, Stats scanPerQuery, Stats gitGrep, double buildSeconds) {}
+
+    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
+            .getThreadMXBean();
+
+    private static long cpu() {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    private static final ActorName ACTOR = ActorName.of("bench");
+    private static final String[] PREDICATES = {"depends on", "times out after", "listens on", "owned by", "runs in"};
+    private static final String[] SYLLABLES = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "do",
+        "fe", "gi", "ho", "ju", "ly", "mo", "ni", "po"};
+    private final Path workDir;
+    private final PrintWriter log;
+
+    public SearchBench(Path workDir, PrintWriter log) {
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    private static String word(int i) {
+        return SYLLABLES[i % 20] + SYLLABLES[(i / 20) % 20] + SYLLABLES[(i / 400) % 20] + "x";
+    }
+
+    private static String entity(int e) {
+        return "Service-" + e;
+    }
+
+    private static String object(Random rnd) {
+        int n = 2 + rnd.nextInt(3);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : " ").append(word(rnd.nextInt(5000)));
+        }
+        return b.toString();
+    }
+
+    public Result run(int facts, int entities, int batch, int samples, int extra, long seed)
+            throws IOException, PalimpsestException {
+        Path dir = Files.createTempDirectory(workDir, "bench-search-");
+        KeyHome home = new KeyHome(dir.resolve("home"));
+        Path gitDir = dir.resolve("store.git");
+        StoreOptions opts = StoreOptions.defaults().withFsync(false);
+        Random rnd = new Random(seed);
+        List<CommitId> history = new ArrayList<>();
+        int[] next = {0};
+        boolean[] gone = new boolean[facts + extra * batch + 1];
+        long t0 = System.nanoTime();
+        try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
+            Transaction first = store.begin(ACTOR);
+            first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
+            first.commit();
+            while (next[0] < facts) {
+                history.add(write(store, rnd, Math.min(batch, facts - next[0]), next, gone, entities, facts));
+                if (history.size() % 100 == 0) {
+                    log.printf("  %,d facts in %,d commits (%.0f s)%n", next[0], history.size(),
+                            (System.nanoTime() - t0) / 1e9);
+                    log.flush();
+                }
+            }
+        }
+        double build = (System.nanoTime() - t0) / 1e9;
+        log.printf("built %,d facts in %,d commits in %.1f s%n", facts, history.size() + 2, build);
+        log.flush();
+
+        // cold rebuild of the search index from git (the claims index is built first, not counted)
+        double rebuild;
+        double rebuildCpu;
+        int indexed;
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            deleteTree(gitDir.resolve("palimpsest-index/search-v1"));
+            long r0 = System.nanoTime();
+            long rc = cpu();
+            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
+                indexed = idx.indexedSeq() + 1;
+            }
+            rebuild = (System.nanoTime() - r0) / 1e9;
+            rebuildCpu = (cpu() - rc) / 1e9;
+        }
+        log.printf("cold rebuild: %,d commits in %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s, %,.0f facts/s"
+                + " wall)%n", indexed, rebuild, rebuildCpu, indexed / rebuild, facts / rebuild);
+        log.flush();
+
+        Stats eh;
+        Stats ep;
+        Stats th;
+        Stats tp;
+        Stats bh;
+        Stats bp;
+        List<Stats> cpuStats = new ArrayList<>();
+        try (Store store = Store.open(gitDir, home, opts)) {
+            var recall = store.recall();
+            CommitId head = store.head();
+            long sink = 0;
+            for (int i = 0; i < Math.min(samples, 500); i++) { // warm up
+                sink += recall.search(SearchQuery.of(null, List.of(entity(rnd.nextInt(entities))))).size();
+                sink += recall.brief(BriefRequest.of(List.of(entity(rnd.nextInt(entities)))).withMaxTokens(500)).tokens();
+            }
+            long[][] t = new long[6][samples];
+            long[][] u = new long[6][samples];
+            for (int i = 0; i < samples; i++) {
+                String e = entity(rnd.nextInt(entities));
+                String q = word(rnd.nextInt(5000)) + " " + word(rnd.nextInt(5000));
+                CommitId past = history.get(rnd.nextInt(history.size()));
+                for (int k = 0; k < 6; k++) {
+                    CommitId c = k % 2 == 0 ? head : past;
+                    long a = System.nanoTime();
+                    long ac = cpu();
+                    if (k < 2) {
+                        sink += recall.search(SearchQuery.of(null, List.of(e)).at(c)).size();
+                    } else if (k < 4) {
+                        sink += recall.search(SearchQuery.of(q, List.of()).at(c)).size();
+                    } else {
+                        sink += recall.brief(BriefRequest.of(List.of(e)).withMaxTokens(500).at(c)).tokens();
+                    }
+                    u[k][i] = cpu() - ac;
+                    t[k][i] = System.nanoTime() - a;
+                }
+            }
+            for (int k = 0; k < 6; k++) {
+                cpuStats.add(Stats.of(u[k]));
+            }
+            log.println("  (checksum " + sink + ")");
+            eh = Stats.of(t[0]);
+            ep = Stats.of(t[1]);
+            th = Stats.of(t[2]);
+            tp = Stats.of(t[3]);
+            bh = Stats.of(t[4]);
+            bp = Stats.of(t[5]);
+        }
+
+        // incremental: extra commits written while the index is open elsewhere, then caught up from git
+        double incremental;
+        double incrementalCpu;
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
+                try (Store writer = Store.open(gitDir, home, opts)) {
+                    for (int i = 0; i < extra; i++) {
+                        history.add(write(writer, rnd, batch, next, gone, entities, facts));
+                    }
+                }
+                claims.seq(repo.head()); // the claims index catches up first: not counted
+                long i0 = System.nanoTime();
+                long ic = cpu();
+                int applied = idx.catchUpToHead();
+                incremental = (System.nanoTime() - i0) / 1e6 / Math.max(1, applied);
+                incrementalCpu = (cpu() - ic) / 1e6 / Math.max(1, applied);
+            }
+        }
+        log.printf("incremental update: %.3f ms wall, %.3f ms CPU per commit of %d facts (%d commits caught up from"
+                + " git)%n", incremental, incrementalCpu, batch, extra);
+
+        // side by side: a rebuild-per-query scan and git grep, at main and at random past commits
+        int slow = Math.max(3, Math.min(10, samples / 100));
+        long[] scan = new long[slow];
+        long[] grep = new long[slow * 4];
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            for (int i = 0; i < slow; i++) {
+                ObjectId c = ObjectId.fromString((i == 0 ? history.get(history.size() - 1)
+                        : history.get(rnd.nextInt(history.size()))).hex());
+                String q = word(rnd.nextInt(5000));
+                long a = System.nanoTime();
+                scanSearch(repo, c, q);
+                scan[i] = System.nanoTime() - a;
+            }
+        }
+        for (int i = 0; i < grep.length; i++) {
+            CommitId c = i == 0 ? history.get(history.size() - 1) : history.get(rnd.nextInt(history.size()));
+            String q = "Service-" + rnd.nextInt(entities) + "$";
+            long a = System.nanoTime();
+            try {
+                Proc.run(gitDir, Map.of(), null, "git", "--git-dir", gitDir.toString(), "grep", "-l", "-i", "-e", q,
+                        c.hex(), "--", "facts/");
+            } catch (IOException e) {
+                // exit 1: no match at that commit, still a search
+            }
+            grep[i] = System.nanoTime() - a;
+        }
+        Result r = new Result(facts, entities, history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, incremental,
+                incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild, Stats.of(scan), Stats.of(grep), build);
+        String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
+            "search two words at main:           ", "search two words at a past commit:  ",
+            "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
+        Stats[] wall = {eh, ep, th, tp, bh, bp};
+        for (int k = 0; k < 6; k++) {
+            log.println(names[k] + " wall " + wall[k] + " | CPU " + cpuStats.get(k));
+        }
+        log.println("rebuild-per-query scan:              " + r.scanPerQuery());
+        log.println("git grep at the commit:              " + r.gitGrep());
+        log.flush();
+        deleteTree(dir);
+        return r;
+    }
+
+    private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
+            throws PalimpsestException {
+        Transaction tx = store.begin(ACTOR);
+        int start = next[0];
+        for (int k = 0; k < n; k++) {
+            int id = next[0]++;
+            ClaimSpec spec = ClaimSpec.of(entity(rnd.nextInt(entities)), PREDICATES[rnd.nextInt(PREDICATES.length)],
+                    object(rnd), FactId.of("docs")).id(FactId.of("c" + id)).run("run-" + (id / 100));
+            int old = id >= facts / 10 && start > 0 ? rnd.nextInt(start) : -1;
+            int dice = rnd.nextInt(50);
+            if (old >= 0 && dice < 5 && !gone[old]) {
+                gone[old] = true;
+                tx.supersede(FactId.of("c" + old), spec.toFactSpec());
+            } else {
+                tx.assertFact(spec.toFactSpec());
+                if (old >= 0 && dice == 5 && !gone[old]) {
+                    gone[old] = true;
+                    tx.retract(FactId.of("c" + old), "wrong");
+                }
+            }
+        }
+        return tx.commit().id();
+    }
+
+    /** Decodes every fact at {@code c} into a fresh in-memory index and runs one BM25 query. */
+    private static int scanSearch(GitRepo repo, ObjectId c, String word) throws IOException {
+        try (ByteBuffersDirectory d = new ByteBuffersDirectory();
+                IndexWriter w = new IndexWriter(d, new IndexWriterConfig(
+                        new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET)));
+                RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader();
+                TreeWalk tw = new TreeWalk(reader)) {
+            tw.setRecursive(true);
+            tw.setFilter(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS));
+            tw.addTree(walk.parseCommit(c).getTree());
+            while (tw.next()) {
+                Fact f;
+                try {
+                    f = FactCodec.decodeFact(reader.open(tw.getObjectId(0)).getCachedBytes(Snapshot.MAX_READ),
+                            tw.getPathString());
+                } catch (Exception e) {
+                    continue;
+                }
+                Document doc = new Document();
+                doc.add(new StringField("id", f.id().value(), Field.Store.YES));
+                doc.add(new TextField("text", f.body(), Field.Store.NO));
+                w.addDocument(doc);
+            }
+            w.commit();
+            try (DirectoryReader r = DirectoryReader.open(d)) {
+                BooleanQuery q = new BooleanQuery.Builder()
+                        .add(new TermQuery(new Term("text", word)), BooleanClause.Occur.SHOULD).build();
+                return new IndexSearcher(r).search(q, 10).scoreDocs.length;
+            }
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+}

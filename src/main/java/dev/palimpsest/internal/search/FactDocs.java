@@ -1,0 +1,164 @@
+package dev.palimpsest.internal.search;
+
+import dev.palimpsest.model.EntityKey;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.Pin;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.Sentence;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.core.WhitespaceTokenizer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.analysis.ngram.NGramTokenFilter;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The Lucene document of one fact version and its field names. A version is live over commits
+ * [{@code from}, {@code to}) of main's first-parent chain; {@code to} is {@link #OPEN} until a
+ * revision or retraction ends it (an updatable doc value). Stateless; thread-safe.
+ */
+final class FactDocs {
+    static final long OPEN = Integer.MAX_VALUE;
+    static final String VK = "vk";
+    static final String ID = "id";
+    static final String KIND = "kind";
+    static final String SUBJ = "subj";
+    static final String PRED = "pred";
+    static final String OBJ = "obj";
+    static final String ACTOR = "actor";
+    static final String RUN = "run";
+    static final String REF = "ref";
+    static final String TEXT = "text";
+    static final String GRAMS = "grams";
+    static final String FROM = "from";
+    static final String TO = "to";
+    static final String SUBJECT = "subject";
+    static final String PREDICATE = "predicate";
+    static final String OBJECT = "object";
+    static final String BODY = "body";
+    static final String COMMIT = "commit";
+    static final String TIME = "time";
+    static final String SOURCE = "source";
+    static final String SOURCE_COMMIT = "scommit";
+    static final String SKEY = "skey";
+    static final String OKEY = "okey";
+    /** The n of the spelling channel's character n-grams. */
+    static final int GRAM = 3;
+
+    private FactDocs() {}
+
+    /** Text: standard tokens, lower case, English stop words removed; grams: trigrams of whitespace tokens. */
+    static Analyzer analyzer() {
+        Analyzer grams = new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String field) {
+                WhitespaceTokenizer t = new WhitespaceTokenizer();
+                return new TokenStreamComponents(t, new NGramTokenFilter(t, GRAM, GRAM, false));
+            }
+        };
+        return new PerFieldAnalyzerWrapper(new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET),
+                Map.of(GRAMS, grams));
+    }
+
+    /** The term naming one version: id, space, first commit number. */
+    static Term versionKey(String id, int from) {
+        return new Term(VK, id + " " + from);
+    }
+
+    /** An entity key without its spaces: what the spelling channel compares. */
+    static String compact(String key) {
+        return key.replace(" ", "");
+    }
+
+    static Document of(Fact f, int from, String commit, String actor, long timeMillis) {
+        String id = f.id().value();
+        Document d = new Document();
+        d.add(new StringField(VK, id + " " + from, Field.Store.NO));
+        d.add(new StringField(ID, id, Field.Store.YES));
+        d.add(new SortedDocValuesField(ID, new BytesRef(id)));
+        d.add(new StringField(KIND, f.kind().value(), Field.Store.YES));
+        d.add(new StringField(ACTOR, actor, Field.Store.YES));
+        if (f.run() != null) {
+            d.add(new StringField(RUN, f.run(), Field.Store.YES));
+        }
+        StringBuilder text = new StringBuilder(f.body());
+        var g = f.grounding();
+        if (g.hasTriple()) {
+            String sk = EntityKey.of(g.subject());
+            String ok = EntityKey.of(g.object());
+            d.add(new StringField(SUBJ, sk, Field.Store.NO));
+            d.add(new StringField(PRED, EntityKey.of(g.predicate()), Field.Store.NO));
+            d.add(new StringField(OBJ, ok, Field.Store.NO));
+            d.add(new StoredField(SUBJECT, g.subject()));
+            d.add(new StoredField(PREDICATE, g.predicate()));
+            d.add(new StoredField(OBJECT, g.object()));
+            d.add(new SortedDocValuesField(SKEY, new BytesRef(compact(sk))));
+            d.add(new SortedDocValuesField(OKEY, new BytesRef(compact(ok))));
+            d.add(new TextField(GRAMS, compact(sk) + " " + compact(ok), Field.Store.NO));
+            String triple = g.subject() + " " + g.predicate() + " " + g.object();
+            if (!f.body().contains(triple)) {
+                text.append('\n').append(triple);
+            }
+        }
+        d.add(new TextField(TEXT, text.toString(), Field.Store.NO));
+        d.add(new StoredField(BODY, f.body()));
+        Ref source = null;
+        for (String target : targets(f)) {
+            d.add(new StringField(REF, target, Field.Store.YES));
+        }
+        for (Ref r : f.refs()) {
+            if (RefRole.SOURCE.equals(r.role())) {
+                source = r;
+                break;
+            }
+        }
+        if (source != null) {
+            d.add(new StoredField(SOURCE, source.id().value()));
+            d.add(new StoredField(SOURCE_COMMIT, source.commit() == null ? commit : source.commit().hex()));
+        }
+        d.add(new StoredField(COMMIT, commit));
+        d.add(new StoredField(TIME, timeMillis));
+        d.add(new IntPoint(FROM, from));
+        d.add(new NumericDocValuesField(FROM, from));
+        d.add(new NumericDocValuesField(TO, OPEN));
+        return d;
+    }
+
+    /**
+     * What the fact points at for graph hops: its refs' targets except its sources (provenance, shown
+     * on every hit, not a neighbour) and its receipts' members, each once, in order.
+     */
+    static Set<String> targets(Fact f) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Ref r : f.refs()) {
+            if (!RefRole.SOURCE.equals(r.role())) {
+                out.add(r.id().value());
+            }
+        }
+        var g = f.grounding();
+        if (g.receipt() != null) {
+            g.receipt().bundles().forEach(b -> b.forEach((Pin p) -> out.add(p.id().value())));
+        }
+        for (Sentence s : g.sentences()) {
+            if (s.receipt() != null) {
+                s.receipt().bundles().forEach(b -> b.forEach((Pin p) -> out.add(p.id().value())));
+            }
+        }
+        out.remove(f.id().value());
+        return out;
+    }
+}

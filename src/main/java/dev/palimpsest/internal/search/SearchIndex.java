@@ -1,0 +1,474 @@
+package dev.palimpsest.internal.search;
+
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.PalimpsestInternalException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+
+/**
+ * The search index: one Lucene document per fact version ({@link FactDocs}) with its validity
+ * interval in commit numbers of main's first-parent chain (the numbering of the {@link
+ * ClaimsIndex}), so a question at commit C filters on {@code from <= C < to}.
+ *
+ * <p>Derived from git, persisted in {@code <gitdir>/palimpsest-index/search-v1/}; each Lucene commit
+ * carries the manifest (format, genesis, indexed commit and its number) as commit user data, so the
+ * documents and the commit they describe are saved atomically. On open the index is reused when the
+ * manifest names this store's genesis and a commit on main's first-parent chain at its number, then
+ * caught up from there; it is rebuilt from git, saying so on standard error (with progress on a
+ * terminal), when missing, unreadable, of another format or store, or off main's history. Writes of
+ * this process are applied from the writer's own changes ({@link Writer.CommitListener}); the Lucene
+ * commit follows at most every second and on {@link #close} (a crash loses only what the next open
+ * catches up from git). When another process holds the index, this one keeps an in-memory index
+ * rebuilt from git. Thread-safe (synchronized writes; searches use refreshed searchers).
+ */
+public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
+    static final String DIR = "search-v1";
+    static final String FORMAT = "palimpsest-search-1";
+    private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
+
+    private final GitRepo repo;
+    private final ClaimsIndex claims;
+    private final Path path;
+    private Directory directory;
+    private IndexWriter writer;
+    private SearcherManager searchers;
+    private boolean persistent;
+    private ObjectId indexed;
+    private int indexedSeq = -1;
+    /** Fact id -> first commit number of its live (open) version. */
+    private final Map<String, Integer> openFrom = new HashMap<>();
+    private int rebuilds;
+    private boolean changed;
+    private long lastCommit = System.nanoTime();
+    private final Map<ObjectId, Long> times = new HashMap<>();
+
+    private SearchIndex(GitRepo repo, ClaimsIndex claims) {
+        this.repo = repo;
+        this.claims = claims;
+        this.path = repo.gitDir().resolve("palimpsest-index").resolve(DIR);
+    }
+
+    /** Opens (reusing, or rebuilding) the index of {@code repo} and catches it up with main. */
+    public static SearchIndex open(GitRepo repo, ClaimsIndex claims) {
+        SearchIndex idx = new SearchIndex(repo, claims);
+        try {
+            idx.start();
+        } catch (IOException e) {
+            idx.closeQuietly();
+            throw new PalimpsestInternalException("cannot open the search index " + idx.path, e);
+        }
+        return idx;
+    }
+
+    private void start() throws IOException {
+        ObjectId head = repo.head();
+        int headSeq = head == null ? -1 : claims.seq(head);
+        String problem = Files.isDirectory(path) ? check() : "missing";
+        if (problem == null) {
+            try {
+                directory = FSDirectory.open(path);
+                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.APPEND));
+                persistent = true;
+                loadOpen();
+            } catch (LockObtainFailedException e) {
+                inMemory("another process holds " + path);
+                return;
+            } catch (IOException | RuntimeException e) {
+                closeQuietly();
+                problem = "unreadable: " + e.getMessage();
+            }
+        }
+        if (problem != null) {
+            notice((problem.equals("missing") ? "building the search index " : "discarded the search index ") + path
+                    + " (" + problem + "); rebuilding it from git");
+            rebuilds = 1;
+            try {
+                deleteTree(path);
+                Files.createDirectories(path);
+                directory = FSDirectory.open(path);
+                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
+                persistent = true;
+            } catch (LockObtainFailedException e) {
+                inMemory("another process holds " + path);
+                return;
+            }
+            indexed = null;
+            indexedSeq = -1;
+        }
+        searchers = new SearcherManager(writer, null);
+        if (headSeq >= 0) {
+            catchUpTo(headSeq, problem != null);
+        }
+        commitNow();
+    }
+
+    private void inMemory(String why) throws IOException {
+        closeQuietly();
+        notice("keeping the search index in memory (" + why + "); building it from git");
+        openFrom.clear();
+        directory = new ByteBuffersDirectory();
+        writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
+        persistent = false;
+        indexed = null;
+        indexedSeq = -1;
+        searchers = new SearcherManager(writer, null);
+        ObjectId head = repo.head();
+        if (head != null) {
+            catchUpTo(claims.seq(head), true);
+        }
+    }
+
+    private static IndexWriterConfig config(IndexWriterConfig.OpenMode mode) {
+        IndexWriterConfig c = new IndexWriterConfig(FactDocs.analyzer());
+        c.setOpenMode(mode);
+        c.setSimilarity(new BM25Similarity());
+        c.setRAMBufferSizeMB(64);
+        c.setCommitOnClose(false);
+        return c;
+    }
+
+    /** Null when the persisted manifest describes a commit of this store's main at its number; else why not. */
+    private String check() {
+        Map<String, String> data;
+        try (Directory d = FSDirectory.open(path)) {
+            data = SegmentInfos.readLatestCommit(d).getUserData();
+        } catch (IOException | RuntimeException e) {
+            return "unreadable: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
+        if (!FORMAT.equals(data.get("format"))) {
+            return "its format is " + data.get("format") + ", not " + FORMAT;
+        }
+        ObjectId genesis = claims.commitCount() == 0 ? null : claims.commitAt(0);
+        if (genesis == null || !genesis.name().equals(data.get("genesis"))) {
+            return "it belongs to the store whose genesis is " + data.get("genesis");
+        }
+        try {
+            ObjectId c = ObjectId.fromString(data.get("commit"));
+            int seq = Integer.parseInt(data.get("seq"));
+            if (claims.indexedSeq(c) != seq) {
+                return "its commit " + c.name() + " is not on main's history at number " + seq;
+            }
+            indexed = c;
+            indexedSeq = seq;
+        } catch (RuntimeException e) {
+            return "its manifest is damaged: " + e.getMessage();
+        }
+        return null;
+    }
+
+    /** Reads which versions are open (to == OPEN) from the doc values. */
+    private void loadOpen() throws IOException {
+        openFrom.clear();
+        try (DirectoryReader r = DirectoryReader.open(writer)) {
+            for (LeafReaderContext leaf : r.leaves()) {
+                NumericDocValues to = leaf.reader().getNumericDocValues(FactDocs.TO);
+                NumericDocValues from = leaf.reader().getNumericDocValues(FactDocs.FROM);
+                SortedDocValues ids = leaf.reader().getSortedDocValues(FactDocs.ID);
+                if (to == null) {
+                    continue;
+                }
+                for (int doc = to.nextDoc(); doc != NumericDocValues.NO_MORE_DOCS; doc = to.nextDoc()) {
+                    if (to.longValue() == FactDocs.OPEN && from.advanceExact(doc) && ids.advanceExact(doc)) {
+                        openFrom.put(ids.lookupOrd(ids.ordValue()).utf8ToString(), (int) from.longValue());
+                    }
+                }
+            }
+        }
+    }
+
+    private static void notice(String message) {
+        System.err.println("palimpsest: " + message);
+    }
+
+    /** How many times the index was rebuilt from git on open (0 or 1). */
+    public synchronized int rebuilds() {
+        return rebuilds;
+    }
+
+    /** Whether the index lives on disk (false: another process held it, kept in memory). */
+    public synchronized boolean persistent() {
+        return persistent;
+    }
+
+    /** The commit number the index reached. */
+    public synchronized int indexedSeq() {
+        return indexedSeq;
+    }
+
+    /** The claims index whose commit numbering this index shares. */
+    public ClaimsIndex claims() {
+        return claims;
+    }
+
+    /** Catches up with main from git (as a question would); returns how many commits were applied. */
+    public synchronized int catchUpToHead() throws IOException {
+        ObjectId head = repo.head();
+        int before = indexedSeq;
+        if (head != null) {
+            catchUpTo(claims.seq(head), false);
+        }
+        return indexedSeq - before;
+    }
+
+    /** A searcher over every version indexed up to {@code seq} at least (catching up from git first). */
+    synchronized IndexSearcher acquire(int seq) throws IOException {
+        if (seq > indexedSeq) {
+            catchUpTo(seq, false);
+        }
+        searchers.maybeRefreshBlocking();
+        return searchers.acquire();
+    }
+
+    synchronized void release(IndexSearcher s) throws IOException {
+        searchers.release(s);
+    }
+
+    /** Brings the index up to commit number {@code target} of main, from git. */
+    private void catchUpTo(int target, boolean progress) throws IOException {
+        if (target <= indexedSeq) {
+            return;
+        }
+        boolean show = progress && System.console() != null;
+        long started = System.nanoTime();
+        int total = target - indexedSeq;
+        try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
+            for (int seq = indexedSeq + 1; seq <= target; seq++) {
+                RevCommit c = walk.parseCommit(claims.commitAt(seq));
+                apply(seq, c, diff(reader, walk, c), Map.of(), reader);
+                if (show && (seq - indexedSeq) % 2000 == 0) {
+                    System.err.print("\rpalimpsest: search index: " + (seq - indexedSeq) + "/" + total + " commits");
+                }
+                indexed = c.copy();
+                indexedSeq = seq;
+            }
+        }
+        if (show) {
+            System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
+                    (System.nanoTime() - started) / 1e9);
+        }
+    }
+
+    private static Map<String, ObjectId> diff(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
+        RevCommit first = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
+        Map<String, ObjectId> changes = new TreeMap<>();
+        try (TreeWalk tw = new TreeWalk(reader)) {
+            tw.setRecursive(true);
+            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS),
+                    TreeFilter.ANY_DIFF));
+            if (first == null) {
+                tw.addTree(new EmptyTreeIterator());
+            } else {
+                tw.addTree(first.getTree());
+            }
+            tw.addTree(c.getTree());
+            while (tw.next()) {
+                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
+                changes.put(tw.getPathString(), present ? tw.getObjectId(1) : null);
+            }
+        }
+        return changes;
+    }
+
+    /** Ends the intervals of the facts {@code c} changes and adds a document per version it writes. */
+    private void apply(int seq, RevCommit c, Map<String, ObjectId> changes, Map<String, Fact> known,
+            ObjectReader reader) throws IOException {
+        List<Map.Entry<String, ObjectId>> writes = new ArrayList<>();
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            FactId fid = inFactFolder(e.getKey()) ? StorePaths.idFromPath(e.getKey()) : null;
+            if (fid == null) {
+                continue;
+            }
+            Integer from = openFrom.remove(fid.value());
+            if (from != null) {
+                writer.updateNumericDocValue(FactDocs.versionKey(fid.value(), from), FactDocs.TO, seq);
+            }
+            if (e.getValue() != null) {
+                writes.add(e);
+            }
+        }
+        String actor = c.getAuthorIdent() == null ? "" : c.getAuthorIdent().getName();
+        long time = c.getAuthorIdent() == null ? c.getCommitTime() * 1000L
+                : c.getAuthorIdent().getWhenAsInstant().toEpochMilli();
+        for (Map.Entry<String, ObjectId> e : writes) {
+            Fact f = known.get(e.getKey());
+            if (f == null) {
+                try {
+                    f = FactCodec.decodeFact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey());
+                } catch (FormatException | RuntimeException ex) {
+                    continue; // a malformed file states nothing to find; the audit reports it
+                }
+            }
+            String id = f.id().value();
+            Integer from = openFrom.remove(id);
+            if (from != null) {
+                writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
+            }
+            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time));
+            openFrom.put(id, seq);
+        }
+        changed = true;
+    }
+
+    private static boolean inFactFolder(String path) {
+        for (String f : StorePaths.FACT_FOLDERS) {
+            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- the writer's own commits ----
+
+    @Override
+    public synchronized void committed(ObjectId commit, ObjectId parent, ActorName actor,
+            Map<String, ObjectId> changes, Map<String, Fact> facts) {
+        if (writer == null) {
+            return;
+        }
+        try {
+            if (parent != null && parent.equals(indexed)) {
+                try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
+                    RevCommit c = walk.parseCommit(commit);
+                    apply(indexedSeq + 1, c, changes, facts, reader);
+                    indexed = c.copy();
+                    indexedSeq++;
+                }
+            } else {
+                catchUpTo(claims.seq(commit), false);
+            }
+            if (System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS) {
+                commitNow();
+            }
+        } catch (IOException | RuntimeException e) {
+            // the commit landed; the next question catches the index up from git
+            notice("could not update the search index after " + commit.name() + ": " + e.getMessage());
+        }
+    }
+
+    /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */
+    public synchronized void commitNow() {
+        if (writer == null || !changed || indexed == null) {
+            return;
+        }
+        try {
+            Map<String, String> data = new HashMap<>();
+            data.put("format", FORMAT);
+            data.put("genesis", claims.commitAt(0).name());
+            data.put("commit", indexed.name());
+            data.put("seq", Integer.toString(indexedSeq));
+            writer.setLiveCommitData(data.entrySet());
+            writer.commit();
+            changed = false;
+            lastCommit = System.nanoTime();
+        } catch (IOException e) {
+            notice("cannot save the search index " + path + ": " + e.getMessage());
+        }
+    }
+
+    /** The author time of {@code commit} in milliseconds (cached). */
+    synchronized long timeOf(ObjectId commit) {
+        Long t = times.get(commit);
+        if (t == null) {
+            try (RevWalk walk = new RevWalk(repo.repository())) {
+                RevCommit c = walk.parseCommit(commit);
+                t = c.getAuthorIdent() == null ? c.getCommitTime() * 1000L
+                        : c.getAuthorIdent().getWhenAsInstant().toEpochMilli();
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot read commit " + commit.name(), e);
+            }
+            times.put(commit.copy(), t);
+        }
+        return t;
+    }
+
+    /** Saves and releases the index (and its Lucene lock). */
+    @Override
+    public synchronized void close() {
+        commitNow();
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        try {
+            if (searchers != null) {
+                searchers.close();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing
+        }
+        try {
+            if (writer != null) {
+                writer.rollback();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing
+        }
+        try {
+            if (directory != null) {
+                directory.close();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing
+        }
+        searchers = null;
+        writer = null;
+        directory = null;
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(p);
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.palimpsest.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** search and brief end to end through the CLI: JSON shapes, text, --at, and bad values as rejections. */
+class CliRecallTest {
+    @TempDir
+    Path dir;
+
+    private Run cmd(String... args) {
+        return Run.inStore(dir.resolve("s.git").toString(), dir.resolve("home").toString(), args);
+    }
+
+    private JsonNode ok(Run r) throws Exception {
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        return r.json();
+    }
+
+    private String claim(String id, String subject, String predicate, String object, String... more) throws Exception {
+        String[] base = {"claim", "--actor", "alice", "--subject", subject, "--predicate", predicate, "--object", object,
+            "--source", "arch", "--id", id, "--run", "run-12", "--json"};
+        String[] all = new String[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return ok(cmd(all)).get("commit").asText();
+    }
+
+    @BeforeEach
+    void init() throws Exception {
+        assertThat(cmd("init", "--actor", "alice").code()).isZero();
+        ok(cmd("assert", "--actor", "alice", "--id", "arch", "--kind", "source", "--json", "--body", "architecture notes"));
+        claim("a1", "auth-service", "depends on", "redis");
+        claim("b1", "billing-service", "depends on", "auth-service");
+        claim("r2", "redis", "has known issue", "connection leak under TLS");
+    }
+
+    @Test
+    void searchPrintsHitsWithWhyEachWasReturned() throws Exception {
+        JsonNode hits = ok(cmd("search", "--entity", "auth-service"));
+        assertThat(hits).extracting(h -> h.get("id").asText()).containsExactly("a1", "b1", "r2");
+        JsonNode a1 = hits.get(0);
+        assertThat(a1.get("score").asDouble()).isEqualTo(1.0);
+        assertThat(a1.get("channel").asText()).isEqualTo("entity");
+        assertThat(a1.get("hops").asInt()).isZero();
+        assertThat(a1.get("via").isNull()).isTrue();
+        assertThat(a1.get("subject").asText()).isEqualTo("auth-service");
+        assertThat(a1.get("predicate").asText()).isEqualTo("depends on");
+        assertThat(a1.get("object").asText()).isEqualTo("redis");
+        assertThat(a1.get("body").asText()).isEqualTo("auth-service depends on redis");
+        assertThat(a1.get("commit").asText()).hasSize(40);
+        JsonNode b1 = hits.get(1);
+        assertThat(b1.get("channel").asText()).isEqualTo("graph");
+        assertThat(b1.get("score").asDouble()).isEqualTo(0.45);
+        assertThat(b1.get("via").asText()).isEqualTo("a1");
+        assertThat(ok(cmd("search", "--query", "connection leak", "--hops", "0")))
+                .extracting(h -> h.get("id").asText()).containsExactly("r2");
+        assertThat(ok(cmd("search"))).isEmpty();
+        assertThat(ok(cmd("search", "--entity", "auth-service", "--limit", "1"))).hasSize(1);
+        assertThat(ok(cmd("search", "--query", "architecture", "--kind", "source", "--hops", "0")))
+                .extracting(h -> h.get("id").asText()).containsExactly("arch");
+        assertThat(ok(cmd("search", "--entity", "redis", "--run", "run-9"))).isEmpty();
+        assertThat(ok(cmd("search", "--entity", "redis", "--actor", "alice", "--hops", "0"))).hasSize(1);
+    }
+
+    @Test
+    void searchAndBriefAnswerAtAPastCommit() throws Exception {
+        String before = ok(cmd("log", "-n", "1", "--json")).get(0).get("commit").asText();
+        ok(cmd("retract", "--actor", "alice", "r2", "--reason", "not reproducible", "--json"));
+        assertThat(ok(cmd("search", "--query", "connection leak"))).isEmpty();
+        assertThat(ok(cmd("search", "--query", "connection leak", "--at", before)))
+                .extracting(h -> h.get("id").asText()).containsExactly("r2", "a1");
+        Run text = cmd("brief", "--entity", "redis", "--at", before);
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.out()).startsWith("Known facts (with provenance):\n- redis has known issue connection leak under"
+                + " TLS [source: arch@");
+        Run now = cmd("brief", "--entity", "redis");
+        assertThat(now.code()).isZero();
+        // retracted: no longer a known fact, now a dead end
+        assertThat(now.out()).startsWith("Superseded or retracted \u2014 do not re-derive these:\n- redis has known"
+                + " issue connection leak under TLS (retracted at ").doesNotContain("Known facts");
+    }
+
+    @Test
+    void briefJsonHasSectionsAndOmitted() throws Exception {
+        claim("a2", "auth-service", "owned by", "platform team");
+        claim("a3", "auth-service", "times out after", "30s");
+        claim("a4", "auth-service", "times out after", "10s", "--supersedes", "a3");
+        JsonNode b = ok(cmd("brief", "--entity", "auth-service", "--json"));
+        assertThat(b.get("sections")).extracting(s -> s.get("name").asText()).containsExactly(
+                "Known facts (with provenance)", "Superseded or retracted \u2014 do not re-derive these");
+        assertThat(b.get("omitted").asInt()).isZero();
+        assertThat(b.get("sections").get(1).get("lines").get(0).asText())
+                .startsWith("- auth-service times out after 30s (superseded by a4 at ");
+        JsonNode small = ok(cmd("brief", "--entity", "auth-service", "--max-tokens", "60", "--json"));
+        assertThat(small.get("omitted").asInt()).isPositive();
+        assertThat(small.get("tokens").asInt()).isLessThanOrEqualTo(60);
+        Run text = cmd("brief", "--entity", "auth-service", "--max-tokens", "60");
+        assertThat(text.out()).endsWith("(+" + small.get("omitted").asInt() + " lines omitted to fit a 60-token budget)\n");
+        Run capped = cmd("brief", "--entity", "auth-service", "--max-dead-ends", "0");
+        assertThat(capped.out()).contains("- (+1 older correction omitted)\n");
+    }
+
+    @Test
+    void badValuesAreRejectionsAndUnknownCommitsNotFound() throws Exception {
+        assertThat(cmd("search", "--entity", "x", "--hops", "3").code()).isEqualTo(5);
+        assertThat(cmd("search", "--entity", "x", "--limit", "0").code()).isEqualTo(5);
+        assertThat(cmd("search", "--entity", " ").code()).isEqualTo(5);
+        assertThat(cmd("brief", "--entity", "x", "--max-tokens", "-1").code()).isEqualTo(5);
+        assertThat(cmd("brief", "--entity", "x", "--max-dead-ends", "-1").code()).isEqualTo(5);
+        Run missing = cmd("search", "--entity", "x", "--at", "deadbeefdeadbeef");
+        assertThat(missing.code()).isEqualTo(4);
+        assertThat(cmd("search", "--bogus").code()).isEqualTo(2);
+        assertThat(Run.of("search", "--store", dir.resolve("nothing").toString(), "--entity", "x").code()).isEqualTo(6);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.palimpsest.internal.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.model.Brief;
+import dev.palimpsest.model.Brief.Section;
+import java.util.List;
+import java.util.function.ToIntFunction;
+import org.junit.jupiter.api.Test;
+
+/** Fitting a brief to a budget, with a counter of words so every boundary is exact. */
+class BriefFitTest {
+    static final ToIntFunction<String> WORDS = s -> s.isBlank() ? 0 : s.strip().split("\\s+").length;
+    static final String TEN = " w w w w w w w w w";
+    static final String A1 = "- a1" + TEN; // 11 words
+    static final String A2 = "- a2" + TEN;
+    static final String B1 = "- b1" + TEN;
+    static final List<Section> SECTIONS = List.of(new Section("A", List.of(A1, A2)), new Section("B", List.of(B1)));
+    static final String FULL = "A:\n" + A1 + "\n" + A2 + "\n\nB:\n" + B1 + "\n"; // 35 words
+
+    @Test
+    void withoutBudgetOrWhenItFitsNothingIsOmitted() {
+        Brief none = BriefFit.fit(SECTIONS, 0, WORDS);
+        assertThat(none.text()).isEqualTo(FULL);
+        assertThat(none.omitted()).isZero();
+        assertThat(none.tokens()).isEqualTo(35);
+        Brief exact = BriefFit.fit(SECTIONS, 35, WORDS);
+        assertThat(exact.text()).isEqualTo(FULL);
+        assertThat(exact.omissionLine()).isNull();
+    }
+
+    @Test
+    void dropsWholeEntriesFromTheTailAndTheHeaderWithItsLastEntry() {
+        String omission = Brief.omissionLine(1, 34);
+        assertThat(omission).isEqualTo("(+1 line omitted to fit a 34-token budget)");
+        Brief b = BriefFit.fit(SECTIONS, 34, WORDS);
+        assertThat(b.text()).isEqualTo("A:\n" + A1 + "\n" + A2 + "\n" + omission + "\n");
+        assertThat(b.sections()).extracting(Section::name).containsExactly("A");
+        assertThat(b.omitted()).isEqualTo(1);
+        assertThat(b.tokens()).isEqualTo(31);
+    }
+
+    @Test
+    void oneTokenLessDropsOneEntryMore() {
+        assertThat(BriefFit.fit(SECTIONS, 31, WORDS).omitted()).isEqualTo(1);
+        Brief less = BriefFit.fit(SECTIONS, 30, WORDS);
+        assertThat(less.omitted()).isEqualTo(2);
+        assertThat(less.text()).isEqualTo("A:\n" + A1 + "\n(+2 lines omitted to fit a 30-token budget)\n");
+        assertThat(less.tokens()).isEqualTo(20);
+        assertThat(BriefFit.fit(SECTIONS, 20, WORDS).omitted()).isEqualTo(2);
+        assertThat(BriefFit.fit(SECTIONS, 19, WORDS).omitted()).isEqualTo(3);
+    }
+
+    @Test
+    void theOmissionLineIsNeverDroppedEvenOverBudget() {
+        Brief b = BriefFit.fit(SECTIONS, 5, WORDS);
+        assertThat(b.sections()).isEmpty();
+        assertThat(b.omitted()).isEqualTo(3);
+        assertThat(b.text()).isEqualTo("(+3 lines omitted to fit a 5-token budget)\n");
+        assertThat(b.tokens()).isEqualTo(8);
+    }
+
+    @Test
+    void aHeaderNeverStandsOverNothingAtAnyBudget() {
+        for (int budget = 1; budget < 40; budget++) {
+            Brief b = BriefFit.fit(SECTIONS, budget, WORDS);
+            assertThat(b.sections()).allSatisfy(s -> assertThat(s.lines()).isNotEmpty());
+            int kept = b.sections().stream().mapToInt(s -> s.lines().size()).sum();
+            assertThat(kept + b.omitted()).isEqualTo(3);
+            assertThat(b.tokens()).isEqualTo(WORDS.applyAsInt(b.text()));
+            if (kept > 0) {
+                assertThat(b.tokens()).isLessThanOrEqualTo(budget);
+            }
+        }
+    }
+
+    @Test
+    void theTokenCounterIsCl100k() {
+        assertThat(Tokens.count("hello world")).isEqualTo(2);
+        assertThat(Tokens.count("")).isZero();
+    }
+}

@@ -1,0 +1,206 @@
+package dev.palimpsest.recall;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.Brief;
+import dev.palimpsest.model.BriefRequest;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.SearchHit;
+import dev.palimpsest.model.SearchHit.Channel;
+import dev.palimpsest.model.SearchQuery;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The seed's recall examples (search channels, score bands, hops, briefs) end to end through the Java API. */
+class RecallStoriesTest {
+    @TempDir
+    Path dir;
+
+    static FactId source(Store s, String id) throws Exception {
+        var tx = s.begin(TestStores.ALICE);
+        FactId f = tx.assertFact(FactSpec.of(Kind.SOURCE, "document " + id).id(FactId.of(id)));
+        tx.commit();
+        return f;
+    }
+
+    static void claim(Store s, String id, String subject, String predicate, String object, FactId src)
+            throws Exception {
+        s.claims().claim(TestStores.ALICE, ClaimSpec.of(subject, predicate, object, src).id(FactId.of(id)).run("run-12"));
+    }
+
+    /** The seed's graph: auth-service, its owner and dependency, and their neighbours. */
+    static void seedGraph(Store s) throws Exception {
+        FactId doc = source(s, "arch-md");
+        claim(s, "a1", "auth-service", "depends on", "redis", doc);
+        claim(s, "a2", "auth-service", "owned by", "platform team", doc);
+        claim(s, "p1", "platform team", "on call rotation", "PagerDuty schedule P7", doc);
+        claim(s, "b1", "billing-service", "depends on", "auth-service", doc);
+        claim(s, "r1", "redis", "runs version", "7.2.4", doc);
+        claim(s, "r2", "redis", "has known issue", "connection leak under TLS", doc);
+    }
+
+    static List<String> ids(List<SearchHit> hits) {
+        return hits.stream().map(h -> h.id().value()).toList();
+    }
+
+    @Test
+    void namingAnEntityScoresOneAndItsNeighboursPointFourFiveViaTheirParent() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            List<SearchHit> hits = s.recall().search(SearchQuery.of(null, List.of("auth-service")));
+            assertThat(ids(hits)).containsExactly("a1", "a2", "b1", "p1", "r1", "r2");
+            assertThat(hits.subList(0, 2)).allSatisfy(h -> {
+                assertThat(h.score()).isEqualTo(1.0);
+                assertThat(h.channel()).isEqualTo(Channel.ENTITY);
+                assertThat(h.hops()).isZero();
+                assertThat(h.via()).isNull();
+            });
+            assertThat(hits.subList(2, 6)).allSatisfy(h -> {
+                assertThat(h.score()).isCloseTo(0.45, within(1e-12));
+                assertThat(h.channel()).isEqualTo(Channel.GRAPH);
+                assertThat(h.hops()).isEqualTo(1);
+            });
+            // b1 is reached by the incoming edge: its object is auth-service ("who calls me")
+            assertThat(hits).extracting(h -> h.via() == null ? null : h.via().value())
+                    .containsExactly(null, null, "a1", "a2", "a1", "a1");
+            SearchHit b1 = hits.get(2);
+            assertThat(b1.subject()).isEqualTo("billing-service");
+            assertThat(b1.object()).isEqualTo("auth-service");
+            assertThat(b1.source()).isEqualTo(FactId.of("arch-md"));
+            assertThat(b1.run()).isEqualTo("run-12");
+            assertThat(b1.actor()).isEqualTo(TestStores.ALICE);
+            // no hop: only the named subject's claims
+            assertThat(ids(s.recall().search(SearchQuery.of(null, List.of("Auth Service")).with(10, 0))))
+                    .containsExactly("a1", "a2");
+        }
+    }
+
+    @Test
+    void connectionLeakFindsTheRedisIssueThenItsDependent() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("connection leak", List.of()));
+            assertThat(ids(hits)).containsExactly("r2", "a1");
+            assertThat(hits.get(0).score()).isEqualTo(0.9);
+            assertThat(hits.get(0).channel()).isEqualTo(Channel.LEXICAL);
+            assertThat(hits.get(1).score()).isCloseTo(0.405, within(1e-12));
+            assertThat(hits.get(1).via()).isEqualTo(FactId.of("r2"));
+            assertThat(hits.get(1).hops()).isEqualTo(1);
+            // two hops: a1's other neighbours at 0.45^2 * 0.9 (a2 shares a1's subject: no edge)
+            List<SearchHit> two = s.recall().search(SearchQuery.of("connection leak", List.of()).with(10, 2));
+            assertThat(ids(two)).containsExactly("r2", "a1", "b1", "r1");
+            assertThat(two.get(2).score()).isCloseTo(0.9 * 0.45 * 0.45, within(1e-12));
+            assertThat(two.get(3).hops()).isEqualTo(2);
+            assertThat(two.get(3).via()).isEqualTo(FactId.of("a1"));
+        }
+    }
+
+    @Test
+    void whoDependsOnAuthServiceFindsBillingService() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("who depends on auth-service", List.of()));
+            assertThat(ids(hits).subList(0, 2)).containsExactlyInAnyOrder("a1", "b1");
+            assertThat(hits.get(0).score()).isEqualTo(0.9);
+            assertThat(hits).allSatisfy(h -> assertThat(h.score()).isLessThanOrEqualTo(0.9));
+        }
+    }
+
+    @Test
+    void namedEntitiesAlwaysOutrankTextMatches() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("connection leak", List.of("platform team")));
+            assertThat(ids(hits).subList(0, 2)).containsExactly("p1", "r2");
+            assertThat(hits.get(0).score()).isEqualTo(1.0);
+            assertThat(hits.get(1).score()).isEqualTo(0.9);
+        }
+    }
+
+    @Test
+    void theSpellingChannelFindsAuthserviceButNotRedsi() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("authservice", List.of()).with(10, 0));
+            assertThat(ids(hits)).containsExactly("a1", "a2", "b1");
+            assertThat(hits).allSatisfy(h -> {
+                assertThat(h.channel()).isEqualTo(Channel.SPELLING);
+                assertThat(h.score()).isEqualTo(0.9);
+            });
+            // one letter off still clears the minimum similarity, scaled by it
+            List<SearchHit> near = s.recall().search(SearchQuery.of("platfrom team", List.of()).with(10, 0));
+            assertThat(ids(near)).contains("a2", "p1");
+            assertThat(s.recall().search(SearchQuery.of("redsi", List.of()))).isEmpty();
+        }
+    }
+
+    @Test
+    void noQueryAndNoEntityReturnsNothing() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            assertThat(s.recall().search(SearchQuery.of(null, List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.of("   ", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.of("the of and", List.of()))).isEmpty();
+            Brief b = s.recall().brief(BriefRequest.of(List.of()));
+            assertThat(b.sections()).isEmpty();
+            assertThat(b.text()).isEmpty();
+        }
+    }
+
+    @Test
+    void filtersNarrowEveryChannelAndHop() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            SearchQuery q = new SearchQuery(null, List.of("auth-service"), null, 10, 1, null, null, "depends on", null,
+                    null);
+            assertThat(ids(s.recall().search(q))).containsExactly("a1", "b1");
+            SearchQuery bySubject = new SearchQuery(null, List.of("auth-service"), null, 10, 1, null, "redis", null,
+                    null, null);
+            assertThat(ids(s.recall().search(bySubject))).isEmpty(); // no hop-0 hit, so no hop
+            SearchQuery byKind = new SearchQuery("document", List.of(), null, 10, 0, Kind.SOURCE, null, null, null, null);
+            assertThat(ids(s.recall().search(byKind))).containsExactly("arch-md");
+            SearchQuery byRun = new SearchQuery("redis", List.of(), null, 10, 0, null, null, null, null, "run-99");
+            assertThat(s.recall().search(byRun)).isEmpty();
+            SearchQuery byActor = new SearchQuery(null, List.of("redis"), null, 10, 0, null, null, null,
+                    dev.palimpsest.model.ActorName.of("bob"), null);
+            assertThat(s.recall().search(byActor)).isEmpty();
+        }
+    }
+
+    @Test
+    void searchAnswersAtAPastCommitInTheVersionLiveThere() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            CommitId before = s.head();
+            var tx = s.begin(TestStores.ALICE);
+            tx.revise(FactId.of("r1"), "redis runs version 7.2.4, patched in place", List.of());
+            tx.commit();
+            var tx2 = s.begin(TestStores.ALICE);
+            tx2.retract(FactId.of("r2"), "not reproducible");
+            tx2.commit();
+            List<SearchHit> now = s.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0));
+            assertThat(ids(now)).containsExactly("r1");
+            assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
+            List<SearchHit> then = s.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0).at(before));
+            assertThat(ids(then)).containsExactly("r1", "r2");
+            assertThat(then.get(0).body()).isEqualTo("redis runs version 7.2.4");
+            assertThat(ids(s.recall().search(SearchQuery.of("patched", List.of()).with(10, 0)))).containsExactly("r1");
+            assertThat(s.recall().search(SearchQuery.of("patched", List.of()).at(before))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.of("connection leak", List.of()))).isEmpty();
+            assertThatThrownBy(() -> s.recall().search(SearchQuery.of("x", List.of())
+                    .at(CommitId.of("0123456789012345678901234567890123456789"))))
+                    .isInstanceOf(NotFoundException.class);
+        }
+    }
+}
