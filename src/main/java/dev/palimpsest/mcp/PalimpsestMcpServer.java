@@ -34,7 +34,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class PalimpsestMcpServer {
     static final String INSTRUCTIONS = "Palimpsest is a git-backed temporal memory: every fact is a versioned file,"
-            + " every write one signed commit, nothing is ever erased. Before writing about an entity, ask current"
+            + " every write one signed commit, nothing is ever erased. Start with brief (or search); before writing"
+            + " about an entity, ask current"
             + " and dead_ends (what is believed, what was already corrected). Write claims with their source and a"
             + " verbatim quote; correct with supersede (or claim with supersedes), never by deleting. Retract with"
             + " dry_run first to see the cascade. Every read takes at (a commit) to answer as of that moment; pin"
@@ -97,7 +98,8 @@ public final class PalimpsestMcpServer {
 
     /** Every tool, in the order they are listed: recall, read, write, review. */
     static List<ToolDef> tools(Session s) {
-        List<ToolDef> all = new ArrayList<>(ClaimTools.recall(s));
+        List<ToolDef> all = new ArrayList<>(RecallTools.all(s));
+        all.addAll(ClaimTools.recall(s));
         all.addAll(ReadTools.all(s));
         all.add(ClaimTools.claim(s));
         all.addAll(WriteTools.all(s));

@@ -43,6 +43,13 @@ final class Schema {
         return put(name, false, p);
     }
 
+    Schema integer(String name, String description, int minimum, int maximum) {
+        Map<String, Object> p = prop("integer", description);
+        p.put("minimum", minimum);
+        p.put("maximum", maximum);
+        return put(name, false, p);
+    }
+
     Schema number(String name, String description, double minimum, double maximum) {
         Map<String, Object> p = prop("number", description);
         p.put("minimum", minimum);

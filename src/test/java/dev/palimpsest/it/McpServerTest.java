@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class McpServerTest {
     private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
-    private static final Set<String> TOOLS = Set.of("current", "dead_ends", "contradictions", "show", "history", "live",
+    private static final Set<String> TOOLS = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live",
             "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert", "revise", "supersede",
             "retract", "file_put", "review");
 
@@ -100,7 +100,7 @@ class McpServerTest {
             assertThat(t.inputSchema()).as(t.name()).containsEntry("type", "object")
                     .containsEntry("additionalProperties", false);
             assertThat(t.outputSchema()).as(t.name()).containsEntry("type", "object");
-            boolean reads = Set.of("current", "dead_ends", "contradictions", "show", "history", "live", "exists",
+            boolean reads = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live", "exists",
                     "inbound", "stale", "dependents", "explain", "log").contains(t.name());
             assertThat(t.annotations().readOnlyHint()).as(t.name()).isEqualTo(reads);
         }
@@ -141,6 +141,15 @@ class McpServerTest {
         JsonNode contra = alice.ok("contradictions", Map.of()).get("contradictions");
         assertThat(contra).isEqualTo(cliJson("contradictions"));
         assertThat(contra).hasSize(1);
+        JsonNode hits = alice.ok("search", Map.of("query", "apoptosis carcinoma", "limit", 5)).get("hits");
+        assertThat(hits).isEqualTo(cliJson("search", "--query", "apoptosis carcinoma", "--limit", "5"));
+        assertThat(ids(hits)).contains("pmid-1");
+        assertThat(alice.ok("search", Map.of("entities", List.of("Auth Service"), "hops", 0)).get("hits"))
+                .isEqualTo(cliJson("search", "--entity", "Auth Service", "--hops", "0"));
+        JsonNode brief = alice.ok("brief", Map.of("entities", List.of("auth-service"), "max_tokens", 400));
+        assertThat(brief.get("text").asText()).contains("60s").contains("30s (superseded by t3");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) brief).remove("text");
+        assertThat(brief).isEqualTo(cliJson("brief", "--entity", "auth-service", "--max-tokens", "400"));
         JsonNode review = alice.ok("review", Map.of()).get("items");
         assertThat(review).isEqualTo(cliJson("review"));
         assertThat(ids(review)).contains("c2");
