@@ -2,13 +2,12 @@ package dev.palimpsest.mcp;
 
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.RejectedException;
-import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.StoredFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +21,11 @@ final class FileReviewTools {
                 ToolDef.write("file_put", "Store a produced file", "Store bytes you produced (a report, a table, code)"
                         + " under a name, with mandatory provenance: the source fact it was produced from, and"
                         + " optionally parent files and claims it is about. One signed commit; identical bytes are"
-                        + " stored once; a put that changes nothing writes nothing. Give content (UTF-8 text) or file"
-                        + " (a path readable by the server).",
+                        + " stored once; a put that changes nothing writes nothing. Give content (UTF-8 text) or"
+                        + " content_base64 (any bytes).",
                         Schema.input().string("name", "The file's name: metadata only, never used as a path.", true)
-                                .string("content", "The file's text (UTF-8); this or file.", false)
-                                .string("file", "A path on the server's machine whose bytes to store; this or content.",
-                                        false)
+                                .string("content", "The file's text (UTF-8); this or content_base64.", false)
+                                .string("content_base64", "The file's bytes, base64-encoded; this or content.", false)
                                 .string("source", "The fact the file was produced from (pinned; must exist).", true)
                                 .strings("parents", "Produced files (file-<16 hex>) this one derives from.", 0)
                                 .strings("claims", "Facts the file is about.", 0),
@@ -46,26 +44,33 @@ final class FileReviewTools {
                         false, a -> review(s, a)));
     }
 
+    /**
+     * Stores the bytes the caller sent, never a path of the server's machine: an agent cannot make the
+     * server commit a file it reads (a secret key in the key home, say).
+     */
     private static Map<String, Object> put(Session s, Args a) throws Exception {
         String name = a.text("name");
         String content = a.optText("content");
-        String file = a.optText("file");
-        if ((content == null) == (file == null)) {
-            throw Args.invalid("content", "give exactly one of content and file");
+        String base64 = a.optText("content_base64");
+        if ((content == null) == (base64 == null)) {
+            throw Args.invalid("content", "give exactly one of content and content_base64");
+        }
+        byte[] bytes;
+        if (content != null) {
+            bytes = content.getBytes(StandardCharsets.UTF_8);
+        } else {
+            try {
+                bytes = Base64.getDecoder().decode(base64);
+            } catch (IllegalArgumentException e) {
+                throw Args.invalid("content_base64", "is not base64: " + e.getMessage());
+            }
         }
         FactId source = a.fact("source");
         List<FactId> parents = a.facts("parents");
         List<FactId> claims = a.facts("claims");
-        if (file != null) {
-            Path p = Path.of(file);
-            if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
-                throw new RejectedException(Rule.FILE_UNREADABLE, "file " + file, "is not a readable file");
-            }
-            return Views.storedFile(s.store().files().put(s.actor(), name, p, source, s.run(), parents, claims));
-        }
         Path tmp = Files.createTempFile("palimpsest-mcp-", ".put");
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.write(tmp, bytes);
             StoredFile f = s.store().files().put(s.actor(), name, tmp, source, s.run(), parents, claims);
             return Views.storedFile(f);
         } finally {

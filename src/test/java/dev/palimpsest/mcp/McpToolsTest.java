@@ -168,17 +168,16 @@ class McpToolsTest {
     }
 
     @Test
-    void filePutTakesTextOrAPathAndReviewListsAndAcknowledges() throws Exception {
+    void filePutTakesTextOrBase64BytesAndReviewListsAndAcknowledges() throws Exception {
         JsonNode f = ok("file_put", Map.of("name", "notes.md", "content", "hello\n", "source", "pmid-1"));
         assertThat(f.get("sha256").asText()).isEqualTo("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
-        java.nio.file.Files.writeString(dir.resolve("other.txt"), "hello\n");
-        JsonNode g = ok("file_put", Map.of("name", "copy.txt", "file", dir.resolve("other.txt").toString(), "source",
-                "pmid-1"));
+        JsonNode g = ok("file_put", Map.of("name", "copy.txt", "content_base64", "aGVsbG8K", "source", "pmid-1"));
         assertThat(g.get("sha256").asText()).isEqualTo(f.get("sha256").asText());
-        assertThat(error("file_put", Map.of("name", "x", "content", "a", "file", "/tmp/x", "source", "pmid-1"))
+        assertThat(g.get("media_type").asText()).isEqualTo("text/plain");
+        assertThat(error("file_put", Map.of("name", "x", "content", "a", "content_base64", "YQ==", "source", "pmid-1"))
                 .get("violations").get(0).get("subject").asText()).isEqualTo("content");
-        assertThat(error("file_put", Map.of("name", "x", "file", dir.resolve("missing").toString(), "source",
-                "pmid-1")).get("violations").findValuesAsText("rule")).containsExactly("file-unreadable");
+        assertThat(error("file_put", Map.of("name", "x", "content_base64", "not base64!", "source", "pmid-1"))
+                .get("violations").get(0).get("subject").asText()).isEqualTo("content_base64");
         ok("assert", Map.of("id", "c5", "body", "cites the source", "refs", List.of("pmid-1")));
         ok("revise", Map.of("id", "pmid-1", "body", SOURCE + " Revised."));
         assertThat(ok("review", Map.of()).get("items").findValuesAsText("id")).contains("c5");
