@@ -86,6 +86,49 @@ public final class Claims {
     }
 
     /**
+     * Writes the claim (or, when {@code old} is not null, the correction of {@code old}) only if the
+     * reviewer accepts it, with the verdict recorded in the claim ({@code review:}: reviewer model,
+     * {@code model_accepted}, reason). The claim's first source must carry a quote: the anchor checks
+     * it against that source's body at main's tip, then {@code reviewer} is asked as by
+     * {@link Verification#verify(dev.palimpsest.model.Judge, String, String, String)} about the claim's
+     * body (default: subject, predicate and object joined by spaces).
+     *
+     * @throws RejectedException rule {@code claim-not-verified} (no quote, a source not live, the anchor
+     *     or the reviewer rejected: the reason is in the message; nothing is written), or any rule of
+     *     {@link #claim}
+     */
+    public ClaimResult claimVerified(ActorName actor, ClaimSpec spec, FactId old, dev.palimpsest.model.Judge reviewer)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(reviewer, "reviewer");
+        dev.palimpsest.model.FactSpec f = spec.toFactSpec();
+        dev.palimpsest.model.RefSpec first = spec.sources().isEmpty() ? null : spec.sources().get(0);
+        if (first == null || first.quote() == null) {
+            throw new RejectedException(dev.palimpsest.model.Rule.CLAIM_NOT_VERIFIED, "quote",
+                    "a verified claim needs a quote from its first source");
+        }
+        String body;
+        try {
+            body = new Verification(store).body(first.target(), store.head());
+        } catch (NotFoundException e) {
+            throw new RejectedException(dev.palimpsest.model.Rule.CLAIM_NOT_VERIFIED, "source " + first.target(),
+                    e.getMessage());
+        }
+        dev.palimpsest.model.Verdict v = Verification.verify(reviewer, f.body(), first.quote(), body);
+        if (!v.accepted()) {
+            throw new RejectedException(dev.palimpsest.model.Rule.CLAIM_NOT_VERIFIED, "claim",
+                    (v.modelAccepted() == null ? "anchor: " : "reviewer " + reviewer.model() + ": ")
+                            + (v.reason() == null ? "not supported" : v.reason()));
+        }
+        f = f.grounding(f.grounding().withReview(dev.palimpsest.model.ClaimReview.of(reviewer.model(), v)));
+        ClaimQueries q = q();
+        Transaction tx = store.begin(actor);
+        FactId id = old == null ? tx.assertFact(f) : tx.supersede(old, f);
+        return landed(q, id, tx.commit(), spec);
+    }
+
+    /**
      * Declares {@code predicates} multi-valued in {@code palimpsest.yaml} (one signed commit): live
      * claims that differ only in the object of such a predicate are no contradiction. The keys are
      * normalised ({@link dev.palimpsest.model.EntityKey}) and merged with those declared before.

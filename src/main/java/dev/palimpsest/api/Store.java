@@ -150,6 +150,16 @@ public final class Store implements AutoCloseable {
         return derivations;
     }
 
+    /** Checks that ask a model: the fail-closed claim reviewer and verifier scoring. */
+    public Verification verification() {
+        return new Verification(this);
+    }
+
+    /** The re-derivation audit of cleanup plans against an oracle. */
+    public Rederivations rederivations() {
+        return new Rederivations(receipts);
+    }
+
     /** Produced files: content-addressed bytes with a provenance record per name. */
     public ProducedFiles files() {
         return files;

@@ -120,6 +120,7 @@ public final class ReceiptsBench {
                 }
                 put("evaluate_us", Stats.of(ev).p50Millis() * 1e3, "evaluating liveness of every artifact at that commit, p50");
                 java.util.Set<FactId> truthEdges = correctness(store, gen, landed.id(), past);
+                rederiveAudit(store, docs, built);
                 t = System.nanoTime();
                 EntailResult re = store.receipts().entail(ACTOR);
                 put("entail_after_cascade_ms", ms(t), "entail after the cascade (incremental): " + re.added()
@@ -231,11 +232,69 @@ public final class ReceiptsBench {
     private java.util.Set<FactId> correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
             throws PalimpsestException {
         java.util.Set<String> deadAssertions = new java.util.HashSet<>();
-        Entailer truth = new Entailer(ReceiptsGraphGen.ONTOLOGY);
         for (var a : gen.assertions) {
             if (gen.retracted.contains(a.doc())) {
                 deadAssertions.add(a.id());
-            } else {
+            }
+        }
+        Truth t = groundTruth(gen, deadAssertions, id -> store.factLiveAtCommit(id, after), past);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("leaked", layers(t.leaked()));
+        m.put("over_deleted", layers(t.over()));
+        m.put("deployed_leaked", layers(t.deployedLeak()));
+        m.put("trust_policy_flat_summaries_leaked", t.trustLeak());
+        result.put("correctness", m);
+        log.printf("  correctness after retract-source of %d sources (ground truth: faithful receipts, entailment recomputed):%n",
+                gen.retracted.size());
+        log.printf("    cascade leaked: %s | over-deleted: %s%n", layers(t.leaked()), layers(t.over()));
+        log.printf("    deployed baseline (assertions only, no cascade) leaves live but dead: %s%n", layers(t.deployedLeak()));
+        log.printf("    trusting flat summary receipts would keep %d dead flat summaries (distrust: 0)%n", t.trustLeak());
+        log.flush();
+        return t.truthEdges();
+    }
+
+    /**
+     * The re-derivation audit of the same retract-source at the pre-retraction commit, without a
+     * judge: entailed edges decided by the symbolic oracle (merges and summaries ungraded), against
+     * the ground-truth table's edge column.
+     */
+    private void rederiveAudit(Store store, List<FactId> docs, CommitId built) throws PalimpsestException {
+        long t = System.nanoTime();
+        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, null);
+        var edge = r.layers().get(dev.palimpsest.model.Layer.EDGE);
+        put("rederive_audit_ms", ms(t), "re-derivation audit of the retract-source (symbolic oracle, no judge): "
+                + edge.touched() + " touched entailed edges, leaky " + edge.leaky() + ", over-deleted "
+                + edge.overDeleted() + ", agree " + edge.agree());
+        result.put("rederive_audit_edge_over_deleted", edge.overDeleted());
+        result.put("rederive_audit_edge_leaky", edge.leaky());
+    }
+
+    /** A function that may fail with a store error. */
+    @FunctionalInterface
+    public interface Kept {
+        boolean test(FactId id) throws PalimpsestException;
+    }
+
+    /**
+     * The ground-truth table of a cleanup: counts per layer (merge, sentence summary, flat summary,
+     * edge) of artifacts {@code kept} but truly dead ({@code leaked}) and removed but truly alive
+     * ({@code over}), what the deployed baseline leaves, the dead flat summaries trusting their
+     * receipts would keep, and the entailed edges truly alive.
+     */
+    public record Truth(int[] leaked, int[] over, int[] deployedLeak, int trustLeak, java.util.Set<FactId> truthEdges) {}
+
+    /**
+     * The generator's ground truth after {@code deadAssertions} are withdrawn from the graph
+     * {@code past} (receipts at the commit before): an artifact's sentence is alive when one of its
+     * bundles has no dead member; a merge or flat summary is alive when every sentence is, a sentence
+     * summary when any is; an entailed edge is alive when entailment from the surviving assertions
+     * derives it.
+     */
+    public static Truth groundTruth(ReceiptsGraphGen gen, java.util.Set<String> deadAssertions, Kept keptAfter,
+            ReceiptGraph past) throws PalimpsestException {
+        Entailer truth = new Entailer(ReceiptsGraphGen.ONTOLOGY);
+        for (var a : gen.assertions) {
+            if (!deadAssertions.contains(a.id())) {
                 truth.addAssertion(a.id(), a.triple());
             }
         }
@@ -255,7 +314,7 @@ public final class ReceiptsBench {
             }
             boolean merge = art.kind().equals("merge");
             boolean trulyAlive = merge || art.flat() ? allAlive : anyAlive;
-            boolean kept = store.factLiveAtCommit(FactId.of(art.id()), after);
+            boolean kept = keptAfter.test(FactId.of(art.id()));
             int layer = merge ? 0 : art.flat() ? 2 : 1;
             if (kept && !trulyAlive) {
                 leaked[layer]++;
@@ -280,25 +339,13 @@ public final class ReceiptsBench {
             if (f == null || !past.isLive(n) || !EntailSync.isEntailedEdge(f)) {
                 continue;
             }
-            boolean kept = store.factLiveAtCommit(f.id(), after);
+            boolean kept = keptAfter.test(f.id());
             boolean alive = truthEdges.contains(f.id());
             leaked[3] += kept && !alive ? 1 : 0;
             over[3] += !kept && alive ? 1 : 0;
             deployedLeak[3] += alive ? 0 : 1;
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("leaked", layers(leaked));
-        m.put("over_deleted", layers(over));
-        m.put("deployed_leaked", layers(deployedLeak));
-        m.put("trust_policy_flat_summaries_leaked", trustLeak);
-        result.put("correctness", m);
-        log.printf("  correctness after retract-source of %d sources (ground truth: faithful receipts, entailment recomputed):%n",
-                gen.retracted.size());
-        log.printf("    cascade leaked: %s | over-deleted: %s%n", layers(leaked), layers(over));
-        log.printf("    deployed baseline (assertions only, no cascade) leaves live but dead: %s%n", layers(deployedLeak));
-        log.printf("    trusting flat summary receipts would keep %d dead flat summaries (distrust: 0)%n", trustLeak);
-        log.flush();
-        return truthEdges;
+        return new Truth(leaked, over, deployedLeak, trustLeak, truthEdges);
     }
 
     private static Map<String, Integer> layers(int[] c) {

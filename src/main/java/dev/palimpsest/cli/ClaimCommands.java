@@ -66,6 +66,19 @@ final class ClaimCommands {
         @Option(names = "--id", paramLabel = "ID", description = "The claim's id (default: minted, entity-claim-<12 hex>).")
         String id;
 
+        @Option(names = "--verify",
+                description = "Write only if the judge accepts the claim against --quote (anchor first, then the"
+                        + " fail-closed reviewer); the verdict is recorded in the claim (review:). Exit 5 when rejected.")
+        boolean verify;
+
+        @Option(names = "--author-model", paramLabel = "M",
+                description = "With --verify: the model that wrote the claim; the same model as judge is refused (exit 5),"
+                        + " the same vendor warned on stderr.")
+        String authorModel;
+
+        @Mixin
+        JudgeCommands.JudgeOptions judge;
+
         @Option(names = "--supersedes", paramLabel = "OLD",
                 description = "Correct fact OLD: the claim supersedes it (refused if OLD is already superseded).")
         String supersedes;
@@ -91,8 +104,17 @@ final class ClaimCommands {
             try (Store store = open()) {
                 ClaimResult r;
                 try {
-                    r = old == null ? store.claims().claim(Parse.actor("--actor", actor.name), spec)
-                            : store.claims().supersede(Parse.actor("--actor", actor.name), old, spec);
+                    if (verify) {
+                        dev.palimpsest.model.Judge j = judge.required(store);
+                        if (authorModel != null) {
+                            dev.palimpsest.api.Verification.checkPair(TextInput.arg("--author-model", authorModel),
+                                    j.model()).ifPresent(w -> this.spec.commandLine().getErr().println("warning: " + w));
+                        }
+                        r = store.claims().claimVerified(Parse.actor("--actor", actor.name), spec, old, j);
+                    } else {
+                        r = old == null ? store.claims().claim(Parse.actor("--actor", actor.name), spec)
+                                : store.claims().supersede(Parse.actor("--actor", actor.name), old, spec);
+                    }
                 } catch (RejectedException e) {
                     throw Failure.unminted(e, given == null ? fid : null);
                 }

@@ -32,7 +32,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
             ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
-            RecallCommands.Search.class, RecallCommands.BriefCmd.class, McpCommand.class})
+            RecallCommands.Search.class, RecallCommands.BriefCmd.class,
+            JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
+            McpCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

@@ -6,7 +6,8 @@ import java.util.List;
  * What a layered fact rests on, beyond its refs: the typed triple of an assertion or edge
  * ({@code subject}, {@code predicate}, {@code object}: all three or none), the receipt of a derived
  * artifact, the per-sentence receipts of a summary, and whether a summary's receipt is one flat
- * receipt for the whole text. {@link #NONE} for plain facts.
+ * receipt for the whole text, and (claims only) the reviewer's verdict recorded when the claim was
+ * written with verification ({@code review}, null when none). {@link #NONE} for plain facts.
  *
  * <p>Immutable; rejects inconsistent combinations with an {@link IllegalArgumentException}: a
  * predicate is non-blank text of at most 200 characters (claims say {@code times out after};
@@ -17,8 +18,14 @@ import java.util.List;
  * sentences} null means empty.
  */
 public record Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
-        boolean flat) {
+        boolean flat, ClaimReview review) {
     public static final Grounding NONE = new Grounding(null, null, null, null, List.of(), false);
+
+    /** A grounding without a recorded review. */
+    public Grounding(String subject, String predicate, String object, Receipt receipt, List<Sentence> sentences,
+            boolean flat) {
+        this(subject, predicate, object, receipt, sentences, flat, null);
+    }
 
     public Grounding {
         sentences = List.copyOf(sentences == null ? List.of() : sentences);
@@ -57,6 +64,11 @@ public record Grounding(String subject, String predicate, String object, Receipt
 
     /** The same grounding with another receipt and sentences (pins resolved by the gate). */
     public Grounding withReceipts(Receipt r, List<Sentence> s) {
-        return new Grounding(subject, predicate, object, r, s, flat);
+        return new Grounding(subject, predicate, object, r, s, flat, review);
+    }
+
+    /** The same grounding with the reviewer's verdict recorded (null: none). */
+    public Grounding withReview(ClaimReview value) {
+        return new Grounding(subject, predicate, object, receipt, sentences, flat, value);
     }
 }

@@ -22,6 +22,8 @@ public enum Rule {
     INVALID_ROLE("invalid-role", Where.GATE, "a key role is neither agent nor human"),
     STORE_EXISTS("store-exists", Where.GATE, "init into a path that is not absent, an empty folder or an empty bare repository"),
     KEY_PERMISSIONS("key-permissions", Where.GATE, "a secret key file or key-home folder is open to group or others"),
+    REVIEWER_IS_AUTHOR("reviewer-is-author", Where.GATE, "the reviewer model is the model that wrote the claim"),
+    CLAIM_NOT_VERIFIED("claim-not-verified", Where.GATE, "the quote anchor or the reviewer rejected a claim written with --verify"),
     INVALID_ARGUMENT("invalid-argument", Where.GATE, "a malformed command-line value (id, kind, actor, quote, ...)"),
     INVALID_UTF8("invalid-utf8", Where.GATE, "an input file or standard input is not valid UTF-8"),
     DAMAGED_ARGUMENT("damaged-argument", Where.GATE, "an argument a non-UTF-8 locale may have damaged"),

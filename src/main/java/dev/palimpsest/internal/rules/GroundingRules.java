@@ -33,6 +33,11 @@ public final class GroundingRules {
         Grounding g = f.grounding();
         Kind k = f.kind();
         boolean ok = true;
+        if (g.review() != null && !Kind.ENTITY_CLAIM.equals(k)) {
+            sink.report(Rule.GROUNDING_ON_PLAIN_FACT, "only claims carry a reviewer's verdict (review)");
+            ok = false;
+            g = g.withReview(null);
+        }
         if (Kind.ASSERTION.equals(k)) {
             if (!g.hasTriple()) {
                 sink.report(Rule.ASSERTION_TRIPLE, "an assertion states one triple: subject, predicate, object");

@@ -61,7 +61,7 @@ public final class FactCodec {
     public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
         Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "run", "pooled", "refs", "subject", "predicate",
-                "object", "flat", "receipt", "sentences");
+                "object", "flat", "receipt", "sentences", "review");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));

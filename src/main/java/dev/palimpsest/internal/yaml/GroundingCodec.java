@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.ClaimReview;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
@@ -15,7 +16,8 @@ import java.util.List;
 import java.util.TreeMap;
 
 /**
- * Canonical YAML of the optional layered fields of a fact (triple, flat flag, receipt, sentences)
+ * Canonical YAML of the optional layered fields of a fact (triple, flat flag, receipt, sentences, a
+ * claim's recorded review)
  * and of the config's ontology; absent fields are not written. Stateless and thread-safe.
  */
 public final class GroundingCodec {
@@ -40,6 +42,37 @@ public final class GroundingCodec {
                 sn.put("text", s.text());
                 receipt(sn.putArray("receipt"), s.receipt());
             }
+        }
+        if (g.review() != null) {
+            ObjectNode rn = n.putObject("review");
+            rn.put("model", g.review().model());
+            if (g.review().modelAccepted() != null) {
+                rn.put("model_accepted", g.review().modelAccepted());
+            }
+            if (g.review().reason() != null) {
+                rn.put("reason", g.review().reason());
+            }
+        }
+    }
+
+    private static ClaimReview review(JsonNode n, String what) throws FormatException {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isObject()) {
+            throw new FormatException(what + ": field 'review' must be a mapping");
+        }
+        String w = what + " review";
+        Yaml.onlyFields(n, w, "model", "model_accepted", "reason");
+        JsonNode ok = n.get("model_accepted");
+        if (ok != null && !ok.isBoolean()) {
+            throw new FormatException(w + ": field 'model_accepted' must be true, false or absent");
+        }
+        try {
+            return new ClaimReview(Yaml.text(n, "model", w, true), ok == null ? null : ok.booleanValue(),
+                    Yaml.text(n, "reason", w, false));
+        } catch (IllegalArgumentException e) {
+            throw new FormatException(w + ": " + e.getMessage());
         }
     }
 
@@ -86,7 +119,7 @@ public final class GroundingCodec {
             }
         }
         return new Grounding(Yaml.text(n, "subject", what, false), Yaml.text(n, "predicate", what, false),
-                Yaml.text(n, "object", what, false), receipt, sentences, flat != null);
+                Yaml.text(n, "object", what, false), receipt, sentences, flat != null, review(n.get("review"), what));
     }
 
     private static Receipt receipt(JsonNode r, String what) throws FormatException {

@@ -1,0 +1,272 @@
+package dev.palimpsest.cli;
+
+import dev.palimpsest.api.Judges;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Verification;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Judge;
+import dev.palimpsest.model.LabelledClaim;
+import dev.palimpsest.model.Layer;
+import dev.palimpsest.model.RederiveReport;
+import dev.palimpsest.model.Verdict;
+import dev.palimpsest.model.VerifierStats;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Checks that ask a model: verify, verify-eval, rederive-audit. */
+final class JudgeCommands {
+    private JudgeCommands() {}
+
+    /** The judge options: URL and model (or their environment variables); the key only from the environment. */
+    static final class JudgeOptions {
+        @Option(names = "--judge-url", paramLabel = "URL",
+                description = "Base URL of an OpenAI-compatible chat-completions API, e.g. https://api.openai.com/v1"
+                        + " (default: $PALIMPSEST_JUDGE_URL). The key is read from $PALIMPSEST_JUDGE_KEY.")
+        String url;
+
+        @Option(names = "--judge-model", paramLabel = "M",
+                description = "The judge's model id, e.g. openai/gpt-4o-mini (default: $PALIMPSEST_JUDGE_MODEL).")
+        String model;
+
+        @Option(names = "--judge-timeout", paramLabel = "SECONDS", defaultValue = "60",
+                description = "Timeout of one judge call in seconds (default: ${DEFAULT-VALUE}).")
+        int timeout;
+
+        @Option(names = "--judge-retries", paramLabel = "N", defaultValue = "2",
+                description = "Retries of a call that timed out or got 429/5xx (default: ${DEFAULT-VALUE}).")
+        int retries;
+
+        @Option(names = "--no-judge-cache",
+                description = "Ask the judge again even for a request it answered before (default: answered requests"
+                        + " are served from <gitdir>/palimpsest-index/judge-cache.jsonl).")
+        boolean noCache;
+
+        /** The configured judge, cached beside the store; null when neither option nor environment names one. */
+        Judge judge(Store store) {
+            String u = url != null ? url : env("PALIMPSEST_JUDGE_URL");
+            String m = model != null ? model : env("PALIMPSEST_JUDGE_MODEL");
+            if (u == null && m == null) {
+                return null;
+            }
+            if (u == null || m == null) {
+                throw new Main.UsageException("a judge needs both --judge-url and --judge-model (or PALIMPSEST_JUDGE_URL"
+                        + " and PALIMPSEST_JUDGE_MODEL)");
+            }
+            if (timeout < 1 || retries < 0) {
+                throw new Main.UsageException("--judge-timeout must be at least 1 and --judge-retries not negative");
+            }
+            Judge j;
+            try {
+                j = Judges.openAiCompatible(u, m, env("PALIMPSEST_JUDGE_KEY"), Duration.ofSeconds(timeout), retries);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException(e.getMessage());
+            }
+            return noCache ? j : Judges.cached(j, store);
+        }
+
+        Judge required(Store store) {
+            Judge j = judge(store);
+            if (j == null) {
+                throw new Main.UsageException("no judge: pass --judge-url and --judge-model or set PALIMPSEST_JUDGE_URL"
+                        + " and PALIMPSEST_JUDGE_MODEL");
+            }
+            return j;
+        }
+
+        private static String env(String name) {
+            String v = System.getenv(name);
+            return v == null || v.isBlank() ? null : v;
+        }
+    }
+
+    static Map<String, Object> verdict(Verdict v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("accepted", v.accepted());
+        m.put("anchor_ok", v.anchorOk());
+        m.put("model_accepted", v.modelAccepted());
+        m.put("reason", v.reason());
+        return m;
+    }
+
+    @Command(name = "verify", description = "Check a claim against its source, failing closed: the quote must be in the"
+            + " source (12+ characters, whitespace collapsed) before the reviewer is asked; then only a JSON true for"
+            + " 'supported' accepts. Exit 0 with the verdict; 5 when the reviewer is the author's model.")
+    static final class Verify extends Context implements Callable<Integer> {
+        @Option(names = "--source", required = true, paramLabel = "ID", description = "The fact the quote is from.")
+        String source;
+
+        @Option(names = "--quote", required = true, paramLabel = "TEXT", description = "The verbatim quote cited.")
+        String quote;
+
+        @Option(names = "--claim", required = true, paramLabel = "TEXT", description = "The claim the quote should support.")
+        String claim;
+
+        @Option(names = "--author-model", paramLabel = "M",
+                description = "The model that wrote the claim: the same model as judge is refused, the same vendor warned.")
+        String authorModel;
+
+        @Mixin
+        Shared.At at;
+
+        @Mixin
+        JudgeOptions judge;
+
+        @Override
+        public Integer call() throws Exception {
+            String q = TextInput.arg("--quote", quote);
+            String c = TextInput.arg("--claim", claim);
+            var src = Parse.fact("--source", source);
+            try (Store store = open()) {
+                Judge j = judge.required(store);
+                Optional<String> warning = authorModel == null ? Optional.empty()
+                        : Verification.checkPair(TextInput.arg("--author-model", authorModel), j.model());
+                CommitId when = at(store, at.revision);
+                Verdict v = store.verification().verify(j, src, when, q, c);
+                Map<String, Object> m = verdict(v);
+                warning.ifPresent(w -> m.put("warning", w));
+                if (json()) {
+                    printJson(m);
+                } else {
+                    warning.ifPresent(w -> spec.commandLine().getErr().println("warning: " + w));
+                    out().println((v.accepted() ? "accepted" : "rejected") + " (anchor " + (v.anchorOk() ? "ok" : "failed")
+                            + ", reviewer " + (v.modelAccepted() == null ? "not asked" : v.modelAccepted() ? "accepted"
+                            : "rejected") + ")" + (v.reason() == null ? "" : ": " + Render.safe(v.reason())));
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "verify-eval", description = "Score the judge as a verifier against labelled claims: four counters"
+            + " (true/false accepts/rejects), never one accuracy.")
+    static final class VerifyEval extends Context implements Callable<Integer> {
+        @Option(names = "--labels", required = true, paramLabel = "FILE",
+                description = "YAML or JSON list of {claim, quote, source (fact id) or source_text, supported (boolean)}.")
+        Path labels;
+
+        @Mixin
+        JudgeOptions judge;
+
+        @Override
+        public Integer call() throws Exception {
+            List<LabelledClaim> ls = Verification.parseLabels(TextInput.bytes("--labels", labels, 64L << 20));
+            try (Store store = open()) {
+                VerifierStats s = store.verification().evaluate(judge.required(store), ls);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("true_accepts", s.trueAccepts());
+                m.put("true_rejects", s.trueRejects());
+                m.put("false_accepts", s.falseAccepts());
+                m.put("false_rejects", s.falseRejects());
+                if (json()) {
+                    printJson(m);
+                } else {
+                    m.forEach((k, v) -> out().println(k + " " + v));
+                }
+            }
+            return Main.OK;
+        }
+    }
+
+    /** Exactly one withdrawal to audit. */
+    static final class Operation {
+        @Option(names = "--retract-source", arity = "1..*", paramLabel = "DOC",
+                description = "Audit retracting these source documents (and their assertions).")
+        List<String> docs;
+
+        @Option(names = "--revoke-relation", paramLabel = "P", description = "Audit revoking this predicate.")
+        String predicate;
+    }
+
+    @Command(name = "rederive-audit", description = "Dry-run a cleanup and check its receipts by re-derivation: each"
+            + " touched artifact is put to an oracle R times (entailed edges: entailment recomputed; merges, summaries:"
+            + " the judge) and the plan is compared per layer: leaky, over-deleted, agree. Writes nothing.")
+    static final class RederiveAudit extends Context implements Callable<Integer> {
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Operation op;
+
+        @Mixin
+        Shared.At at;
+
+        @Option(names = "--draws", paramLabel = "R", defaultValue = "5",
+                description = "Oracle draws per artifact (default: ${DEFAULT-VALUE}).")
+        int draws;
+
+        @Option(names = "--tau", paramLabel = "T", defaultValue = "0.2",
+                description = "Alive when at least 1-T of the draws say alive, dead when at least 1-T say dead,"
+                        + " undecided otherwise; in [0, 0.5) (default: ${DEFAULT-VALUE}).")
+        double tau;
+
+        @Mixin
+        JudgeOptions judge;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = open()) {
+                CommitId when = at(store, at.revision);
+                Judge j = judge.judge(store);
+                RederiveReport r = op.predicate != null
+                        ? store.rederivations().revokeRelation(TextInput.arg("--revoke-relation", op.predicate), when,
+                                draws, tau, j)
+                        : store.rederivations().retractSource(Parse.facts("--retract-source", op.docs), when, draws,
+                                tau, j);
+                if (json()) {
+                    printJson(report(r));
+                } else {
+                    out().println(r.operation() + " " + String.join(" ", r.targets()) + " at " + r.at().hex() + " ("
+                            + r.draws() + " draws, tau " + r.tau() + ")");
+                    for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
+                        RederiveReport.LayerAudit a = r.layers().get(l);
+                        out().printf("  %-8s oracle %-14s touched %d: leaky %d, over-deleted %d, agree %d, undecided %d,"
+                                + " ungraded %d%n", l, a.oracle(), a.touched(), a.leaky(), a.overDeleted(), a.agree(),
+                                a.undecided(), a.ungraded());
+                    }
+                }
+            }
+            return Main.OK;
+        }
+
+        static Map<String, Object> report(RederiveReport r) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("at", r.at().hex());
+            m.put("operation", r.operation().value());
+            m.put("targets", r.targets());
+            m.put("draws", r.draws());
+            m.put("tau", r.tau());
+            Map<String, Object> layers = new LinkedHashMap<>();
+            for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
+                RederiveReport.LayerAudit a = r.layers().get(l);
+                Map<String, Object> lm = new LinkedHashMap<>();
+                lm.put("leaky", a.leaky());
+                lm.put("over_deleted", a.overDeleted());
+                lm.put("agree", a.agree());
+                lm.put("oracle", a.oracle());
+                lm.put("touched", a.touched());
+                lm.put("alive", a.alive());
+                lm.put("dead", a.dead());
+                lm.put("undecided", a.undecided());
+                lm.put("ungraded", a.ungraded());
+                lm.put("leaky_ids", ids(a.leakyIds()));
+                lm.put("over_deleted_ids", ids(a.overDeletedIds()));
+                layers.put(l.value(), lm);
+            }
+            m.put("layers", layers);
+            return m;
+        }
+
+        private static List<String> ids(List<dev.palimpsest.model.FactId> ids) {
+            List<String> out = new ArrayList<>();
+            ids.forEach(i -> out.add(i.value()));
+            return out;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.palimpsest.internal.judge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.palimpsest.model.Judge;
+import dev.palimpsest.model.JudgeRequest;
+import dev.palimpsest.model.PalimpsestInternalException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A judge behind an OpenAI-compatible chat-completions endpoint: {@code POST <base>/chat/completions}
+ * with {@code {"model", "messages"}} (and {@code "seed": draw} for draws after the first), the key as
+ * a bearer token (omitted when null; never logged nor put in a message), the reply read from
+ * {@code choices[0].message.content}. Each attempt has a timeout; a timeout, an I/O error, a 429 or
+ * a 5xx is retried up to {@code retries} times with doubling back-off; any other status, a reply
+ * without content, or the last failure is a {@link PalimpsestInternalException}. Thread-safe.
+ */
+public final class OpenAiJudge implements Judge {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final URI endpoint;
+    private final String model;
+    private final String key;
+    private final Duration timeout;
+    private final int retries;
+    private final Duration backoff;
+    private final HttpClient http;
+
+    public OpenAiJudge(String baseUrl, String model, String key, Duration timeout, int retries, Duration backoff) {
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        this.model = Objects.requireNonNull(model, "model");
+        if (model.isBlank()) {
+            throw new IllegalArgumentException("judge model must not be blank");
+        }
+        if (retries < 0) {
+            throw new IllegalArgumentException("retries must not be negative, got " + retries);
+        }
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        URI u = URI.create(base + "/chat/completions");
+        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
+            throw new IllegalArgumentException("judge URL '" + baseUrl + "' is not http(s)");
+        }
+        this.endpoint = u;
+        this.key = key == null || key.isBlank() ? null : key;
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.retries = retries;
+        this.backoff = Objects.requireNonNull(backoff, "backoff");
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+    }
+
+    @Override
+    public String model() {
+        return model;
+    }
+
+    /** The request body sent for {@code r}: {@code {"model", "messages"[, "seed"]}} as JSON. */
+    public String body(JudgeRequest r) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("model", model);
+        ArrayNode ms = root.putArray("messages");
+        for (JudgeRequest.Message m : r.messages()) {
+            ms.addObject().put("role", m.role()).put("content", m.content());
+        }
+        if (r.draw() > 0) {
+            root.put("seed", r.draw());
+        }
+        return root.toString();
+    }
+
+    @Override
+    public String complete(JudgeRequest request) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body(request), StandardCharsets.UTF_8));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        HttpRequest req = b.build();
+        String last = null;
+        for (int attempt = 0; attempt <= retries; attempt++) {
+            if (attempt > 0) {
+                pause(delay(backoff, attempt));
+            }
+            try {
+                HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                int s = res.statusCode();
+                if (s == 200) {
+                    return content(res.body());
+                }
+                last = "HTTP " + s;
+                if (s != 429 && s < 500) {
+                    break;
+                }
+            } catch (java.net.http.HttpTimeoutException e) {
+                last = "timed out after " + timeout.toMillis() + " ms";
+            } catch (IOException e) {
+                last = "I/O error: " + e.getClass().getSimpleName();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PalimpsestInternalException("interrupted while asking judge " + model, e);
+            }
+        }
+        throw new PalimpsestInternalException("judge " + model + " at " + endpoint + " failed: " + last);
+    }
+
+    /** The pause before retry {@code attempt} (1-based): {@code backoff} doubled per earlier retry, at most 1024 times. */
+    public static Duration delay(Duration backoff, int attempt) {
+        return backoff.multipliedBy(1L << Math.min(attempt - 1, 10));
+    }
+
+    private String content(String body) {
+        try {
+            JsonNode c = JSON.readTree(body).path("choices").path(0).path("message").path("content");
+            if (c.isTextual() && !c.asText().isEmpty()) {
+                return c.asText();
+            }
+        } catch (IOException e) {
+            // fall through: no content
+        }
+        throw new PalimpsestInternalException("judge " + model + " at " + endpoint
+                + " answered without choices[0].message.content");
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PalimpsestInternalException("interrupted while waiting to retry a judge call", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OpenAiJudge[" + model + " at " + endpoint + "]";
+    }
+}
