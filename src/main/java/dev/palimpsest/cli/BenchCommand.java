@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
             BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class,
-            BenchCommand.Pull.class})
+            BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -317,6 +317,34 @@ final class BenchCommand implements Callable<Integer> {
             Path work = scratch.work();
             out().println("bench receipts: seed " + seed + ", " + samples + " samples, fsync off");
             var r = new dev.palimpsest.bench.ReceiptsBench(work, out()).run(seed, samples);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "mcp", description = "Round trips through palimpsest mcp over stdio with the MCP SDK client (show, one-fact"
+            + " assert), beside one CLI process per call.")
+    static final class McpBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--samples", defaultValue = "500", description = "Timed calls of each tool. Default: ${DEFAULT-VALUE}.")
+        int samples;
+
+        @Option(names = "--warmup", defaultValue = "200", description = "Untimed calls first. Default: ${DEFAULT-VALUE}.")
+        int warmup;
+
+        @Option(names = "--cli-samples", defaultValue = "5", description = "CLI processes per operation. Default: ${DEFAULT-VALUE}.")
+        int cliSamples;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (samples < 1 || warmup < 0 || cliSamples < 1) {
+                throw new Main.UsageException("--samples and --cli-samples >= 1, --warmup >= 0");
+            }
+            var r = new dev.palimpsest.bench.McpBench(scratch.work(), out()).run(samples, warmup, cliSamples);
             if (json()) {
                 printJson(r);
             }

@@ -36,7 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
 
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
-            SyncCommands.Sync.class})
+            SyncCommands.Sync.class, McpCommand.class})
 public final class Main {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

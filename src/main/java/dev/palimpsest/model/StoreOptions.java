@@ -7,14 +7,25 @@ package dev.palimpsest.model;
  *     (default true; switch off only for benchmarks or throwaway stores)
  * @param maxRetries how many times a write re-reads the timeline and retries after losing a
  *     compare-and-swap on {@code refs/heads/main} to another writer (default 32)
+ * @param run the agent run every commit made through the store belongs to: each commit carries a
+ *     {@code Palimpsest-Run} trailer naming it, beside the runs of the facts it writes (default
+ *     null: none); a valid run name ({@link Fact#validRun})
  *
  * <p>Immutable and thread-safe.
  */
-public record StoreOptions(boolean fsync, int maxRetries) {
+public record StoreOptions(boolean fsync, int maxRetries, String run) {
     public StoreOptions {
         if (maxRetries < 0 || maxRetries > 1000) {
             throw new IllegalArgumentException("maxRetries must be in [0, 1000], was " + maxRetries);
         }
+        if (run != null && !Fact.validRun(run)) {
+            throw new IllegalArgumentException("run '" + run + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
+        }
+    }
+
+    /** Options without a run. */
+    public StoreOptions(boolean fsync, int maxRetries) {
+        this(fsync, maxRetries, null);
     }
 
     public static StoreOptions defaults() {
@@ -22,6 +33,11 @@ public record StoreOptions(boolean fsync, int maxRetries) {
     }
 
     public StoreOptions withFsync(boolean on) {
-        return new StoreOptions(on, maxRetries);
+        return new StoreOptions(on, maxRetries, run);
+    }
+
+    /** The same options with every commit marked as made in agent run {@code value} (null: none). */
+    public StoreOptions withRun(String value) {
+        return new StoreOptions(fsync, maxRetries, value);
     }
 }

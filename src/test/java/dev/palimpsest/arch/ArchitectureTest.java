@@ -30,21 +30,28 @@ class ArchitectureTest {
     static final ArchRule INTERNALS_NEVER_IMPORT_THE_ROOF = noClasses()
             .that().resideInAPackage("dev.palimpsest.internal..")
             .should().dependOnClassesThat().resideInAnyPackage(
-                    "dev.palimpsest.api..", "dev.palimpsest.cli..", "dev.palimpsest.demo..", "dev.palimpsest.bench..")
+                    "dev.palimpsest.api..", "dev.palimpsest.cli..", "dev.palimpsest.demo..", "dev.palimpsest.bench..",
+                    "dev.palimpsest.mcp..")
             .because("the public API is the roof: internals never import it");
 
     static final ArchRule MODEL_IS_THE_GROUND_FLOOR = noClasses()
             .that().resideInAPackage("dev.palimpsest.model..")
             .should().dependOnClassesThat().resideInAnyPackage(
                     "dev.palimpsest.api..", "dev.palimpsest.internal..", "dev.palimpsest.cli..", "dev.palimpsest.demo..",
-                    "dev.palimpsest.bench..")
+                    "dev.palimpsest.bench..", "dev.palimpsest.mcp..")
             .orShould().dependOnClassesThat().resideInAnyPackage(LIBRARIES)
             .because("model holds plain values and exceptions that every layer may use");
 
     static final ArchRule API_HOLDS_NO_APPLICATION = noClasses()
             .that().resideInAPackage("dev.palimpsest.api..")
             .should().dependOnClassesThat().resideInAnyPackage(
-                    "dev.palimpsest.cli..", "dev.palimpsest.demo..", "dev.palimpsest.bench..");
+                    "dev.palimpsest.cli..", "dev.palimpsest.demo..", "dev.palimpsest.bench..", "dev.palimpsest.mcp..");
+
+    static final ArchRule MCP_SERVER_CALLS_ONLY_THE_PUBLIC_API = noClasses()
+            .that().resideInAPackage("dev.palimpsest.mcp..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.palimpsest.internal..", "dev.palimpsest.cli..",
+                    "org.eclipse.jgit..", "org.bouncycastle..")
+            .because("the MCP server holds no business logic: it parses, calls the api and renders");
 
     static final ArchRule NO_PACKAGE_CYCLES = slices()
             .matching("dev.palimpsest.(**)")
@@ -92,6 +99,11 @@ class ArchitectureTest {
     @Test
     void apiDependsOnNoApplication() {
         API_HOLDS_NO_APPLICATION.check(production);
+    }
+
+    @Test
+    void mcpServerCallsOnlyThePublicApi() {
+        MCP_SERVER_CALLS_ONLY_THE_PUBLIC_API.check(production);
     }
 
     @Test

@@ -231,7 +231,9 @@ public final class Writer {
             if (parent != null) {
                 checkSigner(parent, actor, signer);
             }
-            Plan plan = new ReferenceGate(repo, index, parent).check(actor, ops);
+            ReferenceGate gate = new ReferenceGate(repo, index, parent);
+            gate.message.run(options.run());
+            Plan plan = gate.check(actor, ops);
             WriteLimits.checkFiles(plan.files);
             List<dev.palimpsest.model.Violation> fileRecords = FileGate.check(plan.facts,
                     p -> blobs.containsKey(p) || parent != null && parent.blobAt(p) != null);

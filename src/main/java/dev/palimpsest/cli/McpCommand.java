@@ -1,0 +1,63 @@
+package dev.palimpsest.cli;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.mcp.PalimpsestMcpServer;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.StoreOptions;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "mcp", description = "Serve the store to an agent over the Model Context Protocol on standard input and"
+        + " output (one JSON-RPC message per line) until standard input closes; diagnostics go to standard error."
+        + " Every write is a commit signed by --actor.")
+final class McpCommand extends Context implements Callable<Integer> {
+    @Mixin
+    Shared.Actor actor;
+
+    @Option(names = "--run", paramLabel = "R",
+            description = "The agent run this server writes for: a Palimpsest-Run trailer on every commit, and the run"
+                    + " of the claims and files it writes ([A-Za-z0-9][A-Za-z0-9._:-]{0,79}).")
+    String run;
+
+    @Option(names = "--no-fsync", description = "Acknowledge writes without forcing objects and refs to disk first"
+            + " (benchmarks and throwaway stores only: a crash may lose acknowledged commits).")
+    boolean noFsync;
+
+    @Override
+    public Integer call() throws Exception {
+        ActorName who = Parse.actor("--actor", actor.name);
+        if (run != null && !Fact.validRun(run)) {
+            throw new RejectedException(Rule.INVALID_ARGUMENT, "--run", "'" + run
+                    + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
+        }
+        Store store;
+        try {
+            store = Store.open(storePath(), home(), StoreOptions.defaults().withFsync(!noFsync).withRun(run));
+        } catch (NotFoundException e) {
+            throw new Main.NoStoreException(e.getMessage());
+        }
+        try (store) {
+            store.begin(who); // the key home must hold the actor's key: refused now, not at the first write
+            if (store.publicKey(who, store.head()).isEmpty()) {
+                throw new RejectedException(Rule.UNKNOWN_ACTOR, "actor " + who, "has no key in this store");
+            }
+            // the protocol owns standard output: anything else printed there would corrupt it
+            OutputStream protocol = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+            System.setOut(System.err);
+            System.err.println("palimpsest mcp: serving " + store.gitDir() + " as " + who
+                    + (run == null ? "" : " (run " + run + ")"));
+            PalimpsestMcpServer.serve(store, who, run, stdin(), protocol);
+        }
+        return Main.OK;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.palimpsest.mcp;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The arguments of one tool call, read by name and turned into model values. The SDK has already
+ * checked them against the tool's input schema; what a schema cannot say (a malformed fact id, an
+ * empty text) is a rejection naming the argument, rule {@code invalid-argument}, as on the command
+ * line. Not thread-safe; one per call.
+ */
+final class Args {
+    private final Map<String, Object> raw;
+
+    Args(Map<String, Object> raw) {
+        this.raw = raw == null ? Map.of() : raw;
+    }
+
+    /** A text argument the schema requires; empty text is refused. */
+    String text(String name) throws RejectedException {
+        String s = optText(name);
+        if (s == null) {
+            throw invalid(name, "is required");
+        }
+        return s;
+    }
+
+    /** A text argument, or null when absent; empty text is refused. */
+    String optText(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof String s)) {
+            throw invalid(name, "must be a string");
+        }
+        if (s.isEmpty()) {
+            throw invalid(name, "must not be empty");
+        }
+        return s;
+    }
+
+    boolean flag(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return false;
+        }
+        if (!(v instanceof Boolean b)) {
+            throw invalid(name, "must be true or false");
+        }
+        return b;
+    }
+
+    int count(String name, int absent) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return absent;
+        }
+        if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.doubleValue() < 0
+                || n.doubleValue() > Integer.MAX_VALUE) {
+            throw invalid(name, "must be a whole number >= 0");
+        }
+        return n.intValue();
+    }
+
+    Double number(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof Number n)) {
+            throw invalid(name, "must be a number");
+        }
+        return n.doubleValue();
+    }
+
+    /** A list of texts; empty when absent. */
+    List<String> texts(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> l)) {
+            throw invalid(name, "must be an array of strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (Object o : l) {
+            if (!(o instanceof String s) || s.isEmpty()) {
+                throw invalid(name, "must hold non-empty strings only");
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    /** An object of texts, keys in the order given; empty when absent. */
+    Map<String, String> textMap(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw invalid(name, "must be an object of strings");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!(e.getValue() instanceof String s) || s.isEmpty()) {
+                throw invalid(name, "must map each key to a non-empty string");
+            }
+            out.put(String.valueOf(e.getKey()), s);
+        }
+        return out;
+    }
+
+    FactId fact(String name) throws RejectedException {
+        return parse(name, text(name), FactId::of);
+    }
+
+    FactId optFact(String name) throws RejectedException {
+        String s = optText(name);
+        return s == null ? null : parse(name, s, FactId::of);
+    }
+
+    List<FactId> facts(String name) throws RejectedException {
+        List<FactId> out = new ArrayList<>();
+        for (String s : texts(name)) {
+            out.add(parse(name, s, FactId::of));
+        }
+        return out;
+    }
+
+    Kind kind(String name, String absent) throws RejectedException {
+        String s = optText(name);
+        return parse(name, s == null ? absent : s, Kind::of);
+    }
+
+    /** The commit named by {@code at} (any revision git understands), or main's tip when absent. */
+    CommitId at(Store store) throws RejectedException, NotFoundException {
+        String s = optText("at");
+        return s == null ? store.head() : store.resolve(s);
+    }
+
+    static <T> T parse(String name, String value, Function<String, T> of) throws RejectedException {
+        try {
+            return of.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(name, e.getMessage());
+        }
+    }
+
+    static RejectedException invalid(String name, String message) {
+        return new RejectedException(Rule.INVALID_ARGUMENT, name, message);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.palimpsest.mcp;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.model.ClaimResult;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.RejectedException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Claims about entities: the recall tools current, dead_ends, contradictions, and the claim write. Stateless. */
+final class ClaimTools {
+    private static final String SUBJECT = "The entity, matched by its normalised key (case, punctuation and spacing"
+            + " do not matter: 'Auth Service' is 'auth-service').";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private ClaimTools() {}
+
+    static List<ToolDef> recall(Session s) {
+        Store store = s.store();
+        return List.of(
+                ToolDef.read("current", "What is believed now", "The live claims about an entity at a commit (not"
+                        + " retracted, not superseded by a live fact), oldest first, each with its source, run and"
+                        + " commit. Ask this before writing a claim about the entity.",
+                        Schema.input().string("subject", SUBJECT, true)
+                                .string("predicate", "Only claims with this predicate.", false)
+                                .string("at", ReadTools.AT, false),
+                        Schema.output().field("claims", "array"),
+                        a -> current(store, a)),
+                ToolDef.read("dead_ends", "Corrections not to repeat", "The superseded or retracted claims about an"
+                        + " entity, newest correction first, each with what superseded it and when: beliefs the"
+                        + " store has already corrected. Check before reasserting an old value.",
+                        Schema.input().string("subject", SUBJECT, true)
+                                .integer("max", "Keep at most this many (default 20); the rest are counted as omitted.",
+                                        0)
+                                .string("at", ReadTools.AT, false),
+                        Schema.output().field("kept", "array").field("omitted", "integer"),
+                        a -> deadEnds(store, a)),
+                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with the same subject"
+                        + " and predicate and different objects (multi-valued predicates excepted). Resolve one with"
+                        + " supersede (or claim with supersedes), never by deleting.",
+                        Schema.input().string("subject", "Only this entity (default: every entity).", false)
+                                .string("at", ReadTools.AT, false),
+                        Schema.output().field("contradictions", "array"),
+                        a -> Views.listOf("contradictions", store.claims().contradictions(a.optText("subject"),
+                                a.at(store)).stream().map(Views::contradiction).toList())));
+    }
+
+    static ToolDef claim(Session s) {
+        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity: subject, predicate,"
+                + " object and the source fact(s) it comes from, as one signed commit. The quote (verbatim, 12+"
+                + " characters, from the first source) is checked against the source before anything is written, so"
+                + " a fabricated citation is rejected (rule quote-not-found) and costs nothing. Returns the live claims"
+                + " it contradicts (stored anyway); to correct an old claim pass supersedes.",
+                Schema.input().string("subject", SUBJECT, true)
+                        .string("predicate", "What is said about it, e.g. 'times out after'.", true)
+                        .string("object", "The value claimed, e.g. '30s'.", true)
+                        .strings("sources", "Ids of the facts the claim comes from (ref role source, pinned at the"
+                                + " commit the write lands on); at least one.", 1)
+                        .string("quote", "A verbatim quote (12+ characters) from the first source, anchoring the claim.",
+                                false)
+                        .number("confidence", "In [0, 1].", 0, 1)
+                        .string("id", "The claim's id (default: minted, entity-claim-<12 hex>).", false)
+                        .string("supersedes", "Correct this fact: the new claim supersedes it (refused if it is already"
+                                + " superseded).", false),
+                Schema.output().field("id", "string").field("commit", "string").field("conflicts", "array"),
+                false, a -> claim(s, a));
+    }
+
+    private static byte[] mint() {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private static Map<String, Object> current(Store store, Args a) throws Exception {
+        String subject = a.text("subject");
+        String predicate = a.optText("predicate");
+        CommitId at = a.at(store);
+        return Views.listOf("claims", store.claims().current(subject, predicate, at).stream()
+                .map(v -> Views.claim(v, false)).toList());
+    }
+
+    private static Map<String, Object> deadEnds(Store store, Args a) throws Exception {
+        String subject = a.text("subject");
+        int max = a.count("max", 20);
+        DeadEnds d = store.claims().deadEnds(subject, max, a.at(store));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kept", d.kept().stream().map(v -> Views.claim(v, true)).toList());
+        m.put("omitted", d.omitted());
+        return m;
+    }
+
+    private static Map<String, Object> claim(Session s, Args a) throws Exception {
+        String quote = a.optText("quote");
+        List<RefSpec> sources = new ArrayList<>();
+        for (FactId src : a.facts("sources")) {
+            sources.add(new RefSpec(src, null, RefRole.SOURCE, sources.isEmpty() ? quote : null));
+        }
+        FactId old = a.optFact("supersedes");
+        Double confidence = a.number("confidence");
+        FactId given = a.optFact("id");
+        FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
+        ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
+                confidence, null);
+        ClaimResult r;
+        try {
+            r = old == null ? s.store().claims().claim(s.actor(), spec)
+                    : s.store().claims().supersede(s.actor(), old, spec);
+        } catch (RejectedException e) {
+            throw Refs.unminted(e, given == null ? id : null);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.id().value());
+        m.put("commit", r.commit().hex());
+        List<Map<String, Object>> cs = new ArrayList<>();
+        for (ClaimResult.Conflict c : r.conflicts()) {
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("id", c.id().value());
+            cm.put("object", c.object());
+            cm.put("source", c.source().value());
+            cs.add(cm);
+        }
+        m.put("conflicts", cs);
+        return m;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.palimpsest.mcp;
+
+import java.util.Map;
+
+/**
+ * One tool as the server lists it: its name, a description written for a model choosing among the
+ * tools, input and output schemas, hints (read-only, destructive) and the handler that answers a
+ * call with the structured content. Immutable.
+ */
+record ToolDef(String name, String title, String description, Map<String, Object> input, Map<String, Object> output,
+        boolean readOnly, boolean destructive, Handler handler) {
+
+    /** Answers one call: the structured content of the result, or an exception the server turns into a tool error. */
+    @FunctionalInterface
+    interface Handler {
+        Map<String, Object> call(Args args) throws Exception;
+    }
+
+    static ToolDef read(String name, String title, String description, Schema input, Schema output, Handler h) {
+        return new ToolDef(name, title, description, input.build(), output.build(), true, false, h);
+    }
+
+    static ToolDef write(String name, String title, String description, Schema input, Schema output, boolean destructive,
+            Handler h) {
+        return new ToolDef(name, title, description, input.build(), output.build(), false, destructive, h);
+    }
+}

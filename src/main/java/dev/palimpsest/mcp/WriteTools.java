@@ -1,0 +1,150 @@
+package dev.palimpsest.mcp;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.CleanupPlan;
+import dev.palimpsest.model.CommitResult;
+import dev.palimpsest.model.ConflictException;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The write tools assert, revise, supersede and retract: each lands as one signed commit by the
+ * server's actor through the store's gate, or is rejected with every violation and writes nothing.
+ * Stateless.
+ */
+final class WriteTools {
+    /** Plans made against a tip another writer moved are made again, this many times in all (as the CLI does). */
+    private static final int ATTEMPTS = 3;
+    static final String REFS = "Facts this one cites: 'TARGET' (as of the commit the write lands on) or"
+            + " 'TARGET@COMMIT' (as read at that commit). Each is pinned to the version it names.";
+    static final String QUOTES = "Verbatim quotes (12+ characters) anchoring refs: {\"TARGET\": \"text\"}, TARGET among"
+            + " refs. A quote not in the cited version is rejected (rule quote-not-found) and nothing is written.";
+
+    private WriteTools() {}
+
+    static List<ToolDef> all(Session s) {
+        return List.of(
+                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source document, a claim, a hypothesis,"
+                        + " ...) as one signed commit, citing the facts it rests on. Use claim instead for a"
+                        + " subject-predicate-object statement about an entity; revise to change a fact you own.",
+                        Schema.input().string("body", "The fact's text.", true)
+                                .string("id", "The fact's id (default: minted, <kind>-<12 hex>).", false)
+                                .string("kind", "claim (default), source, hypothesis, ...", false)
+                                .number("confidence", "In [0, 1].", 0, 1)
+                                .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
+                                .string("subsumes", "A hypothesis this fact confirms: cited (role subsumes) and retracted"
+                                        + " in the same commit.", false),
+                        written(), false, a -> assertFact(s, a)),
+                ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact: a new body and possibly"
+                        + " more refs. The old version stays in history and in every pin that cites it.",
+                        Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", true)
+                                .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES),
+                        written(), false, a -> revise(s, a)),
+                ToolDef.write("supersede", "Supersede a fact", "Write a new fact that supersedes an old one (by"
+                        + " addition: the old one stays, a correctly dated dead end). How a contradiction or a wrong"
+                        + " belief is resolved.",
+                        Schema.input().string("old", "The fact superseded.", true).string("body", "The new fact's text.", true)
+                                .string("id", "The new fact's id (default: minted).", false)
+                                .string("kind", "Default: claim.", false).number("confidence", "In [0, 1].", 0, 1)
+                                .strings("refs", REFS, 0).stringMap("quotes", QUOTES),
+                        written(), false, a -> supersede(s, a)),
+                ToolDef.write("retract", "Retract facts", "Assert that live facts are false, with the reason, in one"
+                        + " commit; the cascade retracts or revises what rests on them through receipts. History"
+                        + " keeps every version. Call with dry_run first to see the cascade's plan without writing.",
+                        Schema.input().strings("ids", "The live facts to retract.", 1)
+                                .string("reason", "Why they are false (recorded in the commit).", true)
+                                .bool("dry_run", "Return the plan (the retraction and its cascade); write nothing.")
+                                .bool("no_cascade", "Retract only the facts; what rests on them stays, for review."),
+                        Schema.output().field("commit", "string|null").optionalField("retracted", "array")
+                                .optionalField("revised", "array").optionalField("roots", "array")
+                                .optionalField("removals", "array").optionalField("dry_run", "boolean"),
+                        true, a -> retract(s, a)));
+    }
+
+    private static Schema written() {
+        return Schema.output().field("id", "string").field("commit", "string");
+    }
+
+    private static Map<String, Object> assertFact(Session s, Args a) throws Exception {
+        FactId given = a.optFact("id");
+        FactId hypothesis = a.optFact("subsumes");
+        Refs refs = new Refs(s.store(), a);
+        FactSpec spec = spec(refs, a, given);
+        Transaction tx = s.store().begin(s.actor());
+        FactId id = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
+        return landed(id, refs.commit(tx, given == null ? id : null));
+    }
+
+    private static Map<String, Object> revise(Session s, Args a) throws Exception {
+        FactId id = a.fact("id");
+        String body = a.text("body");
+        Refs refs = new Refs(s.store(), a);
+        return landed(id, refs.commit(s.store().begin(s.actor()).revise(id, body, refs.specs), null));
+    }
+
+    private static Map<String, Object> supersede(Session s, Args a) throws Exception {
+        FactId old = a.fact("old");
+        FactId given = a.optFact("id");
+        Refs refs = new Refs(s.store(), a);
+        FactSpec spec = spec(refs, a, given);
+        Transaction tx = s.store().begin(s.actor());
+        FactId id = tx.supersede(old, spec);
+        return landed(id, refs.commit(tx, given == null ? id : null));
+    }
+
+    private static FactSpec spec(Refs refs, Args a, FactId given) throws Exception {
+        FactSpec spec = FactSpec.of(a.kind("kind", "claim"), a.text("body")).refs(refs.specs);
+        Double confidence = a.number("confidence");
+        spec = confidence == null ? spec : spec.confidence(confidence);
+        return given == null ? spec : spec.id(given);
+    }
+
+
+    private static Map<String, Object> retract(Session s, Args a) throws Exception {
+        List<FactId> ids = a.facts("ids");
+        String reason = a.text("reason");
+        boolean dryRun = a.flag("dry_run");
+        if (dryRun && a.flag("no_cascade")) {
+            throw Args.invalid("dry_run", "shows the cascade; it does not go with no_cascade");
+        }
+        Store store = s.store();
+        if (a.flag("no_cascade")) {
+            Transaction tx = store.begin(s.actor());
+            ids.forEach(id -> tx.retract(id, reason));
+            return retracted(tx.commit(), List.of());
+        }
+        for (int attempt = 1; ; attempt++) {
+            CleanupPlan plan = store.receipts().planRetract(ids, reason);
+            if (dryRun) {
+                return Views.plan(plan, null);
+            }
+            try {
+                CommitResult r = store.receipts().apply(s.actor(), plan);
+                return retracted(r, plan.revisions().stream().map(CleanupPlan.Revision::id).toList());
+            } catch (ConflictException e) {
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Map<String, Object> retracted(CommitResult r, List<FactId> revised) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("commit", r.id().hex());
+        m.put("retracted", Views.ids(r.retracted()));
+        m.put("revised", Views.ids(revised));
+        return m;
+    }
+
+    static Map<String, Object> landed(FactId id, CommitResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id.value());
+        m.put("commit", r.id().hex());
+        return m;
+    }
+}

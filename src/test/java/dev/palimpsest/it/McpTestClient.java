@@ -1,0 +1,76 @@
+package dev.palimpsest.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The MCP SDK's own client, driving {@code palimpsest mcp} in a child JVM over stdio (this JVM's
+ * class path: the code under test, as the jar holds it). Collects the server's standard error.
+ */
+final class McpTestClient implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final McpSyncClient client;
+    final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+
+    McpTestClient(Path store, Path home, String actor, String run) {
+        List<String> args = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), "dev.palimpsest.cli.Main", "mcp", "--store", store.toString(),
+                "--home", home.toString(), "--actor", actor));
+        if (run != null) {
+            args.addAll(List.of("--run", run));
+        }
+        ServerParameters params = ServerParameters.builder(System.getProperty("java.home") + "/bin/java").args(args)
+                .build();
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON));
+        transport.setStdErrorHandler(stderr::add);
+        client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(120))
+                .initializationTimeout(Duration.ofSeconds(120)).build();
+        client.initialize();
+    }
+
+    McpSchema.CallToolResult call(String tool, Map<String, Object> args) {
+        return client.callTool(new McpSchema.CallToolRequest(tool, args));
+    }
+
+    /** The structured content of a successful call. */
+    JsonNode ok(String tool, Map<String, Object> args) {
+        McpSchema.CallToolResult r = call(tool, args);
+        assertThat(r.isError()).as(tool + " " + args + " -> " + r.content()).isFalse();
+        return JSON.valueToTree(r.structuredContent());
+    }
+
+    /** The {@code error} object of a failed call (its text content says the same). */
+    JsonNode error(String tool, Map<String, Object> args) {
+        McpSchema.CallToolResult r = call(tool, args);
+        assertThat(r.isError()).as(tool + " " + args + " -> " + r.content()).isTrue();
+        assertThat(r.structuredContent()).as("structured error of " + tool).isNotNull();
+        return JSON.valueToTree(r.structuredContent()).get("error");
+    }
+
+    /** The text of a failed call that the SDK refused before the tool ran (schema validation). */
+    String refused(String tool, Map<String, Object> args) {
+        McpSchema.CallToolResult r = call(tool, args);
+        assertThat(r.isError()).as(tool + " " + args + " -> " + r.content()).isTrue();
+        return ((McpSchema.TextContent) r.content().get(0)).text();
+    }
+
+    @Override
+    public void close() {
+        client.closeGracefully();
+    }
+}

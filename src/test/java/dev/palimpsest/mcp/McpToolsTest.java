@@ -1,0 +1,195 @@
+package dev.palimpsest.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.LogEntry;
+import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.Trailer;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tools in-process, without a transport: results are the structured content and its JSON text,
+ * failures are tool errors that write nothing, every commit carries the server's run, and the fact
+ * resources parse their URIs.
+ */
+class McpToolsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
+
+    @TempDir
+    Path dir;
+
+    private Store store;
+    private Session session;
+    private Map<String, ToolDef> tools;
+
+    @BeforeEach
+    void open() throws Exception {
+        TestStores.init(dir).close();
+        store = Store.open(dir.resolve("store.git"), new KeyHome(dir.resolve("home")),
+                StoreOptions.defaults().withFsync(false).withRun("run-7"));
+        session = new Session(store, TestStores.ALICE, "run-7");
+        tools = new java.util.HashMap<>();
+        PalimpsestMcpServer.tools(session).forEach(t -> tools.put(t.name(), t));
+        ok("assert", Map.of("id", "pmid-1", "kind", "source", "body", SOURCE));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private McpSchema.CallToolResult call(String tool, Map<String, Object> args) {
+        return PalimpsestMcpServer.call(tools.get(tool), args, JSON);
+    }
+
+    private JsonNode ok(String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult r = call(tool, args);
+        assertThat(r.isError()).as(r.content().toString()).isFalse();
+        JsonNode structured = JSON.valueToTree(r.structuredContent());
+        assertThat(JSON.readTree(((McpSchema.TextContent) r.content().get(0)).text())).isEqualTo(structured);
+        return structured;
+    }
+
+    private JsonNode error(String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult r = call(tool, args);
+        assertThat(r.isError()).isTrue();
+        JsonNode structured = JSON.valueToTree(r.structuredContent());
+        assertThat(JSON.readTree(((McpSchema.TextContent) r.content().get(0)).text())).isEqualTo(structured);
+        return structured.get("error");
+    }
+
+    @Test
+    void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
+        assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "current", "dead_ends", "contradictions", "show",
+                "history", "live", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
+                "revise", "supersede", "retract", "file_put", "review");
+        Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review");
+        tools.values().forEach(t -> assertThat(t.readOnly()).as(t.name()).isEqualTo(!writes.contains(t.name())));
+        tools.values().forEach(t -> assertThat(t.destructive()).as(t.name()).isEqualTo(t.name().equals("retract")));
+    }
+
+    @Test
+    void everyCommitCarriesTheServersRunRightAfterTheActor() throws Exception {
+        ok("assert", Map.of("id", "c1", "body", "ERK regulates apoptosis", "refs", List.of("pmid-1"), "quotes",
+                Map.of("pmid-1", "regulates apoptosis in oral")));
+        ok("revise", Map.of("id", "c1", "body", "ERK regulates apoptosis strongly"));
+        ok("retract", Map.of("ids", List.of("c1"), "reason", "wrong", "no_cascade", true));
+        ok("claim", Map.of("subject", "erk", "predicate", "is", "object", "a kinase", "sources", List.of("pmid-1")));
+        List<LogEntry> log = store.log(4);
+        assertThat(log).hasSize(4);
+        for (LogEntry e : log) {
+            List<Trailer> ts = e.trailers();
+            assertThat(ts.get(0)).isEqualTo(new Trailer("Palimpsest-Actor", "alice"));
+            assertThat(ts.get(1)).isEqualTo(new Trailer("Palimpsest-Run", "run-7"));
+            assertThat(ts.stream().filter(t -> t.key().equals("Palimpsest-Run")).count()).isEqualTo(1);
+        }
+        JsonNode current = ok("current", Map.of("subject", "ERK"));
+        assertThat(current.get("claims").get(0).get("run").asText()).isEqualTo("run-7");
+    }
+
+    @Test
+    void aRejectedWriteListsTheGateViolationsBesideAnUnknownPinAndWritesNothing() throws Exception {
+        var before = TestStores.durableState(store.gitDir());
+        JsonNode e = error("assert", Map.of("body", "made up", "refs", List.of("pmid-1", "ghost", "pmid-1@0123abc"),
+                "quotes", Map.of("pmid-1", "words that are not there at all")));
+        assertThat(e.get("exit").asInt()).isEqualTo(5);
+        assertThat(e.get("violations").findValuesAsText("rule")).contains("quote-not-found", "ref-target-missing",
+                "pin-unknown");
+        assertThat(e.get("violations").findValuesAsText("subject")).allMatch(s -> !s.contains("claim-"));
+        assertThat(e.get("violations").findValuesAsText("message")).contains("'0123abc' names no commit of this store");
+        assertThat(error("assert", Map.of("body", "x", "quotes", Map.of("pmid-1", "regulates apoptosis in oral")))
+                .get("violations").get(0).get("subject").asText()).isEqualTo("quotes");
+        assertThat(error("claim", Map.of("subject", "erk", "predicate", "is", "object", "x", "sources",
+                List.of("pmid-1"), "quote", "a citation nobody wrote")).get("violations").findValuesAsText("rule"))
+                .containsExactly("quote-not-found");
+        assertThat(TestStores.durableState(store.gitDir())).isEqualTo(before);
+    }
+
+    @Test
+    void aHandlerThatThrowsBecomesAnInternalToolError() throws Exception {
+        ToolDef broken = ToolDef.read("broken", "t", "d", Schema.input(), Schema.output(), a -> {
+            throw new IllegalStateException("boom");
+        });
+        McpSchema.CallToolResult r = PalimpsestMcpServer.call(broken, Map.of(), JSON);
+        assertThat(r.isError()).isTrue();
+        JsonNode e = JSON.valueToTree(r.structuredContent()).get("error");
+        assertThat(e.get("kind").asText()).isEqualTo("internal");
+        assertThat(e.get("message").asText()).isEqualTo("java.lang.IllegalStateException: boom");
+        assertThat(ok("show", Map.of("id", "pmid-1")).get("body").asText()).isEqualTo(SOURCE);
+    }
+
+    @Test
+    void showFallsBackOnlyWhenAskedAndReadsAsOfACommit() throws Exception {
+        String first = ok("assert", Map.of("id", "h1", "body", "first words")).get("commit").asText();
+        ok("revise", Map.of("id", "h1", "body", "second words"));
+        ok("retract", Map.of("ids", List.of("h1"), "reason", "no evidence"));
+        JsonNode gone = error("show", Map.of("id", "h1"));
+        assertThat(gone.get("kind").asText()).isEqualTo("not-found");
+        assertThat(gone.get("message").asText()).contains("reason: no evidence").contains("fallback: true");
+        JsonNode last = ok("show", Map.of("id", "h1", "fallback", true));
+        assertThat(last.get("body").asText()).isEqualTo("second words");
+        assertThat(last.get("retracted").asBoolean()).isTrue();
+        assertThat(last.get("reason").asText()).isEqualTo("no evidence");
+        assertThat(ok("show", Map.of("id", "h1", "at", first)).get("body").asText()).isEqualTo("first words");
+        assertThat(ok("log", Map.of("limit", 2)).get("commits")).hasSize(2);
+        assertThat(ok("history", Map.of("id", "h1")).get("history").findValuesAsText("change"))
+                .containsExactly("retracted", "revised", "added");
+    }
+
+    @Test
+    void factResourcesReadTheFactAtTheCommitTheUriNames() throws Exception {
+        String first = ok("assert", Map.of("id", "h2", "body", "first words")).get("commit").asText();
+        ok("revise", Map.of("id", "h2", "body", "second words"));
+        assertThat(resource("palimpsest://fact/h2@" + first).get("body").asText()).isEqualTo("first words");
+        assertThat(resource("palimpsest://fact/h2").get("body").asText()).isEqualTo("second words");
+        assertThat(resource("palimpsest://fact/h2@main~1").get("body").asText()).isEqualTo("first words");
+        for (String bad : List.of("palimpsest://fact/", "palimpsest://fact/never", "file:///etc/passwd",
+                "palimpsest://fact/h2@nowhere")) {
+            assertThatThrownBy(() -> FactResources.read(session, JSON, bad)).as(bad).isInstanceOf(McpError.class);
+        }
+        assertThatThrownBy(() -> FactResources.read(session, JSON, "palimpsest://fact/Bad!"))
+                .isInstanceOf(McpError.class).hasMessageContaining("invalid");
+    }
+
+    @Test
+    void filePutTakesTextOrBase64BytesAndReviewListsAndAcknowledges() throws Exception {
+        JsonNode f = ok("file_put", Map.of("name", "notes.md", "content", "hello\n", "source", "pmid-1"));
+        assertThat(f.get("sha256").asText()).isEqualTo("5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03");
+        JsonNode g = ok("file_put", Map.of("name", "copy.txt", "content_base64", "aGVsbG8K", "source", "pmid-1"));
+        assertThat(g.get("sha256").asText()).isEqualTo(f.get("sha256").asText());
+        assertThat(g.get("media_type").asText()).isEqualTo("text/plain");
+        assertThat(error("file_put", Map.of("name", "x", "content", "a", "content_base64", "YQ==", "source", "pmid-1"))
+                .get("violations").get(0).get("subject").asText()).isEqualTo("content");
+        assertThat(error("file_put", Map.of("name", "x", "content_base64", "not base64!", "source", "pmid-1"))
+                .get("violations").get(0).get("subject").asText()).isEqualTo("content_base64");
+        ok("assert", Map.of("id", "c5", "body", "cites the source", "refs", List.of("pmid-1")));
+        ok("revise", Map.of("id", "pmid-1", "body", SOURCE + " Revised."));
+        assertThat(ok("review", Map.of()).get("items").findValuesAsText("id")).contains("c5");
+        assertThat(error("review", Map.of("note", "orphan")).get("violations").get(0).get("subject").asText())
+                .isEqualTo("note");
+        JsonNode ack = ok("review", Map.of("ack", "c5"));
+        assertThat(ack.get("item").asText()).isEqualTo("c5");
+        assertThat(ok("review", Map.of()).get("items").findValuesAsText("id")).doesNotContain("c5");
+    }
+
+    private JsonNode resource(String uri) throws Exception {
+        McpSchema.ReadResourceResult r = FactResources.read(session, JSON, uri);
+        return JSON.readTree(((McpSchema.TextResourceContents) r.contents().get(0)).text());
+    }
+}
