@@ -8,11 +8,15 @@ import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Verdict;
+import dev.palimpsest.api.Judges;
 import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Verification;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Judge;
 import dev.palimpsest.model.FactRead;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
@@ -94,6 +98,7 @@ public final class Demo {
                 out.println("3. assert " + c.id() + " at " + r.id().abbreviated() + ", citing "
                         + c.cites().stream().map(Cite::id).toList() + " with verbatim quotes, pinned to their versions");
             }
+            narrateReview(store, corpus.claims().get(0));
             CommitId beforeRevision = store.head();
             for (Revision r : corpus.revisions()) {
                 CommitResult res = store.begin(actor).revise(FactId.of(r.id()), r.body(), List.of()).commit();
@@ -140,6 +145,27 @@ public final class Demo {
                 out.println("  " + r.id() + " as of " + beforeRevision.abbreviated() + ": \"" + f.fact().body() + "\"");
             }
         }
+    }
+
+    /**
+     * The fail-closed reviewer with a scripted judge: a fabricated quote never reaches it, a
+     * supported claim is accepted, and a reply that is not the JSON boolean {@code true} fails closed.
+     */
+    private void narrateReview(Store store, Claim claim) throws PalimpsestException {
+        Cite cite = claim.cites().get(0);
+        FactId source = FactId.of(cite.id());
+        Judge reviewer = Judges.scripted("demo-reviewer", List.of("{\"supported\": true}", "{\"supported\": \"yes\"}"));
+        Verification v = store.verification();
+        out.println("6. verify (scripted reviewer): anchor first, then one message, fail closed");
+        review("a fabricated quote", v.verify(reviewer, source, store.head(), "ERK inhibition cured the tumours",
+                claim.body()));
+        review("the real quote", v.verify(reviewer, source, store.head(), cite.quote(), claim.body()));
+        review("a reply of \"yes\"", v.verify(reviewer, source, store.head(), cite.quote(), claim.body()));
+    }
+
+    private void review(String what, Verdict v) {
+        out.println("   " + what + ": accepted=" + v.accepted() + ", model_accepted=" + v.modelAccepted() + " ("
+                + v.reason() + ")");
     }
 
     private void printGitCommands(Path gitDir, ActorName actor) {

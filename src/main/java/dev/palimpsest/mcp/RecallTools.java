@@ -26,7 +26,7 @@ final class RecallTools {
                         + " entities or a question: the known facts with provenance, the contradictions, and the dead"
                         + " ends not to re-derive, at a commit, fitted to a token budget (whole entries dropped from"
                         + " the tail, counted in omitted). Start here; text is ready to paste into a prompt.",
-                        Schema.input().strings("entities", ENTITIES, 0)
+                        Schema.input().strings("entity", ENTITIES, 0)
                                 .string("query", "Free text the brief is about.", false)
                                 .string("at", ReadTools.AT, false)
                                 .integer("max_tokens", "Fit the brief to this many cl100k_base tokens (default 0: no"
@@ -39,7 +39,7 @@ final class RecallTools {
                 ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or named"
                         + " entities (BM25, spelling, entity and graph channels); each hit says why it was returned"
                         + " (channel, score, hops, via) and carries its body, claim triple, source and commit.",
-                        Schema.input().string("query", "Free text.", false).strings("entities", ENTITIES, 0)
+                        Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
                                 .integer("limit", "At most this many hits (1 to 1000, default 10).", 1,
                                         SearchQuery.MAX_LIMIT)
@@ -52,7 +52,7 @@ final class RecallTools {
     }
 
     private static Map<String, Object> brief(Store store, Args a) throws Exception {
-        Brief b = store.recall().brief(new BriefRequest(a.texts("entities"), a.optText("query"), a.at(store),
+        Brief b = store.recall().brief(new BriefRequest(a.texts("entity"), a.optText("query"), a.at(store),
                 a.count("max_tokens", 0), a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS)));
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> sections = new ArrayList<>();
@@ -77,7 +77,7 @@ final class RecallTools {
         ActorName who = actor == null ? null : Args.parse("actor", actor, ActorName::of);
         SearchQuery q;
         try {
-            q = new SearchQuery(a.optText("query"), a.texts("entities"), a.at(store), a.count("limit", 10),
+            q = new SearchQuery(a.optText("query"), a.texts("entity"), a.at(store), a.count("limit", 10),
                     a.count("hops", 1), k, null, null, who, a.optText("run"));
         } catch (IllegalArgumentException e) {
             throw Args.invalid("query", e.getMessage());

@@ -106,7 +106,10 @@ class CliTest extends CliStoreTest {
         Path demo = dir.resolve("demo");
         Run r = run("demo", demo.toString());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("retract pmid-39973430").contains("git --git-dir");
+        assertThat(r.out()).contains("retract pmid-39973430").contains("git --git-dir")
+                .contains("a fabricated quote: accepted=false, model_accepted=null")
+                .contains("the real quote: accepted=true, model_accepted=true")
+                .contains("a reply of \"yes\": accepted=false, model_accepted=false");
         assertThat(run("demo", demo.toString()).code()).as("a second demo replaces the first").isZero();
         for (String store : new String[] {"store.git", "receipts.git"}) {
             Run audit = run("audit", "--store", demo.resolve(store).toString());

@@ -144,9 +144,9 @@ class McpServerTest {
         JsonNode hits = alice.ok("search", Map.of("query", "apoptosis carcinoma", "limit", 5)).get("hits");
         assertThat(hits).isEqualTo(cliJson("search", "--query", "apoptosis carcinoma", "--limit", "5"));
         assertThat(ids(hits)).contains("pmid-1");
-        assertThat(alice.ok("search", Map.of("entities", List.of("Auth Service"), "hops", 0)).get("hits"))
+        assertThat(alice.ok("search", Map.of("entity", List.of("Auth Service"), "hops", 0)).get("hits"))
                 .isEqualTo(cliJson("search", "--entity", "Auth Service", "--hops", "0"));
-        JsonNode brief = alice.ok("brief", Map.of("entities", List.of("auth-service"), "max_tokens", 400));
+        JsonNode brief = alice.ok("brief", Map.of("entity", List.of("auth-service"), "max_tokens", 400));
         assertThat(brief.get("text").asText()).contains("60s").contains("30s (superseded by t3");
         ((com.fasterxml.jackson.databind.node.ObjectNode) brief).remove("text");
         assertThat(brief).isEqualTo(cliJson("brief", "--entity", "auth-service", "--max-tokens", "400"));

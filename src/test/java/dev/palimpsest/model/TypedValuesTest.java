@@ -19,7 +19,7 @@ class TypedValuesTest {
         assertThat(Arrays.stream(HistoryEntry.Change.values()).map(HistoryEntry.Change::value))
                 .containsExactly("added", "revised", "retracted");
         assertThat(Arrays.stream(ReviewItem.Reason.values()).map(ReviewItem.Reason::value))
-                .containsExactly("touched", "pending", "stale-refs");
+                .containsExactly("touched", "pending", "stale-refs", "concurrent-revision");
         assertThat(Layer.SUMMARY.kind()).isEqualTo(Kind.SUMMARY);
     }
 
