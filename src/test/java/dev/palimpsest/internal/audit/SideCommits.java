@@ -13,4 +13,12 @@ public final class SideCommits {
         return CommitId.of(Forge.by(gitDir, new KeyHome(home), "alice").put("facts/x", "x").trailers("alice")
                 .commit(false).name());
     }
+
+    /** Forces onto main a signed commit replacing fact {@code id}'s file (a claim) with {@code content}. */
+    public static CommitId corruptClaim(Path gitDir, Path home, dev.palimpsest.model.FactId id, String content)
+            throws Exception {
+        return CommitId.of(Forge.by(gitDir, new KeyHome(home), "alice").put(ForgedCases.path(id,
+                dev.palimpsest.model.Kind.CLAIM), content).trailers("alice", "revise", "Palimpsest-Fact", id.value())
+                .commit().name());
+    }
 }

@@ -135,6 +135,19 @@ class GateRuleCasesTest {
                     var v = s.factExistsAt(CLAIM, s.head()).version();
                     t.reground(ART, receiptOnly(new Receipt(List.of(List.of(new Pin(CLAIM, v.commit(), v.blob()))))));
                 });
+        add("revise of a file that does not decode", Rule.CORRUPT_FILE, List.of("corrupt-file facts/44/84/claim-1.yaml"),
+                (s, t) -> {
+                    dev.palimpsest.internal.audit.SideCommits.corruptClaim(s.gitDir(), s.gitDir().resolveSibling("home"),
+                            CLAIM, "not: [a fact\n");
+                    t.revise(CLAIM, "a new body", List.of());
+                });
+        add("quote of a target that does not decode", Rule.CORRUPT_TARGET, List.of("corrupt-target fact claim-1"),
+                (s, t) -> {
+                    dev.palimpsest.internal.audit.SideCommits.corruptClaim(s.gitDir(), s.gitDir().resolveSibling("home"),
+                            CLAIM, "not: [a fact\n");
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "quotes it").id(X).refs(RefSpec.cites(CLAIM)
+                            .withQuote("The vote was close")));
+                });
         add("revoke of the last key", Rule.LAST_KEY, List.of("last-key key alice"), (s, t) -> t.revokeKey(ALICE));
         add("assertion without a triple", Rule.ASSERTION_TRIPLE, List.of("assertion-triple fact fact-x"),
                 (s, t) -> t.assertFact(FactSpec.of(Kind.ASSERTION, "no triple").id(X).refs(List.of(source(SRC)))));
