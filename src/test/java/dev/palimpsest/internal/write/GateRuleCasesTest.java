@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is {@code src-1}, each case may land setup commits and then makes one write the gate must reject
  * with exactly the listed violations, writing nothing. Positive boundary cases follow.
  */
-class GateRuleCasesTest {
+public class GateRuleCasesTest {
     static final FactId SRC = FactId.of("src-1");
     static final FactId CLAIM = FactId.of("claim-1");
     static final FactId ART = FactId.of("art-1");
@@ -234,7 +234,7 @@ class GateRuleCasesTest {
     }
 
     /** The rules this class has a negative case for. */
-    static Set<Rule> rules() {
+    public static Set<Rule> rules() {
         Set<Rule> out = new java.util.HashSet<>();
         CASES.forEach(c -> out.add(c.rule()));
         return out;
