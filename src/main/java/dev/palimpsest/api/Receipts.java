@@ -109,7 +109,7 @@ public final class Receipts {
      * The plan of retracting documents {@code docs} (and every assertion of them) at main's tip.
      *
      * @throws RejectedException no document is given, or a document is not live at main's tip
-     *     (never written, or retracted); every such document is listed
+     *     ({@code not-found}: never written; {@code not-live}: retracted); every such document is listed
      */
     public CleanupPlan planRetractSource(List<FactId> docs, String reason) throws RejectedException {
         Objects.requireNonNull(docs, "docs");

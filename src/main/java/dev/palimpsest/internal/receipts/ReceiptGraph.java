@@ -233,12 +233,7 @@ public final class ReceiptGraph {
             }
         }
         first[factCount] = uOwner.size();
-        int total = ids.size();
-        if (total > kind.length) {
-            kind = java.util.Arrays.copyOf(kind, total);
-            live = java.util.Arrays.copyOf(live, total);
-            facts = java.util.Arrays.copyOf(facts, total);
-        }
+        int total = ids.size(); // node() keeps kind, live and facts longer than ids
         firstUnit = java.util.Arrays.copyOf(first, total + 1);
         for (int n = factCount + 1; n <= total; n++) {
             firstUnit[n] = uOwner.size();

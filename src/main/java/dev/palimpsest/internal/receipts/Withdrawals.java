@@ -28,7 +28,9 @@ public final class Withdrawals {
         List<Violation> bad = new ArrayList<>();
         for (FactId d : docs) {
             int n = c.graph().find(d);
-            if (n < 0 || !c.graph().isLive(n)) {
+            if (n < 0) {
+                bad.add(new Violation(Rule.NOT_FOUND, "document " + d, "does not exist at " + c.graph().commit().name()));
+            } else if (!c.graph().isLive(n)) {
                 bad.add(new Violation(Rule.NOT_LIVE, "document " + d, "is not live at " + c.graph().commit().name()));
             }
         }
