@@ -165,7 +165,10 @@ class SetupRuleCasesTest {
             Map.entry(Rule.UNKNOWN_ACTOR, "api/KeysTest"),
             Map.entry(Rule.KEY_EXISTS, "api/KeysTest"),
             Map.entry(Rule.ALREADY_SUPERSEDED, "claims/ClaimStoriesTest"),
-            Map.entry(Rule.FILE_PARENT_NOT_FILE, "files/ProducedFilesTest"));
+            Map.entry(Rule.FILE_PARENT_NOT_FILE, "files/ProducedFilesTest"),
+            Map.entry(Rule.REVIEWER_IS_AUTHOR, "judge/ReviewerTest"),
+            Map.entry(Rule.CLAIM_NOT_VERIFIED, "judge/ClaimReviewRecordTest"),
+            Map.entry(Rule.REMOTE_REJECTED, "it/SyncDaemonTest"));
 
     private static String source(String testClass) {
         try {
