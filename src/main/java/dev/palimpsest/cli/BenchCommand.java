@@ -327,10 +327,10 @@ final class BenchCommand implements Callable<Integer> {
     @Command(name = "mcp", description = "Round trips through palimpsest mcp over stdio with the MCP SDK client (show, one-fact"
             + " assert), beside one CLI process per call.")
     static final class McpBenchCmd extends Context implements Callable<Integer> {
-        @Option(names = "--samples", defaultValue = "500", description = "Timed calls of each tool. Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--samples", defaultValue = "1000", description = "Timed calls of each tool. Default: ${DEFAULT-VALUE}.")
         int samples;
 
-        @Option(names = "--warmup", defaultValue = "200", description = "Untimed calls first. Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--warmup", defaultValue = "3000", description = "Untimed calls first, so both JVMs have compiled the hot path. Default: ${DEFAULT-VALUE}.")
         int warmup;
 
         @Option(names = "--cli-samples", defaultValue = "5", description = "CLI processes per operation. Default: ${DEFAULT-VALUE}.")

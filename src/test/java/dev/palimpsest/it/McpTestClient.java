@@ -18,8 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The MCP SDK's own client, driving {@code palimpsest mcp} in a child JVM over stdio (this JVM's
- * class path: the code under test, as the jar holds it). Collects the server's standard error.
+ * The MCP SDK's own client, driving {@code palimpsest mcp} in a child JVM over stdio: {@code java -jar}
+ * of the runnable jar when the system property {@code palimpsest.jar} names it (the failsafe run,
+ * after package), otherwise this JVM's class path. Collects the server's standard error.
  */
 final class McpTestClient implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -28,9 +29,14 @@ final class McpTestClient implements AutoCloseable {
     final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
 
     McpTestClient(Path store, Path home, String actor, String run) {
-        List<String> args = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-cp",
-                System.getProperty("java.class.path"), "dev.palimpsest.cli.Main", "mcp", "--store", store.toString(),
-                "--home", home.toString(), "--actor", actor));
+        List<String> args = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m"));
+        String jar = System.getProperty("palimpsest.jar");
+        if (jar != null) {
+            args.addAll(List.of("-jar", jar));
+        } else {
+            args.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.palimpsest.cli.Main"));
+        }
+        args.addAll(List.of("mcp", "--store", store.toString(), "--home", home.toString(), "--actor", actor));
         if (run != null) {
             args.addAll(List.of("--run", run));
         }
