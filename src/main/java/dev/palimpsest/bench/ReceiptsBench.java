@@ -263,7 +263,7 @@ public final class ReceiptsBench {
         dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, null);
         var edge = r.layers().get(dev.palimpsest.model.Layer.EDGE);
         put("rederive_audit_ms", ms(t), "re-derivation audit of the retract-source (symbolic oracle, no judge): "
-                + edge.touched() + " touched entailed edges, leaky " + edge.leaky() + ", over-deleted "
+                + edge.graded() + " graded entailed edges, leaky " + edge.leaky() + ", over-deleted "
                 + edge.overDeleted() + ", agree " + edge.agree());
         result.put("rederive_audit_edge_over_deleted", edge.overDeleted());
         result.put("rederive_audit_edge_leaky", edge.leaky());

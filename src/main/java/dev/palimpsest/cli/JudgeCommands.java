@@ -188,7 +188,7 @@ final class JudgeCommands {
     }
 
     @Command(name = "rederive-audit", description = "Dry-run a cleanup and check its receipts by re-derivation: each"
-            + " touched artifact is put to an oracle R times (entailed edges: entailment recomputed; merges, summaries:"
+            + " artifact live at the commit (touched by the plan or not) is put to an oracle R times (entailed edges: entailment recomputed; merges, summaries:"
             + " the judge) and the plan is compared per layer: leaky, over-deleted, agree. Writes nothing.")
     static final class RederiveAudit extends Context implements Callable<Integer> {
         @ArgGroup(exclusive = true, multiplicity = "1")
@@ -226,8 +226,8 @@ final class JudgeCommands {
                             + r.draws() + " draws, tau " + r.tau() + ")");
                     for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
                         RederiveReport.LayerAudit a = r.layers().get(l);
-                        out().printf("  %-8s oracle %-14s touched %d: leaky %d, over-deleted %d, agree %d, undecided %d,"
-                                + " ungraded %d%n", l, a.oracle(), a.touched(), a.leaky(), a.overDeleted(), a.agree(),
+                        out().printf("  %-8s oracle %-14s graded %d: leaky %d, over-deleted %d, agree %d, undecided %d,"
+                                + " ungraded %d%n", l, a.oracle(), a.graded(), a.leaky(), a.overDeleted(), a.agree(),
                                 a.undecided(), a.ungraded());
                     }
                 }
@@ -250,7 +250,7 @@ final class JudgeCommands {
                 lm.put("over_deleted", a.overDeleted());
                 lm.put("agree", a.agree());
                 lm.put("oracle", a.oracle());
-                lm.put("touched", a.touched());
+                lm.put("graded", a.graded());
                 lm.put("alive", a.alive());
                 lm.put("dead", a.dead());
                 lm.put("undecided", a.undecided());

@@ -14,13 +14,13 @@ import java.util.Objects;
 public record RederiveReport(CommitId at, Withdrawal operation, List<String> targets, int draws, double tau,
         Map<Layer, LayerAudit> layers) {
     /**
-     * One layer: {@code touched} artifacts, how the oracle decided them ({@code alive}, {@code dead},
+     * One layer: {@code graded} artifacts (every artifact of the layer live at the commit), how the oracle decided them ({@code alive}, {@code dead},
      * {@code undecided}, {@code ungraded} when no oracle serves the layer), {@code leaky} (kept by
      * the plan, dead by the oracle), {@code overDeleted} (removed by the plan, alive by the oracle),
      * {@code agree} (decided and the plan agrees), the {@code oracle} used ({@code symbolic},
      * {@code judge} or {@code none}), and the ids of the leaky and over-deleted artifacts.
      */
-    public record LayerAudit(String oracle, int touched, int alive, int dead, int undecided, int ungraded, int leaky,
+    public record LayerAudit(String oracle, int graded, int alive, int dead, int undecided, int ungraded, int leaky,
             int overDeleted, int agree, List<FactId> leakyIds, List<FactId> overDeletedIds) {
         public LayerAudit {
             Objects.requireNonNull(oracle, "oracle");
@@ -29,8 +29,8 @@ public record RederiveReport(CommitId at, Withdrawal operation, List<String> tar
             if (leaky != leakyIds.size() || overDeleted != overDeletedIds.size()) {
                 throw new IllegalArgumentException("counts must match the id lists");
             }
-            if (alive + dead + undecided + ungraded != touched || leaky + overDeleted + agree != alive + dead) {
-                throw new IllegalArgumentException("every touched artifact is decided once and every decided one"
+            if (alive + dead + undecided + ungraded != graded || leaky + overDeleted + agree != alive + dead) {
+                throw new IllegalArgumentException("every graded artifact is decided once and every decided one"
                         + " is leaky, over-deleted or agreeing");
             }
         }

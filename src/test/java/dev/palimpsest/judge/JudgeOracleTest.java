@@ -30,7 +30,7 @@ class JudgeOracleTest {
         ev.put(FactId.of("a5"), new Fact(FactId.of("a5"), Kind.ASSERTION, "x", null, List.of(), null,
                 Grounding.triple("ERK", "regulates", "apoptosis")));
         ev.put(FactId.of("doc-1"), null);
-        var t = new Rederivation.Touched(FactId.of("s1"), Layer.SUMMARY, summary, true, ev, List.of(FactId.of("a2")));
+        var t = new Rederivation.Graded(FactId.of("s1"), Layer.SUMMARY, summary, true, ev, List.of(FactId.of("a2")));
         assertThat(JudgeOracle.prompt(t)).isEqualTo("You are re-deriving one artifact of a knowledge graph after some"
                 + " of its evidence was withdrawn. Judge ONLY whether the surviving evidence below, on its own, still"
                 + " supports the artifact; use nothing beyond it.\n"
@@ -39,7 +39,7 @@ class JudgeOracleTest {
                 + "Reply with JSON: {\"supported\": true|false, \"reason\": \"...\"}");
         Fact merge = new Fact(FactId.of("m1"), Kind.MERGE, "A == B", null, List.of(), null,
                 new Grounding(null, null, null, R, List.of(), false));
-        var none = new Rederivation.Touched(FactId.of("m1"), Layer.MERGE, merge, false, Map.of(), List.of());
+        var none = new Rederivation.Graded(FactId.of("m1"), Layer.MERGE, merge, false, Map.of(), List.of());
         assertThat(JudgeOracle.prompt(none)).contains("\nArtifact m1 (merge): A == B\nSurviving evidence: (none)\n");
     }
 
@@ -47,7 +47,7 @@ class JudgeOracleTest {
     void onlyJsonBooleansVoteAndEachDrawIsItsOwnRequest() {
         Fact merge = new Fact(FactId.of("m1"), Kind.MERGE, "A == B", null, List.of(), null,
                 new Grounding(null, null, null, R, List.of(), false));
-        var t = new Rederivation.Touched(FactId.of("m1"), Layer.MERGE, merge, true, Map.of(), List.of());
+        var t = new Rederivation.Graded(FactId.of("m1"), Layer.MERGE, merge, true, Map.of(), List.of());
         ScriptedJudge j = ScriptedJudge.of("m", List.of("{\"supported\": true}", "{\"supported\": false}",
                 "{\"supported\": \"true\"}", "nonsense"), false);
         JudgeOracle o = new JudgeOracle(j);

@@ -138,7 +138,7 @@ class RederivationAuditTest {
             // pinned for this seed: the table and the audit's population
             assertThat(t.over()).containsExactly(PINNED_OVER);
             assertThat(counts(r)).isEqualTo(PINNED_COUNTS);
-            int judged = r.layers().get(Layer.MERGE).touched() + r.layers().get(Layer.SUMMARY).touched();
+            int judged = r.layers().get(Layer.MERGE).graded() + r.layers().get(Layer.SUMMARY).graded();
             assertThat(oracle.calls()).isEqualTo(5 * judged);
             assertThat(oracle.received().stream().map(JudgeRequest::draw).distinct().sorted().toList())
                     .containsExactly(0, 1, 2, 3, 4);
@@ -164,15 +164,15 @@ class RederivationAuditTest {
     }
 
     static final int[] PINNED_OVER = {0, 0, 3, 11};
-    static final String PINNED_COUNTS = "merge: touched 11 alive 8 dead 3 leaky 0 over 0 agree 11; "
-            + "edge: touched 448 alive 174 dead 274 leaky 0 over 11 agree 437; "
-            + "summary: touched 34 alive 19 dead 15 leaky 0 over 3 agree 31; ";
+    static final String PINNED_COUNTS = "merge: graded 24 alive 21 dead 3 leaky 0 over 0 agree 24; "
+            + "edge: graded 1291 alive 1017 dead 274 leaky 0 over 11 agree 1280; "
+            + "summary: graded 40 alive 25 dead 15 leaky 0 over 3 agree 37; ";
 
     static String counts(RederiveReport r) {
         StringBuilder s = new StringBuilder();
         for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
             LayerAudit a = r.layers().get(l);
-            s.append(l).append(": touched ").append(a.touched()).append(" alive ").append(a.alive()).append(" dead ")
+            s.append(l).append(": graded ").append(a.graded()).append(" alive ").append(a.alive()).append(" dead ")
                     .append(a.dead()).append(" leaky ").append(a.leaky()).append(" over ").append(a.overDeleted())
                     .append(" agree ").append(a.agree()).append("; ");
         }
@@ -203,11 +203,11 @@ class RederivationAuditTest {
             RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2, null);
             LayerAudit merge = r.layers().get(Layer.MERGE);
             assertThat(merge.oracle()).isEqualTo("none");
-            assertThat(merge.ungraded()).isEqualTo(merge.touched()).isPositive();
+            assertThat(merge.ungraded()).isEqualTo(merge.graded()).isPositive();
             assertThat(merge.agree() + merge.leaky() + merge.overDeleted()).isZero();
             LayerAudit edge = r.layers().get(Layer.EDGE);
             assertThat(edge.ungraded()).isZero();
-            assertThat(edge.alive() + edge.dead()).isEqualTo(edge.touched()).isPositive();
+            assertThat(edge.alive() + edge.dead()).isEqualTo(edge.graded()).isPositive();
         }
     }
 
@@ -219,21 +219,21 @@ class RederivationAuditTest {
             // draws 0..3 say alive, draw 4 says dead: 4 of 5 alive reaches 1 - 0.2
             ScriptedJudge mostly = ScriptedJudge.answering("j", r -> "{\"supported\": " + (r.draw() < 4) + "}");
             LayerAudit m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, mostly).layers().get(Layer.MERGE);
-            assertThat(m.alive()).isEqualTo(m.touched());
+            assertThat(m.alive()).isEqualTo(m.graded());
             // with tau 0.1, 4 of 5 is not enough: undecided
             ScriptedJudge again = ScriptedJudge.answering("j", r -> "{\"supported\": " + (r.draw() < 4) + "}");
             m = store.rederivations().retractSource(docs, b.built(), 5, 0.1, again).layers().get(Layer.MERGE);
-            assertThat(m.undecided()).isEqualTo(m.touched());
+            assertThat(m.undecided()).isEqualTo(m.graded());
             assertThat(m.alive() + m.dead() + m.leaky() + m.overDeleted() + m.agree()).isZero();
             // "true" as a string is no vote: 3 real dead votes of 5 is not 1 - 0.2
             ScriptedJudge sloppy = ScriptedJudge.answering("j", r -> r.draw() < 2 ? "{\"supported\": \"true\"}"
                     : "{\"supported\": false}");
             m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, sloppy).layers().get(Layer.MERGE);
-            assertThat(m.undecided()).isEqualTo(m.touched());
+            assertThat(m.undecided()).isEqualTo(m.graded());
             ScriptedJudge dead = ScriptedJudge.answering("j", r -> "{\"supported\": false}");
             m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, dead).layers().get(Layer.MERGE);
-            assertThat(m.dead()).isEqualTo(m.touched());
-            assertThat(m.leaky()).isEqualTo(m.touched() - m.overDeleted() - m.agree());
+            assertThat(m.dead()).isEqualTo(m.graded());
+            assertThat(m.leaky()).isEqualTo(m.graded() - m.overDeleted() - m.agree());
         }
     }
 

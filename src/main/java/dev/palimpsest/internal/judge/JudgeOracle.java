@@ -24,7 +24,7 @@ public final class JudgeOracle implements Rederivation.Oracle {
     }
 
     @Override
-    public Boolean draw(Rederivation.Touched t, int draw) {
+    public Boolean draw(Rederivation.Graded t, int draw) {
         Verdict v = Reviewer.judged(judge.complete(JudgeRequest.user(prompt(t), draw)));
         if (Reviewer.UNPARSEABLE.equals(v.reason()) || Reviewer.NOT_BOOLEAN.equals(v.reason())) {
             return null;
@@ -33,7 +33,7 @@ public final class JudgeOracle implements Rederivation.Oracle {
     }
 
     /** The message put to the judge about {@code t}. */
-    public static String prompt(Rederivation.Touched t) {
+    public static String prompt(Rederivation.Graded t) {
         StringBuilder b = new StringBuilder();
         b.append("You are re-deriving one artifact of a knowledge graph after some of its evidence was withdrawn."
                 + " Judge ONLY whether the surviving evidence below, on its own, still supports the artifact;"

@@ -25,32 +25,37 @@ import java.util.Set;
  */
 public final class Rederivation {
     /**
-     * One touched artifact as the oracle sees it: its id, layer and fact, whether the plan keeps it,
+     * One graded artifact as the oracle sees it: its id, layer and fact, whether the plan keeps it,
      * the receipt members that survive ({@code evidence}, each with its fact: null for a source
      * document) and those the withdrawal kills ({@code lost}).
      */
-    public record Touched(FactId id, Layer layer, Fact fact, boolean kept, Map<FactId, Fact> evidence,
+    public record Graded(FactId id, Layer layer, Fact fact, boolean kept, Map<FactId, Fact> evidence,
             List<FactId> lost) {}
 
-    /** An oracle asked about one touched artifact: TRUE alive, FALSE dead, null no usable answer. */
+    /** An oracle asked about one graded artifact: TRUE alive, FALSE dead, null no usable answer. */
     @FunctionalInterface
     public interface Oracle {
-        Boolean draw(Touched artifact, int draw);
+        Boolean draw(Graded artifact, int draw);
     }
 
     private Rederivation() {}
 
-    /** The artifacts (merges, edges, summaries) live at the graph's commit that {@code roots} touch, by id. */
-    public static List<Touched> touched(Cleanup c, int[] roots) {
+    /**
+     * Every artifact (merge, edge, summary) live at the graph's commit, by id, with what the
+     * withdrawal of {@code roots} leaves of its receipts. Untouched artifacts are graded too: a leak
+     * through a receipt that omits a withdrawn member is kept and untouched, and only the oracle can
+     * see it.
+     */
+    public static List<Graded> graded(Cleanup c, int[] roots) {
         ReceiptGraph g = c.graph();
         Liveness l = c.after(roots);
         Set<Integer> isRoot = new HashSet<>();
         for (int r : roots) {
             isRoot.add(r);
         }
-        List<Touched> out = new ArrayList<>();
+        List<Graded> out = new ArrayList<>();
         for (int n = 0; n < g.size(); n++) {
-            if (!g.live[n] || g.kind[n] < ReceiptGraph.MERGE || isRoot.contains(n) || !l.touched.get(n)) {
+            if (!g.live[n] || g.kind[n] < ReceiptGraph.MERGE || isRoot.contains(n)) {
                 continue;
             }
             Map<FactId, Fact> evidence = new java.util.TreeMap<>();
@@ -67,10 +72,10 @@ public final class Rederivation {
                     }
                 }
             }
-            out.add(new Touched(g.ids.get(n), Layer.parse(ReceiptGraph.LAYER[g.kind[n]]), g.facts[n], !l.dead.get(n),
+            out.add(new Graded(g.ids.get(n), Layer.parse(ReceiptGraph.LAYER[g.kind[n]]), g.facts[n], !l.dead.get(n),
                     java.util.Collections.unmodifiableMap(evidence), List.copyOf(lost)));
         }
-        out.sort(java.util.Comparator.comparing(Touched::id));
+        out.sort(java.util.Comparator.comparing(Graded::id));
         return out;
     }
 
@@ -95,7 +100,7 @@ public final class Rederivation {
 
     /**
      * The audit of the withdrawal {@code operation} of {@code targets} whose roots are {@code roots}:
-     * per layer, the touched artifacts decided and compared with the plan. {@code judge} may be null:
+     * per layer, every live artifact decided and compared with the plan. {@code judge} may be null:
      * the artifacts it would decide are then ungraded.
      */
     public static RederiveReport audit(Cleanup c, Withdrawal operation, List<String> targets, int[] roots, int draws,
@@ -111,7 +116,7 @@ public final class Rederivation {
         for (Layer layer : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
             tallies.put(layer, new Tally());
         }
-        for (Touched t : touched(c, roots)) {
+        for (Graded t : graded(c, roots)) {
             Tally tally = tallies.get(t.layer());
             Boolean alive;
             if (t.layer() == Layer.EDGE && EntailSync.isEntailedEdge(t.fact())) {
@@ -122,7 +127,7 @@ public final class Rederivation {
                 tally.symbolic = true;
             } else if (judge == null) {
                 tally.ungraded++;
-                tally.touched++;
+                tally.graded++;
                 continue;
             } else {
                 alive = decide(judge, t, draws, tau);
@@ -137,7 +142,7 @@ public final class Rederivation {
     }
 
     /** The oracle's decision on {@code t} over {@code draws} draws: TRUE alive, FALSE dead, null undecided. */
-    public static Boolean decide(Oracle oracle, Touched t, int draws, double tau) {
+    public static Boolean decide(Oracle oracle, Graded t, int draws, double tau) {
         int alive = 0;
         int dead = 0;
         for (int d = 0; d < draws; d++) {
@@ -156,7 +161,7 @@ public final class Rederivation {
     }
 
     private static final class Tally {
-        int touched;
+        int graded;
         int alive;
         int dead;
         int undecided;
@@ -167,8 +172,8 @@ public final class Rederivation {
         final List<FactId> leaky = new ArrayList<>();
         final List<FactId> over = new ArrayList<>();
 
-        void add(Touched t, Boolean decided) {
-            touched++;
+        void add(Graded t, Boolean decided) {
+            graded++;
             if (decided == null) {
                 undecided++;
                 return;
@@ -189,7 +194,7 @@ public final class Rederivation {
 
         RederiveReport.LayerAudit audit() {
             String oracle = symbolic && judged ? "symbolic+judge" : symbolic ? "symbolic" : judged ? "judge" : "none";
-            return new RederiveReport.LayerAudit(oracle, touched, alive, dead, undecided, ungraded, leaky.size(),
+            return new RederiveReport.LayerAudit(oracle, graded, alive, dead, undecided, ungraded, leaky.size(),
                     over.size(), agree, leaky, over);
         }
     }
