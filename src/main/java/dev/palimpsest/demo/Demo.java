@@ -102,12 +102,12 @@ public final class Demo {
             CommitId beforeRevision = store.head();
             for (Revision r : corpus.revisions()) {
                 CommitResult res = store.begin(actor).revise(FactId.of(r.id()), r.body(), List.of()).commit();
-                out.println("4. revise " + r.id() + " at " + res.id().abbreviated()
+                out.println("5. revise " + r.id() + " at " + res.id().abbreviated()
                         + ": a new version; the old one stays readable at " + beforeRevision.abbreviated());
             }
             for (Retraction r : corpus.retractions()) {
                 CommitResult res = store.begin(actor).retract(FactId.of(r.id()), r.reason()).commit();
-                out.println("5. retract " + r.id() + " at " + res.id().abbreviated() + ": \"" + r.reason() + "\"");
+                out.println("6. retract " + r.id() + " at " + res.id().abbreviated() + ": \"" + r.reason() + "\"");
             }
             narrateReads(store, corpus, beforeRevision);
             printGitCommands(gitDir, actor);
@@ -156,7 +156,7 @@ public final class Demo {
         FactId source = FactId.of(cite.id());
         Judge reviewer = Judges.scripted("demo-reviewer", List.of("{\"supported\": true}", "{\"supported\": \"yes\"}"));
         Verification v = store.verification();
-        out.println("6. verify (scripted reviewer): anchor first, then one message, fail closed");
+        out.println("4. verify (scripted reviewer): anchor first, then one message, fail closed");
         review("a fabricated quote", v.verify(reviewer, source, store.head(), "ERK inhibition cured the tumours",
                 claim.body()));
         review("the real quote", v.verify(reviewer, source, store.head(), cite.quote(), claim.body()));
@@ -164,8 +164,8 @@ public final class Demo {
     }
 
     private void review(String what, Verdict v) {
-        out.println("   " + what + ": accepted=" + v.accepted() + ", model_accepted=" + v.modelAccepted() + " ("
-                + v.reason() + ")");
+        out.println("   " + what + ": accepted=" + v.accepted() + ", model_accepted=" + v.modelAccepted()
+                + (v.reason() == null ? "" : " (" + v.reason() + ")"));
     }
 
     private void printGitCommands(Path gitDir, ActorName actor) {
