@@ -80,14 +80,8 @@ final class TreeBytes {
                 int ma = mode(a, i);
                 int mb = mode(b, j);
                 String path = prefix + name(a, i);
-                if (isTree(ma) && isTree(mb)) {
+                if (isTree(ma)) {
                     diff(loader, loader.tree(id(a, i)), loader.tree(id(b, j)), path + "/", out);
-                } else if (isTree(ma)) {
-                    gone(loader, a, i, prefix, out, true);
-                    out.add(new Change(path, null, id(b, j), mb));
-                } else if (isTree(mb)) {
-                    out.add(new Change(path, id(a, i), null, 0));
-                    gone(loader, b, j, prefix, out, false);
                 } else {
                     out.add(new Change(path, id(a, i), id(b, j), mb));
                 }
@@ -117,7 +111,10 @@ final class TreeBytes {
         return new String(t, sp + 1, indexOf(t, (byte) 0, sp + 1) - sp - 1, StandardCharsets.UTF_8);
     }
 
-    /** Git's tree order: names compared bytewise, a tree's name as if followed by '/'. */
+    /**
+     * Git's tree order: names compared bytewise, a tree's name as if followed by '/'. A file and a
+     * folder of the same name are different entries (the file first), as TreeWalk reports them.
+     */
     private static int compare(byte[] a, int ea, byte[] b, int eb) {
         int sa = indexOf(a, (byte) ' ', ea) + 1;
         int na = indexOf(a, (byte) 0, sa);
@@ -129,9 +126,6 @@ final class TreeBytes {
         }
         int ca = na - sa > nb - sb ? a[sa + nb - sb] & 0xff : isTree(mode(a, ea)) ? '/' : 0;
         int cb = nb - sb > na - sa ? b[sb + na - sa] & 0xff : isTree(mode(b, eb)) ? '/' : 0;
-        if (na - sa == nb - sb) {
-            return 0;
-        }
         return Integer.compare(ca, cb);
     }
 

@@ -19,10 +19,14 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
+import dev.palimpsest.testing.Seed;
+import dev.palimpsest.testing.Seeds;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The raw-bytes tree diff and lookup agree with JGit's TreeWalk on random pairs of trees. */
+@ExtendWith(Seeds.class)
 class TreeBytesTest {
     @TempDir
     Path dir;
@@ -30,13 +34,13 @@ class TreeBytesTest {
     private static final String[] NAMES = {"a", "a.b", "a-b", "a0", "ab", "b", "facts", "facts.yaml", "keys", "z"};
 
     @Test
-    void diffAgreesWithTreeWalkOnRandomTrees() throws Exception {
-        Random rnd = new Random(7);
+    void diffAgreesWithTreeWalkOnRandomTrees(Seed seed) throws Exception {
+        Random rnd = seed.random();
         try (Repository repo = new FileRepository(dir.resolve("r.git").toFile())) {
             repo.create(true);
             try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader();
                     Reading reading = new Reading(repo.newObjectReader())) {
-                for (int round = 0; round < 150; round++) {
+                for (int round = 0; round < 400; round++) {
                     TreeMap<String, String> files = randomFiles(rnd);
                     TreeMap<String, String> other = mutate(rnd, files);
                     ObjectId a = write(ins, files, "");
@@ -49,6 +53,29 @@ class TreeBytesTest {
                     }
                     assertThat(reading.blobAt(b, "missing/path")).isNull();
                 }
+            }
+        }
+    }
+
+    @Test
+    void aFolderReplacedByAFileOfTheSameNameIsReportedInGitOrderFileFirst() throws Exception {
+        try (Repository repo = new FileRepository(dir.resolve("d.git").toFile())) {
+            repo.create(true);
+            try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader();
+                    Reading reading = new Reading(repo.newObjectReader())) {
+                TreeMap<String, String> folder = new TreeMap<>();
+                folder.put("a/x", "content 1");
+                TreeMap<String, String> file = new TreeMap<>();
+                file.put("a", "content 2");
+                file.put("a-b", "content 3");
+                ObjectId a = write(ins, folder, "");
+                ObjectId b = write(ins, file, "");
+                ins.flush();
+                List<Change> forward = reading.diff(a, b);
+                assertThat(forward).extracting(Change::path).containsExactly("a", "a-b", "a/x");
+                assertThat(forward).isEqualTo(treeWalk(reader, a, b));
+                assertThat(reading.diff(b, a)).extracting(Change::path).containsExactly("a", "a-b", "a/x");
+                assertThat(reading.diff(b, a)).isEqualTo(treeWalk(reader, b, a));
             }
         }
     }
