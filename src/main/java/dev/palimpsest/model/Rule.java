@@ -122,7 +122,12 @@ public enum Rule {
     SEALING_OFF("sealing-off", Where.GATE, "a sensitive fact or a retention deadline in a store with encrypt none"),
     FORGET_PLAINTEXT("forget-plaintext", Where.GATE, "forget of a fact with a plaintext version in history"),
     ALREADY_FORGOTTEN("already-forgotten", Where.GATE, "forget of a fact that is already forgotten"),
-    FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content");
+    FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content"),
+    TOMBSTONE_CLOSURE("tombstone-closure", Where.AUDIT, "a tombstone's closure misses a derivation of the fact at its parent"),
+    FORGET_CASCADE("forget-cascade", Where.AUDIT, "a forget left a sealed derived artifact of its closure unforgotten"),
+    TOMBSTONE_REWRITTEN("tombstone-rewritten", Where.AUDIT, "a tombstone changed or removed, or a forgotten id written again"),
+    FORGET_INCONSISTENT("forget-inconsistent", Where.AUDIT, "a tombstone disagrees with the fact: file kept, or digest not its sealed last version's"),
+    KEY_NOT_DESTROYED("key-not-destroyed", Where.AUDIT, "the local vault still holds the data key of a forgotten fact");
 
     /** Where a rule is checked. */
     public enum Where {
