@@ -66,7 +66,7 @@ public final class AuditEngine {
         for (Node n : nodes) {
             byId.put(n.id(), n);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId);
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault());
         int total = nodes.size();
         AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
         LongAdder signatures = new LongAdder();

@@ -158,7 +158,7 @@ final class FileCheck implements AuditCheck {
         byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
         Fact f;
         try {
-            CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path());
+            CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path(), c.run().sealKeys);
             f = d.fact();
             if (!d.canonical()) {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
