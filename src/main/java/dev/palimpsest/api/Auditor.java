@@ -85,7 +85,7 @@ public final class Auditor implements AutoCloseable {
         ObjectId end = Commits.require(repo, to);
         PredicateIndex.Persisted persisted = PredicateIndex.readPersisted(repo);
         IndexCheck index = new IndexCheck(persisted);
-        List<AuditCheck> checks = new ArrayList<>(AuditEngine.standardChecks());
+        List<AuditCheck> checks = new ArrayList<>(AuditEngine.standardChecks(repo, true));
         checks.add(index);
         AuditReport r = new AuditEngine(repo, checks).run(start, end, progress);
         if (!persisted.corrupt() && !index.disagreed()) {

@@ -45,13 +45,25 @@ public final class Claims {
         this.writer = writer;
     }
 
+    private ClaimsIndex claimsIndex;
+
     private synchronized ClaimQueries q() {
         if (queries == null) {
             ClaimsIndex index = ClaimsIndex.open(repo);
             writer.addListener(index);
+            claimsIndex = index;
             queries = new ClaimQueries(index);
         }
         return queries;
+    }
+
+    /** Drops the in-memory claims index: the next question loads it again (from git when its log was deleted). */
+    synchronized void scrub() {
+        if (claimsIndex != null) {
+            writer.removeListener(claimsIndex);
+            claimsIndex = null;
+            queries = null;
+        }
     }
 
     /**

@@ -42,6 +42,17 @@ public final class Recall {
         this.writer = writer;
     }
 
+    /** Drops the search index (closing it and deleting its folder): the next question rebuilds it from git. */
+    synchronized void scrub() {
+        if (index != null) {
+            writer.removeListener(index);
+            index.close();
+            index = null;
+            ranker = null;
+            briefs = null;
+        }
+    }
+
     private synchronized SearchIndex open() {
         if (index == null) {
             ClaimsIndex claims = store.claims().index();

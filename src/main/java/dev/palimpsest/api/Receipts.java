@@ -55,7 +55,7 @@ public final class Receipts {
     private final Store store;
     private final GitRepo repo;
     private final PredicateIndex index;
-    private final FactCache cache = new FactCache();
+    private final FactCache cache;
     private volatile Cleanup last;
     private final Entailment entailment;
 
@@ -63,6 +63,7 @@ public final class Receipts {
         this.store = store;
         this.repo = repo;
         this.index = index;
+        this.cache = new FactCache(repo.vault());
         this.entailment = new Entailment(repo, index, cache);
     }
 

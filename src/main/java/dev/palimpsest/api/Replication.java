@@ -167,7 +167,7 @@ public final class Replication {
                 t.deleteRef(Transport.QUARANTINE + remote);
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
-            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks())
+            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false))
                     .run(local, fetched, (done, total) -> progress.update("audit", done, total));
             if (!report.clean()) {
                 return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())

@@ -61,19 +61,21 @@ public final class Store implements AutoCloseable {
     private final ProducedFiles files;
     private final Recall recall;
     private final Replication replication;
+    private final Erasure erasure;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
         this.signers = signers;
         this.index = PredicateIndex.open(repo);
         this.writer = new Writer(repo, index, options);
-        this.queries = new Queries(repo, index);
+        this.queries = new Queries(repo, index, (id, head) -> writer.forgetting().tombstoneCommit(id, head));
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         this.recall = new Recall(this, repo, writer);
         this.replication = new Replication(repo, writer, signers);
+        this.erasure = new Erasure(this, repo, writer);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
@@ -165,6 +167,11 @@ public final class Store implements AutoCloseable {
     /** Remotes, push, and audited pull of this store. */
     public Replication replication() {
         return replication;
+    }
+
+    /** Erasure of sealed content: forget, expire, and the unlearning check. */
+    public Erasure erasure() {
+        return erasure;
     }
 
     /** Produced files: content-addressed bytes with a provenance record per name. */

@@ -38,6 +38,8 @@ public final class StoreInitializer {
     private String email;
     private StoreOptions options = StoreOptions.defaults();
     private Path generatedKey;
+    private String encrypt;
+    private java.util.Map<String, String> retention;
 
     StoreInitializer(Path dir) {
         this.dir = dir;
@@ -58,6 +60,21 @@ public final class StoreInitializer {
     /** The e-mail of the key's user id when one is generated; default {@code <actor>@palimpsest.local}. */
     public StoreInitializer email(String value) {
         this.email = Objects.requireNonNull(value, "email");
+        return this;
+    }
+
+    /**
+     * Which facts are sealed (encrypted, so they can be forgotten): {@code all}, {@code sensitive}
+     * (the default: those written sensitive or with a deadline) or {@code none}.
+     */
+    public StoreInitializer encrypt(String value) {
+        this.encrypt = Objects.requireNonNull(value, "encrypt");
+        return this;
+    }
+
+    /** Default retention per kind (ISO-8601 durations such as {@code P90D}); facts of those kinds are sealed. */
+    public StoreInitializer retention(java.util.Map<String, String> value) {
+        this.retention = java.util.Map.copyOf(Objects.requireNonNull(value, "retention"));
         return this;
     }
 
@@ -84,6 +101,11 @@ public final class StoreInitializer {
             throw new RejectedException(Rule.STORE_EXISTS, "store " + dir,
                     "exists and is not an empty folder or an empty bare repository");
         }
+        try {
+            dev.palimpsest.internal.yaml.StoreConfig.current().withSealing(encrypt, retention);
+        } catch (IllegalArgumentException e) {
+            throw new RejectedException(Rule.INVALID_CONFIG, "config", e.getMessage());
+        }
         if (email != null && !email.matches("[^<>\\s@]+@[^<>\\s@]+")) {
             throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
@@ -98,7 +120,8 @@ public final class StoreInitializer {
         }
         Store store = new Store(repo, signers, options);
         try {
-            store.writer().write(actor, key.signer(), List.of(new Operation.Init(actor, key.armoredPublicKey())));
+            store.writer().write(actor, key.signer(), List.of(new Operation.Init(actor, key.armoredPublicKey(), encrypt,
+                    retention)));
             return store;
         } catch (RejectedException | ConflictException | RuntimeException e) {
             store.close();

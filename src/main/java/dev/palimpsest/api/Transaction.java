@@ -57,7 +57,7 @@ public final class Transaction {
         Objects.requireNonNull(spec, "spec");
         FactId fid = idOf(spec);
         ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), spec.refs(), false,
-                spec.grounding(), spec.run()));
+                spec.grounding(), spec.run(), spec.sensitive(), spec.retainUntil()));
         return fid;
     }
 

@@ -36,6 +36,9 @@ final class AssertCommand extends Context implements Callable<Integer> {
     @Mixin
     RefOptions refs;
 
+    @Mixin
+    Shared.Sealing sealing;
+
     @Override
     public Integer call() throws Exception {
         String text = TextInput.body(body, stdin());
@@ -43,7 +46,7 @@ final class AssertCommand extends Context implements Callable<Integer> {
         FactId hypothesis = Parse.fact("--subsumes", subsumes);
         try (Store store = open()) {
             Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-            FactSpec spec = WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store));
+            FactSpec spec = sealing.apply(WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store)));
             FactId fid = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
             CommitResult r = refs.commit(tx, given, fid);
             WriteOutput.print(this, fid, r);

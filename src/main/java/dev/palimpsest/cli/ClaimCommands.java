@@ -33,6 +33,9 @@ final class ClaimCommands {
             + " commit; report the live claims it contradicts (stored anyway: resolve with --supersedes or supersede).")
     static final class Claim extends Context implements Callable<Integer> {
         @Mixin
+        Shared.Sealing sealing;
+
+        @Mixin
         Shared.Actor actor;
 
         @Option(names = "--subject", required = true, paramLabel = "S",
@@ -100,7 +103,8 @@ final class ClaimCommands {
                 TextInput.arg("--run", run);
             }
             FactId fid = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(bytes()));
-            ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null);
+            ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null).sealing(sealing.sensitive,
+                    sealing.deadline());
             try (Store store = open()) {
                 ClaimResult r;
                 try {

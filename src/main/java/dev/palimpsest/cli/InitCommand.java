@@ -20,11 +20,19 @@ final class InitCommand extends Context implements Callable<Integer> {
     @Option(names = "--email", paramLabel = "E", description = "E-mail of a newly generated key (default <actor>@palimpsest.local).")
     String email;
 
+    @Option(names = "--encrypt", paramLabel = "MODE", defaultValue = "sensitive",
+            description = "Which facts are sealed so they can be forgotten: all, sensitive (default: those written "
+                    + "--sensitive or with --retain-until) or none.")
+    String encrypt;
+
     @Override
     public Integer call() throws Exception {
+        if (!java.util.Set.of("all", "sensitive", "none").contains(encrypt)) {
+            throw new Main.UsageException("--encrypt must be all, sensitive or none, not '" + encrypt + "'");
+        }
         ActorName name = Parse.actor("--actor", actor);
         String mail = TextInput.arg("--email", email);
-        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(name);
+        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(name).encrypt(encrypt);
         if (mail != null) {
             init.email(mail);
         }

@@ -47,4 +47,31 @@ final class Shared {
             return TextInput.oneOf("--reason", text, "--reason-file", file, stdin);
         }
     }
+
+    /** {@code --sensitive} and {@code --retain-until TIME}: how a written fact is sealed. */
+    static final class Sealing {
+        @Option(names = "--sensitive", description = "Seal the content (AES-256-GCM, its own data key) so it can be forgotten.")
+        boolean sensitive;
+
+        @Option(names = "--retain-until", paramLabel = "TIME",
+                description = "Retention deadline (ISO-8601 instant, e.g. 2027-01-01T00:00:00Z); sealed; expire forgets it after.")
+        String retainUntil;
+
+        java.time.Instant deadline() throws Main.UsageException {
+            if (retainUntil == null) {
+                return null;
+            }
+            try {
+                return java.time.Instant.parse(retainUntil);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new Main.UsageException("--retain-until: '" + retainUntil + "' is not an ISO-8601 instant");
+            }
+        }
+
+        dev.palimpsest.model.FactSpec apply(dev.palimpsest.model.FactSpec spec) throws Main.UsageException {
+            dev.palimpsest.model.FactSpec s = sensitive ? spec.asSensitive() : spec;
+            java.time.Instant d = deadline();
+            return d == null ? s : s.retainedUntil(d);
+        }
+    }
 }

@@ -14,7 +14,17 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; setter-like methods return a new spec.
  */
 public record ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
-        String run, Double confidence, String body) {
+        String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil) {
+    /** A claim sealed only when the store seals everything, without a deadline. */
+    public ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
+            String run, Double confidence, String body) {
+        this(id, subject, predicate, object, sources, run, confidence, body, false, null);
+    }
+
+    /** The same claim written sealed ({@code sensitive}) and/or with a retention deadline (null: none). */
+    public ClaimSpec sealing(boolean isSensitive, java.time.Instant deadline) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline);
+    }
     public ClaimSpec {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
@@ -30,26 +40,26 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
 
     public ClaimSpec id(FactId value) {
         return new ClaimSpec(Objects.requireNonNull(value, "id"), subject, predicate, object, sources, run,
-                confidence, body);
+                confidence, body, sensitive, retainUntil);
     }
 
     /** The same spec citing these sources instead (each should have role {@code source}). */
     public ClaimSpec sources(List<RefSpec> value) {
-        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body);
+        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body, sensitive, retainUntil);
     }
 
     public ClaimSpec run(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, Objects.requireNonNull(value, "run"),
-                confidence, body);
+                confidence, body, sensitive, retainUntil);
     }
 
     public ClaimSpec confidence(double value) {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body, sensitive, retainUntil);
     }
 
     public ClaimSpec body(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, run, confidence,
-                Objects.requireNonNull(value, "body"));
+                Objects.requireNonNull(value, "body"), sensitive, retainUntil);
     }
 
     /** The fact this claim is written as (kind {@code entity-claim}). */
@@ -63,6 +73,8 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
         if (confidence != null) {
             f = f.confidence(confidence);
         }
-        return run == null ? f : f.run(run);
+        f = run == null ? f : f.run(run);
+        f = sensitive ? f.asSensitive() : f;
+        return retainUntil == null ? f : f.retainedUntil(retainUntil);
     }
 }

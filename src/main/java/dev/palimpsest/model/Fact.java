@@ -13,13 +13,22 @@ import java.util.Objects;
  * {@code grounding} holds the triple and receipts of assertions and derived artifacts
  * ({@link Grounding#NONE}, never null, otherwise). Collections are copied (pooled sorted by id).
  * {@code run} names the agent run that learned the fact (claims; null when absent, else matching
- * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}).
+ * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}). {@code seal} is the envelope of a sealed (encrypted)
+ * version, null for plaintext; when it is not {@link Seal#open() open} the content fields hold
+ * {@link Seal#UNAVAILABLE}. {@code retainUntil} is the retention deadline (null: none), whole seconds.
  *
  * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
  * required; {@code confidence} may be null, null collections mean empty.
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
-        java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run) {
+        java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
+        java.time.Instant retainUntil) {
+    /** A plaintext fact without a retention deadline. */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+            java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run) {
+        this(id, kind, body, confidence, refs, pooled, grounding, run, null, null);
+    }
+
     /** A fact without a run. */
     public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
             java.util.SortedMap<FactId, Double> pooled, Grounding grounding) {
@@ -58,6 +67,26 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
             throw new IllegalArgumentException("fact " + id + ": run '" + run
                     + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
         }
+    }
+
+    /** True when the content is sealed and its key was absent: the content fields are placeholders. */
+    public boolean contentUnavailable() {
+        return seal != null && !seal.open();
+    }
+
+    /** The same fact with another seal (null: plaintext). */
+    public Fact withSeal(Seal value) {
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, value, retainUntil);
+    }
+
+    /** The same fact with another retention deadline (null: none). */
+    public Fact withRetainUntil(java.time.Instant value) {
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value);
+    }
+
+    /** The same fact with other refs. */
+    public Fact withRefs(List<Ref> value) {
+        return new Fact(id, kind, body, confidence, value, pooled, grounding, run, seal, retainUntil);
     }
 
     /** True when {@code run} is a valid run name: {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}. */

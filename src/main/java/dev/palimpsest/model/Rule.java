@@ -117,7 +117,17 @@ public enum Rule {
             "a retraction record and the file removal disagree"),
     TOO_LARGE("too-large", Where.BOTH, "a file, body, quote, transaction or ingest file over its size limit"),
     UNREADABLE("unreadable", Where.AUDIT, "an object the audit needs is missing or corrupt"),
-    INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history");
+    INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
+    // forgetting (crypto-shredding) and retention
+    SEALING_OFF("sealing-off", Where.GATE, "a sensitive fact or a retention deadline in a store with encrypt none"),
+    FORGET_PLAINTEXT("forget-plaintext", Where.GATE, "forget of a fact with a plaintext version in history"),
+    ALREADY_FORGOTTEN("already-forgotten", Where.GATE, "forget of a fact that is already forgotten"),
+    FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content"),
+    TOMBSTONE_CLOSURE("tombstone-closure", Where.AUDIT, "a tombstone's closure misses a derivation of the fact at its parent"),
+    FORGET_CASCADE("forget-cascade", Where.AUDIT, "a forget left a sealed derived artifact of its closure unforgotten"),
+    TOMBSTONE_REWRITTEN("tombstone-rewritten", Where.AUDIT, "a tombstone changed or removed, or a forgotten id written again"),
+    FORGET_INCONSISTENT("forget-inconsistent", Where.AUDIT, "a tombstone disagrees with the fact: file kept, or digest not its sealed last version's"),
+    KEY_NOT_DESTROYED("key-not-destroyed", Where.AUDIT, "the local vault still holds the data key of a forgotten fact");
 
     /** Where a rule is checked. */
     public enum Where {

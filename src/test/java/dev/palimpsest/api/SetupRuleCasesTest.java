@@ -168,7 +168,11 @@ class SetupRuleCasesTest {
             Map.entry(Rule.FILE_PARENT_NOT_FILE, "files/ProducedFilesTest"),
             Map.entry(Rule.REVIEWER_IS_AUTHOR, "judge/ReviewerTest"),
             Map.entry(Rule.CLAIM_NOT_VERIFIED, "judge/ClaimReviewRecordTest"),
-            Map.entry(Rule.REMOTE_REJECTED, "it/SyncDaemonTest"));
+            Map.entry(Rule.REMOTE_REJECTED, "it/SyncDaemonTest"),
+            Map.entry(Rule.SEALING_OFF, "forget/ForgetTest"),
+            Map.entry(Rule.FORGET_PLAINTEXT, "forget/ForgetTest"),
+            Map.entry(Rule.ALREADY_FORGOTTEN, "forget/ForgetTest"),
+            Map.entry(Rule.FORGOTTEN, "forget/ForgetTest"));
 
     private static String source(String testClass) {
         try {

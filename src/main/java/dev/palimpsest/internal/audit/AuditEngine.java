@@ -49,6 +49,13 @@ public final class AuditEngine {
                 new RetractionCheck(), new ContentCheck());
     }
 
+    /** The built-in checks and the forget rules on {@code repo}; {@code checkVault}: also its key vault. */
+    public static List<AuditCheck> standardChecks(GitRepo repo, boolean checkVault) {
+        List<AuditCheck> all = new java.util.ArrayList<>(standardChecks());
+        all.add(new ForgetCheck(repo, checkVault));
+        return all;
+    }
+
     /**
      * Audits every commit reachable from {@code to} and not from {@code from} ({@code from} null:
      * down to the genesis commit).
@@ -59,7 +66,7 @@ public final class AuditEngine {
         for (Node n : nodes) {
             byId.put(n.id(), n);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId);
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault());
         int total = nodes.size();
         AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
         LongAdder signatures = new LongAdder();

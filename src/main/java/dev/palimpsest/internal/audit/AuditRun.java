@@ -31,7 +31,12 @@ final class AuditRun {
     private final Map<ObjectId, Optional<ObjectId>> outsideParents = new ConcurrentHashMap<>();
     private final Map<ObjectId, Optional<TimeRules.Stamp>> committerTimes = new ConcurrentHashMap<>();
 
-    AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes) {
+    /** The data keys sealed content is opened with (quotes and bodies are checked only where a key exists). */
+    final dev.palimpsest.internal.yaml.SealKeys sealKeys;
+
+    AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes,
+            dev.palimpsest.internal.yaml.SealKeys keys) {
+        this.sealKeys = keys;
         this.checks = checks;
         this.ancestry = ancestry;
         this.nodes = nodes;
@@ -83,7 +88,7 @@ final class AuditRun {
         Optional<Fact> f = facts.get(blob);
         if (f == null) {
             try {
-                f = Optional.of(CanonicalFacts.decode(r.bytes(blob, Constants.OBJ_BLOB), blob.name()).fact());
+                f = Optional.of(CanonicalFacts.decode(r.bytes(blob, Constants.OBJ_BLOB), blob.name(), sealKeys).fact());
             } catch (FormatException e) {
                 f = Optional.empty();
             }

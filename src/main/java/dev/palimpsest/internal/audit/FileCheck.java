@@ -49,9 +49,24 @@ final class FileCheck implements AuditCheck {
                 fact(c, ch);
             } else if (p.startsWith(StorePaths.RETRACTIONS + "/")) {
                 retraction(c, ch);
+            } else if (p.startsWith(StorePaths.TOMBSTONES + "/")) {
+                tombstone(c, ch);
             } else if (!c.explainedElsewhere(p)) {
                 c.violation(p, Rule.UNEXPECTED_PATH, "the store layout has no such file");
             }
+        }
+    }
+
+    private static void tombstone(AuditedCommit c, Change ch) throws IOException {
+        try {
+            dev.palimpsest.internal.yaml.TombstoneRecord t = dev.palimpsest.internal.yaml.TombstoneRecord.decode(
+                    c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB), ch.path());
+            if (!ch.path().equals(StorePaths.tombstonePath(t.id()))) {
+                c.violation(ch.path(), Rule.WRONG_PATH, "the tombstone of " + t.id() + " belongs at "
+                        + StorePaths.tombstonePath(t.id()));
+            }
+        } catch (FormatException e) {
+            c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
         }
     }
 
@@ -143,7 +158,7 @@ final class FileCheck implements AuditCheck {
         byte[] bytes = c.reading().bytes(ch.newBlob(), Constants.OBJ_BLOB);
         Fact f;
         try {
-            CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path());
+            CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path(), c.run().sealKeys);
             f = d.fact();
             if (!d.canonical()) {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");

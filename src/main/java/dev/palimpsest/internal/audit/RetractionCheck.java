@@ -38,7 +38,9 @@ final class RetractionCheck implements AuditCheck {
     private static void factChange(AuditedCommit c, Change ch, FactId id) throws IOException {
         String record = StorePaths.retractionPath(id);
         Change r = c.change(record);
-        if (ch.kind() == Change.Kind.DELETED && (r == null || !r.present())) {
+        Change tomb = c.change(StorePaths.tombstonePath(id));
+        boolean forgotten = tomb != null && tomb.present() && tomb.kind() == Change.Kind.ADDED;
+        if (ch.kind() == Change.Kind.DELETED && (r == null || !r.present()) && !forgotten) {
             c.violation(ch.path(), RULE, "the file of " + id + " was removed without writing its retraction record");
         } else if (ch.kind() == Change.Kind.ADDED && c.blobAt(record) != null) {
             c.violation(ch.path(), RULE, id + " was asserted but its retraction record " + record + " was kept");

@@ -106,6 +106,7 @@ final class TrailerCheck implements AuditCheck {
                 case "assert":
                 case "revise":
                 case "retract":
+                case "forget":
                     return op.key().equals(FACT) && FactId.of(op.subject()) != null;
                 case "configure":
                     return op.key().equals("Palimpsest-Config") && op.subject().equals(StorePaths.CONFIG);
@@ -153,8 +154,37 @@ final class TrailerCheck implements AuditCheck {
                 path(c, op, claimed, StorePaths.retractionPath(FactId.of(op.subject())),
                         EnumSet.of(Change.Kind.ADDED, Change.Kind.MODIFIED), "written");
                 break;
+            case "forget":
+                forgetFiles(c, op, claimed);
+                break;
             default:
                 throw new IllegalStateException("unchecked verb " + op.verb());
+        }
+    }
+
+    /**
+     * A forget adds the fact's tombstone (never modified or removed later: such a change is
+     * unexplained) and removes the fact's file when it was live at the parent.
+     */
+    private static void forgetFiles(AuditedCommit c, Op op, Set<String> claimed) {
+        FactId id = FactId.of(op.subject());
+        path(c, op, claimed, StorePaths.tombstonePath(id), EnumSet.of(Change.Kind.ADDED), "added");
+        for (String p : StorePaths.candidatePaths(id)) {
+            Change ch = c.change(p);
+            if (ch != null) {
+                path(c, op, claimed, p, EnumSet.of(Change.Kind.DELETED), "removed");
+                return;
+            }
+        }
+        try {
+            for (String p : StorePaths.candidatePaths(id)) {
+                if (c.parentBlobAt(p) != null) {
+                    c.violation(p, Rule.TRAILER_MISMATCH, "operation " + op.label()
+                            + " leaves the forgotten fact's file in the tree");
+                }
+            }
+        } catch (java.io.IOException e) {
+            c.violation(null, Rule.UNREADABLE, e.getMessage());
         }
     }
 

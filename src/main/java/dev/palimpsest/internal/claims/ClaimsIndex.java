@@ -449,10 +449,13 @@ public final class ClaimsIndex implements Writer.CommitListener {
                 Fact f = known.get(path);
                 if (f == null) {
                     try {
-                        f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path);
+                        f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path, repo.vault());
                     } catch (FormatException | RuntimeException e) {
                         f = null; // a malformed file states no claim; the audit reports it
                     }
+                }
+                if (f != null && f.contentUnavailable()) {
+                    f = null; // sealed content without its key (forgotten) states no claim
                 }
                 CommitRecord.Written w = f == null ? null : written(f);
                 if (w != null) {

@@ -28,6 +28,7 @@ public final class GitRepo implements AutoCloseable {
     private FilePool pool;
     private BackgroundRepack repack;
     private final TreeCache trees = new TreeCache(64L << 20);
+    private dev.palimpsest.internal.vault.Vault vault;
 
     static {
         // One process-wide pack cache, sized so a large store's hot trees stay in memory.
@@ -166,6 +167,15 @@ public final class GitRepo implements AutoCloseable {
             repack = new BackgroundRepack(this);
         }
         return repack;
+    }
+
+    /** The key vault beside this repository (sealed facts' data keys); keys are fsynced when the repository is. */
+    public synchronized dev.palimpsest.internal.vault.Vault vault() {
+        if (vault == null) {
+            vault = new dev.palimpsest.internal.vault.Vault(gitDir,
+                    repository.getConfig().getBoolean("core", null, "fsyncObjectFiles", true));
+        }
+        return vault;
     }
 
     /** The pool of pre-created files for the write path, started on first use. */

@@ -20,6 +20,7 @@ public final class StorePaths {
     public static final String FACTS = "facts";
     public static final String SOURCES = "sources";
     public static final String RETRACTIONS = "retractions";
+    public static final String TOMBSTONES = "tombstones";
     public static final String ASSERTIONS = "assertions";
     public static final String ARTIFACTS = "artifacts";
     /** Every folder a fact's file may live in, by role. */
@@ -60,6 +61,11 @@ public final class StorePaths {
 
     public static String keyPath(ActorName actor) {
         return KEYS + "/" + actor.value() + ".asc";
+    }
+
+    /** The tombstone record of a forgotten fact. */
+    public static String tombstonePath(FactId id) {
+        return TOMBSTONES + "/" + shard(id) + id.value() + ".yaml";
     }
 
     /** The record of an actor's key: its name, role and fingerprint. */

@@ -18,13 +18,25 @@ public final class FactCache {
     private static final Fact MALFORMED = new Fact(dev.palimpsest.model.FactId.of("malformed"),
             dev.palimpsest.model.Kind.CLAIM, "malformed", null, java.util.List.of());
     private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
+    private final dev.palimpsest.internal.yaml.SealKeys keys;
+
+    /** A cache that reads sealed content as unavailable. */
+    public FactCache() {
+        this(dev.palimpsest.internal.yaml.SealKeys.NONE);
+    }
+
+    /** A cache that opens sealed content with {@code keys}. */
+    public FactCache(dev.palimpsest.internal.yaml.SealKeys keys) {
+        this.keys = keys;
+    }
 
     /** The fact in {@code blob}, or null when the file is malformed. */
     public Fact get(ObjectReader reader, ObjectId blob) {
         Fact f = facts.get(blob);
         if (f == null) {
             try {
-                f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(dev.palimpsest.internal.git.Snapshot.MAX_READ), blob.name());
+                f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(dev.palimpsest.internal.git.Snapshot.MAX_READ), blob.name(),
+                        keys);
             } catch (FormatException e) {
                 f = MALFORMED;
             } catch (IOException e) {

@@ -8,9 +8,10 @@ import org.eclipse.jgit.lib.ObjectReader;
 /** Decodes fact blobs through a {@link FactCache}, each once per query. Not thread-safe; close it. */
 final class FactReader implements AutoCloseable {
     private final ObjectReader reader;
-    private final FactCache cache = new FactCache();
+    private final FactCache cache;
 
     FactReader(GitRepo repo) {
+        this.cache = new FactCache(repo.vault());
         this.reader = repo.newReader();
     }
 

@@ -40,9 +40,29 @@ public final class Queries {
     private final GitRepo repo;
     private final PredicateIndex index;
 
+    private final java.util.function.BiFunction<FactId, ObjectId, ObjectId> forgottenAt;
+
     public Queries(GitRepo repo, PredicateIndex index) {
+        this(repo, index, (id, head) -> null);
+    }
+
+    /**
+     * Queries whose reads of a forgotten fact answer "forgotten at C": {@code forgottenAt} gives,
+     * for a fact and main's tip, the commit that wrote its tombstone, or null.
+     */
+    public Queries(GitRepo repo, PredicateIndex index, java.util.function.BiFunction<FactId, ObjectId, ObjectId> forgottenAt) {
         this.repo = repo;
         this.index = index;
+        this.forgottenAt = forgottenAt;
+    }
+
+    /** Throws not-found "forgotten at C" when {@code id} is tombstoned on main. */
+    public void requireNotForgotten(FactId id) throws NotFoundException {
+        ObjectId head = repo.head();
+        ObjectId c = head == null ? null : forgottenAt.apply(id, head);
+        if (c != null) {
+            throw new NotFoundException("fact " + id + ": forgotten at " + c.name());
+        }
     }
 
     /** The commit {@code at}, checked, with the index caught up to it. */
@@ -75,6 +95,7 @@ public final class Queries {
     }
 
     public FactRead read(FactId id, CommitId at) throws NotFoundException {
+        requireNotForgotten(id);
         FactState st = navigable(id, at);
         try (Snapshot s = Snapshot.of(repo, ObjectId.fromString(at.hex()))) {
             Versions v = new Versions(index, s);
@@ -182,11 +203,18 @@ public final class Queries {
         }
     }
 
-    private static Fact decode(Snapshot s, ObjectId blob, String what) {
+    private Fact decode(Snapshot s, ObjectId blob, String what) throws NotFoundException {
+        Fact f;
         try {
-            return FactCodec.decodeFact(s.read(blob), what);
+            f = FactCodec.decodeFact(s.read(blob), what, repo.vault());
         } catch (FormatException e) {
             throw new PalimpsestInternalException("corrupt fact file: " + e.getMessage());
         }
+        if (f.contentUnavailable()) {
+            requireNotForgotten(f.id());
+            throw new NotFoundException("fact " + f.id() + ": sealed content unavailable (no data key in this "
+                    + "store's vault, " + dev.palimpsest.internal.vault.Vault.FOLDER + "/)");
+        }
+        return f;
     }
 }

@@ -304,10 +304,14 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             Fact f = known.get(e.getKey());
             if (f == null) {
                 try {
-                    f = FactCodec.decodeFact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey());
+                    f = FactCodec.decodeFact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey(),
+                            repo.vault());
                 } catch (FormatException | RuntimeException ex) {
                     continue; // a malformed file states nothing to find; the audit reports it
                 }
+            }
+            if (f.contentUnavailable()) {
+                continue; // sealed content without its key (forgotten): nothing to find
             }
             String id = f.id().value();
             Integer from = openFrom.remove(id);

@@ -15,7 +15,12 @@ public sealed interface Operation {
     String verb();
 
     /** Creates a store: its config and its first actor's public key. */
-    record Init(ActorName actor, String armoredPublicKey) implements Operation {
+    record Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention)
+            implements Operation {
+        public Init(ActorName actor, String armoredPublicKey) {
+            this(actor, armoredPublicKey, null, null);
+        }
+
         @Override
         public String verb() {
             return "init";
@@ -29,7 +34,12 @@ public sealed interface Operation {
      * triple and the receipts, whose members the gate pins (see {@link ReceiptRules}).
      */
     record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
-            Grounding grounding, String run) implements Operation {
+            Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil) implements Operation {
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
+                Grounding grounding, String run) {
+            this(id, kind, body, confidence, refs, poolEvidence, grounding, run, false, null);
+        }
+
         public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
                 Grounding grounding) {
             this(id, kind, body, confidence, refs, poolEvidence, grounding, null);
@@ -78,6 +88,22 @@ public sealed interface Operation {
         @Override
         public String verb() {
             return "retract";
+        }
+    }
+
+    /**
+     * Forgets a sealed fact: writes its tombstone (digest, reason, actor, {@code deadline} when it
+     * expired, closure), removes its file when live, and forgets the sealed derived artifacts of its
+     * closure in the same commit. The caller destroys the data keys once the commit landed.
+     */
+    record Forget(FactId id, String reason, java.time.Instant deadline) implements Operation {
+        public Forget {
+            Objects.requireNonNull(id, "id");
+        }
+
+        @Override
+        public String verb() {
+            return "forget";
         }
     }
 

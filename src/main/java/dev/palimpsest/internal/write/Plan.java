@@ -14,11 +14,13 @@ final class Plan {
     final Map<String, dev.palimpsest.model.Fact> facts;
     final List<FactId> written;
     final List<FactId> retracted;
+    final List<FactId> forgotten;
     final String message;
 
     /** Takes {@code files} over: the gate that built it is done with it. */
     Plan(Map<String, byte[]> files, Map<String, dev.palimpsest.model.Fact> facts, List<FactId> written,
-            List<FactId> retracted, String message) {
+            List<FactId> retracted, List<FactId> forgotten, String message) {
+        this.forgotten = List.copyOf(forgotten);
         this.files = java.util.Collections.unmodifiableMap(files);
         this.facts = java.util.Collections.unmodifiableMap(facts);
         this.written = List.copyOf(written);

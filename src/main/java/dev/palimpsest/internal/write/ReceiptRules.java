@@ -87,8 +87,15 @@ final class ReceiptRules {
         }
         Fact next;
         try {
+            if (current.contentUnavailable()) {
+                gate.violation(Rule.FORGOTTEN, "fact " + id, "its sealed content is unavailable (no data key)");
+                return;
+            }
             next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
-                    current.refs(), current.pooled(), r.grounding());
+                    current.refs(), current.pooled(), r.grounding()).withRetainUntil(current.retainUntil());
+            if (current.seal() != null) {
+                gate.toSeal.add(id);
+            }
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_FACT, "fact " + id, e.getMessage());
             return;
@@ -106,7 +113,8 @@ final class ReceiptRules {
         deferred.put(id, new Deferred(next, loc.path(), carried, ObjectId.fromString(previous.commit().hex()), false));
         gate.putFact(loc.path(), next);
         gate.written.add(id);
-        gate.message.add("revise", CommitMessage.FACT, id.value(), r.reason() == null ? next.body() : r.reason());
+        gate.message.add("revise", CommitMessage.FACT, id.value(), r.reason() != null ? r.reason()
+                : gate.toSeal.contains(id) ? null : next.body());
     }
 
     void configure(Operation.Configure c) {
@@ -144,7 +152,7 @@ final class ReceiptRules {
                 ss.add(sr == null ? s : new Sentence(s.text(), sr));
             }
             Fact pinned = new Fact(f.id(), f.kind(), f.body(), f.confidence(), f.refs(), f.pooled(),
-                    g.withReceipts(r == null ? g.receipt() : r, ss));
+                    g.withReceipts(r == null ? g.receipt() : r, ss)).withRetainUntil(f.retainUntil());
             deferred.put(f.id(), new Deferred(pinned, d.path(), d.carried(), d.carriedAt(), d.readd()));
             gate.pending.put(f.id(), pinned);
             gate.putFact(d.path(), pinned);

@@ -58,13 +58,20 @@ final class ReferenceGate {
     final Set<FactId> touched = new HashSet<>();
     final List<FactId> written = new ArrayList<>();
     private final List<FactId> retracted = new ArrayList<>();
+    /** Facts this transaction writes sealed (their key is created in the vault before the commit). */
+    final Set<FactId> toSeal = new HashSet<>();
+    final List<FactId> forgotten = new ArrayList<>();
+    private final dev.palimpsest.internal.forget.Forgetting forgetting;
+    private StoreConfig config;
     final CommitMessage message = new CommitMessage();
     private final KeyRules keys;
     private final ReceiptRules rules = new ReceiptRules(this);
     private final ClaimRules claims = new ClaimRules(this);
 
     /** {@code parent} is null only for the genesis commit. */
-    ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent) {
+    ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent,
+            dev.palimpsest.internal.forget.Forgetting forgetting) {
+        this.forgetting = forgetting;
         this.repo = repo;
         this.index = index;
         this.parent = parent;
@@ -89,6 +96,8 @@ final class ReferenceGate {
                 revise(r);
             } else if (op instanceof Operation.Retract r) {
                 retract(actor, r);
+            } else if (op instanceof Operation.Forget f) {
+                forget(actor, f, null);
             } else if (op instanceof Operation.KeyAdd k) {
                 keys.add(k);
             } else if (op instanceof Operation.KeyRevoke k) {
@@ -103,7 +112,7 @@ final class ReferenceGate {
         if (!violations.isEmpty()) {
             throw new RejectedException(violations);
         }
-        return new Plan(files, facts, written, retracted, message.build(actor));
+        return new Plan(files, facts, written, retracted, forgotten, message.build(actor));
     }
 
     private void init(Operation.Init i) {
@@ -111,7 +120,12 @@ final class ReferenceGate {
             violation(Rule.ALREADY_INITIALISED, "store", "the store is already initialised");
             return;
         }
-        files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current()));
+        try {
+            files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current().withSealing(i.encrypt(), i.retention())));
+        } catch (IllegalArgumentException e) {
+            violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
+            return;
+        }
         files.putAll(KeyRules.keyFiles(i.actor(), TrustedKey.parse(i.armoredPublicKey()), KeyRole.HUMAN));
         message.add("init", CommitMessage.KEY, i.actor().value(), null);
     }
@@ -129,6 +143,15 @@ final class ReferenceGate {
                     + "); revise it or assert a new id");
             return;
         }
+        dev.palimpsest.internal.yaml.TombstoneRecord tomb = dev.palimpsest.internal.forget.Forgetting.tombstone(parent, id);
+        if (tomb != null) {
+            violation(Rule.FORGOTTEN, subject, "was forgotten at " + forgetting.tombstoneCommit(id, parent.commit()).name()
+                    + "; a forgotten id is never written again");
+            return;
+        }
+        if (!sealing(a)) {
+            return;
+        }
         List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
@@ -136,8 +159,12 @@ final class ReferenceGate {
             pooled = Lineage.mass(repo, index, inputs, parent.commit()).bySource();
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
+        java.time.Instant deadline = retainUntil(a);
         Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
-                a.run()));
+                a.run(), null, deadline));
+        if (full != null && !"file".equals(a.kind().value()) && derivedFromSealed(full)) {
+            toSeal.add(id);
+        }
         if (full == null || !claims.claim(a, full) | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
         }
@@ -149,7 +176,7 @@ final class ReferenceGate {
         }
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
-        message.add("assert", CommitMessage.FACT, id.value(), full.body());
+        message.add("assert", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : full.body());
         message.run(full.run());
     }
 
@@ -169,6 +196,13 @@ final class ReferenceGate {
         if (current == null) {
             return;
         }
+        if (current.contentUnavailable()) {
+            violation(Rule.FORGOTTEN, subject, "its sealed content is unavailable (no data key)");
+            return;
+        }
+        if (current.seal() != null) {
+            toSeal.add(id);
+        }
         claims.supersessions(id, r.addRefs().stream().filter(s -> current.refs().stream()
                 .noneMatch(c -> c.id().equals(s.target()) && c.role().equals(s.role()))).toList());
         String body = r.body() == null ? current.body() : r.body();
@@ -177,21 +211,22 @@ final class ReferenceGate {
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
-                current.grounding(), current.run()));
+                current.grounding(), current.run(), current.seal(), current.retainUntil()));
         if (same == null) {
             return;
         }
-        if (new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, FactCodec.encode(same)).equals(loc.blob())) {
+        if (current.seal() != null ? same.equals(current)
+                : new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, FactCodec.encode(same)).equals(loc.blob())) {
             violation(Rule.NO_CHANGE, subject, "the revision changes nothing");
             return;
         }
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
-                current.run());
+                current.run(), null, current.retainUntil());
         putFact(loc.path(), next);
         written.add(id);
-        message.add("revise", CommitMessage.FACT, id.value(), next.body());
+        message.add("revise", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : next.body());
     }
 
     /**
@@ -213,7 +248,7 @@ final class ReferenceGate {
                     ObjectId.fromString(prev.commit().hex()))).map(st -> new FactVersion(r.id(),
                             CommitId.of(st.versionCommit().name()), dev.palimpsest.model.BlobId.of(st.blob().name())));
             out.add(target.isPresent()
-                    ? new Ref(r.id(), r.role(), target.get().commit(), target.get().blob(), r.quote())
+                    ? new Ref(r.id(), r.role(), target.get().commit(), target.get().blob(), r.quote(), r.quoteSealed())
                     : r);
         }
         return out;
@@ -237,17 +272,133 @@ final class ReferenceGate {
         message.add("retract", CommitMessage.FACT, id.value(), r.reason());
     }
 
-    /** Writes fact {@code f}'s canonical file at {@code path}. */
+    /** Writes fact {@code f}'s canonical file at {@code path}, sealed with its data key when this transaction seals it. */
     void putFact(String path, Fact f) {
+        if (toSeal.contains(f.id())) {
+            f = dev.palimpsest.internal.yaml.Sealing.seal(f.withSeal(null), repo.vault().keyOrCreate(f.id()));
+        }
         files.put(path, FactCodec.encode(f));
         facts.put(path, f);
+    }
+
+    /** The store config at the parent. */
+    StoreConfig config() {
+        if (config == null) {
+            try {
+                config = FactCodec.decodeConfig(parent.readPath(StorePaths.CONFIG), StorePaths.CONFIG);
+            } catch (FormatException | RuntimeException e) {
+                config = StoreConfig.current();
+            }
+        }
+        return config;
+    }
+
+    /** Decides whether an asserted fact is sealed; false (with a violation) when the store cannot seal what it asks. */
+    private boolean sealing(Operation.Assert a) {
+        String mode = config().encryptMode();
+        boolean file = "file".equals(a.kind().value());
+        if ((a.sensitive() || a.retainUntil() != null) && (StoreConfig.ENCRYPT_NONE.equals(mode) || file)) {
+            violation(Rule.SEALING_OFF, "fact " + a.id(), (file ? "produced file records are never sealed"
+                    : "this store's config says encrypt: none") + "; a sensitive fact or a retention deadline needs "
+                    + "sealed content");
+            return false;
+        }
+        if (!file && (a.sensitive() || a.retainUntil() != null || StoreConfig.ENCRYPT_ALL.equals(mode)
+                || config().retentionOf(a.kind()) != null)) {
+            toSeal.add(a.id());
+        }
+        return true;
+    }
+
+    /** The fact's deadline: the one asked for, else now plus its kind's retention default, else null. */
+    private java.time.Instant retainUntil(Operation.Assert a) {
+        if (a.retainUntil() != null) {
+            return a.retainUntil().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        }
+        java.time.Duration d = "file".equals(a.kind().value()) ? null : config().retentionOf(a.kind());
+        return d == null ? null : java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plus(d);
+    }
+
+    /** True when {@code f} is a derived artifact whose refs or receipts name a sealed fact. */
+    private boolean derivedFromSealed(Fact f) {
+        if (!dev.palimpsest.internal.forget.Forgetting.derivedKind(f.kind().value())) {
+            return false;
+        }
+        Set<FactId> named = new HashSet<>();
+        f.refs().forEach(r -> named.add(r.id()));
+        java.util.function.Consumer<dev.palimpsest.model.Receipt> members = r -> r.bundles()
+                .forEach(b -> b.forEach(p -> named.add(p.id())));
+        if (f.grounding().receipt() != null) {
+            members.accept(f.grounding().receipt());
+        }
+        f.grounding().sentences().forEach(s -> members.accept(s.receipt()));
+        for (FactId m : named) {
+            if (toSeal.contains(m) || repo.vault().key(m) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Forgets {@code f.id()} (and, recursively, the sealed derived artifacts of its closure). */
+    private void forget(ActorName actor, Operation.Forget f, FactId root) {
+        FactId id = f.id();
+        String subject = "fact " + id;
+        if (!touched.add(id)) {
+            if (!forgotten.contains(id)) {
+                violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
+            }
+            return;
+        }
+        if (f.reason() == null || f.reason().isBlank()) {
+            violation(Rule.REASON_REQUIRED, subject, "forget needs a reason");
+            return;
+        }
+        ObjectId at = parent.commit();
+        if (dev.palimpsest.internal.forget.Forgetting.tombstone(parent, id) != null) {
+            violation(Rule.ALREADY_FORGOTTEN, subject, "was already forgotten at "
+                    + forgetting.tombstoneCommit(id, at).name() + " (its first tombstone); a second forget "
+                    + "writes nothing and never restarts a retention clock");
+            return;
+        }
+        dev.palimpsest.internal.index.FactState st = versions.state(id);
+        if (st == null) {
+            violation(Rule.NOT_FOUND, subject, "was never written in the ancestry of " + at.name());
+            return;
+        }
+        ObjectId plain = forgetting.plaintextVersion(id, at);
+        String digest = plain == null ? forgetting.digest(id, at) : null;
+        if (plain != null || digest == null) {
+            violation(Rule.FORGET_PLAINTEXT, subject, id + " was written in plaintext at "
+                    + (plain == null ? "an unknown commit" : plain.name()) + "; forgetting cannot erase it without "
+                    + "rewriting signed history; retract it instead");
+            return;
+        }
+        java.util.SortedSet<FactId> closure = forgetting.closure(id, at);
+        Versions.Located loc = versions.locate(id, st);
+        if (loc != null) {
+            files.put(loc.path(), null);
+        }
+        files.put(StorePaths.tombstonePath(id), dev.palimpsest.internal.yaml.TombstoneRecord.encode(
+                new dev.palimpsest.internal.yaml.TombstoneRecord(id, digest, f.reason(), actor, f.deadline(), closure)));
+        forgotten.add(id);
+        message.add("forget", CommitMessage.FACT, id.value(), f.reason());
+        FactId cause = root == null ? id : root;
+        for (FactId m : forgetting.cascade(closure, at)) {
+            if (!touched.contains(m)) {
+                forget(actor, new Operation.Forget(m, "cascade of forget " + cause + " (" + f.reason() + ")", null), cause);
+            }
+        }
     }
 
     void notLive(FactId id, String verb) {
         violations.add(RetractRules.notLive(id, verb, versions));
     }
 
+    private FactId currentReferrer;
+
     private List<Ref> resolveRefs(FactId referrer, String body, List<RefSpec> specs, List<Ref> existing) {
+        currentReferrer = referrer;
         List<Ref> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Ref e : existing) {
@@ -272,7 +423,8 @@ final class ReferenceGate {
         if (s.at() == null && same != null) {
             return RefRules.subsumes(s.role(), s.target(), same.kind(), sink)
                     && RefRules.quote(s.quote(), s.target(), same.body(), sink)
-                    ? new Ref(s.target(), s.role(), null, null, s.quote()) : null;
+                    ? new Ref(s.target(), s.role(), null, null, s.quote(), sealQuote(s, toSeal.contains(s.target())))
+                    : null;
         }
         ObjectId at = parent.commit();
         if (s.at() != null) {
@@ -288,6 +440,7 @@ final class ReferenceGate {
             }
         }
         Optional<FactVersion> version;
+        boolean sealedTarget = false;
         Snapshot snap = at.equals(parent.commit()) ? parent : Snapshot.of(repo, at);
         try {
             version = (snap == parent ? versions : new Versions(index, snap)).existsAt(s.target());
@@ -300,6 +453,11 @@ final class ReferenceGate {
                     return null;
                 }
                 Fact target = decodeBlob(snap, version.get());
+                if (target != null && target.contentUnavailable() && s.quote() != null) {
+                    violation(Rule.FORGOTTEN, subject, s.target() + "'s sealed content is unavailable (no data key)");
+                    return null;
+                }
+                sealedTarget = target != null && target.seal() != null;
                 if (target == null || !RefRules.subsumes(s.role(), s.target(), target.kind(), sink)
                         || !RefRules.quote(s.quote(), s.target(), target.body(), sink)) {
                     return null;
@@ -310,7 +468,17 @@ final class ReferenceGate {
                 snap.close();
             }
         }
-        return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote());
+        return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote(),
+                sealQuote(s, sealedTarget));
+    }
+
+    /** The quote of {@code s} sealed with its target's key when the target is sealed, else null. */
+    private String sealQuote(RefSpec s, boolean sealedTarget) {
+        if (s.quote() == null || !sealedTarget) {
+            return null;
+        }
+        return dev.palimpsest.internal.yaml.Sealing.sealQuote(repo.vault().keyOrCreate(s.target()), s.target(),
+                currentReferrer, s.quote());
     }
 
     private boolean isCommit(ObjectId id) {
@@ -324,7 +492,7 @@ final class ReferenceGate {
 
     private Fact decodeBlob(Snapshot snap, FactVersion v) {
         try {
-            return FactCodec.decodeFact(snap.read(ObjectId.fromString(v.blob().hex())), v.id().value());
+            return FactCodec.decodeFact(snap.read(ObjectId.fromString(v.blob().hex())), v.id().value(), repo.vault());
         } catch (FormatException e) {
             violation(Rule.CORRUPT_TARGET, "fact " + v.id(), e.getMessage());
             return null;
@@ -333,7 +501,7 @@ final class ReferenceGate {
 
     Fact decode(Versions.Located loc) {
         try {
-            return FactCodec.decodeFact(parent.read(loc.blob()), loc.path());
+            return FactCodec.decodeFact(parent.read(loc.blob()), loc.path(), repo.vault());
         } catch (FormatException e) {
             violation(Rule.CORRUPT_FILE, loc.path(), e.getMessage());
             return null;

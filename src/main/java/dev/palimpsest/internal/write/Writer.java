@@ -78,11 +78,33 @@ public final class Writer {
         listeners.add(l);
     }
 
+    /** Stops telling {@code l} of commits. */
+    public void removeListener(CommitListener l) {
+        listeners.remove(l);
+    }
+
     public Writer(GitRepo repo, PredicateIndex index, StoreOptions options) {
         this.repo = repo;
         this.index = index;
         this.options = options;
         this.lock = new WriterLock(repo.gitDir());
+    }
+
+    private dev.palimpsest.internal.forget.Forgetting forgetting;
+
+    /** What forgetting knows of history (tombstones, closures), shared by this writer's gate and its callers. */
+    public synchronized dev.palimpsest.internal.forget.Forgetting forgetting() {
+        if (forgetting == null) {
+            dev.palimpsest.internal.derive.Derivation d = new dev.palimpsest.internal.derive.Derivation(repo, index);
+            addListener((commit, parent, actor, changes, facts) -> d.committed(changes, facts));
+            forgetting = new dev.palimpsest.internal.forget.Forgetting(repo, index, d);
+        }
+        return forgetting;
+    }
+
+    /** The predicate index this writer keeps current. */
+    public PredicateIndex index() {
+        return index;
     }
 
     /** Appends what this process indexed to the persisted index, under the writer lock. */
@@ -231,7 +253,7 @@ public final class Writer {
             if (parent != null) {
                 checkSigner(parent, actor, signer);
             }
-            ReferenceGate gate = new ReferenceGate(repo, index, parent);
+            ReferenceGate gate = new ReferenceGate(repo, index, parent, forgetting());
             gate.message.run(options.run());
             Plan plan = gate.check(actor, ops);
             WriteLimits.checkFiles(plan.files);
@@ -251,7 +273,7 @@ public final class Writer {
             for (CommitListener l : listeners) {
                 l.committed(commit, tip, actor, edits, plan.facts);
             }
-            return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted);
+            return new CommitResult(CommitId.of(commit.name()), plan.written, plan.retracted, plan.forgotten);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
         } finally {

@@ -32,11 +32,16 @@ public final class CanonicalFacts {
     private CanonicalFacts() {}
 
     public static Decoded decode(byte[] bytes, String what) throws FormatException {
+        return decode(bytes, what, SealKeys.NONE);
+    }
+
+    /** As {@link #decode(byte[], String)}, opening sealed content with {@code keys}. */
+    public static Decoded decode(byte[] bytes, String what, SealKeys keys) throws FormatException {
         Fact f = new Parser(bytes).fact();
         if (f != null) {
             return new Decoded(f, true);
         }
-        f = FactCodec.decodeFact(bytes, what);
+        f = FactCodec.decodeFact(bytes, what, keys);
         return new Decoded(f, FactCodec.isCanonicalFact(bytes, f));
     }
 

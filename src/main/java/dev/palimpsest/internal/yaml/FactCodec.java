@@ -25,6 +25,24 @@ public final class FactCodec {
     private FactCodec() {}
 
     public static byte[] encode(Fact f) {
+        ObjectNode n = node(f);
+        if (f.seal() == null) {
+            return Yaml.write(n);
+        }
+        Sealing.payload(n);
+        ObjectNode out = Yaml.NODES.objectNode();
+        out.set("id", n.remove("id"));
+        out.set("kind", n.remove("kind"));
+        ObjectNode sealed = out.putObject("sealed");
+        sealed.put("nonce", f.seal().nonce());
+        sealed.put("data", f.seal().data());
+        sealed.put("digest", f.seal().digest());
+        out.setAll(n);
+        return Yaml.write(out);
+    }
+
+    /** The mapping of {@code f} with its content in the clear (and retain_until, sealed quotes as stored). */
+    static ObjectNode node(Fact f) {
         ObjectNode n = Yaml.NODES.objectNode();
         n.put("id", f.id().value());
         n.put("kind", f.kind().value());
@@ -49,22 +67,60 @@ public final class FactCodec {
                     rn.put("commit", r.commit().hex());
                     rn.put("blob", r.blob().hex());
                 }
-                if (r.quote() != null) {
+                if (r.quoteSealed() != null) {
+                    rn.put("quote_sealed", r.quoteSealed());
+                } else if (r.quote() != null) {
                     rn.put("quote", r.quote());
                 }
             }
         }
         GroundingCodec.encode(n, f.grounding());
-        return Yaml.write(n);
+        if (f.retainUntil() != null) {
+            n.put("retain_until", f.retainUntil().toString());
+        }
+        return n;
     }
 
+    /** Decodes a fact file without data keys: a sealed version reads with its content unavailable. */
     public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
+        return decodeFact(bytes, what, SealKeys.NONE);
+    }
+
+    /** Decodes a fact file, opening sealed content (and sealed quotes) with the keys {@code keys} holds. */
+    public static Fact decodeFact(byte[] bytes, String what, SealKeys keys) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "id", "kind", "body", "confidence", "run", "pooled", "refs", "subject", "predicate",
-                "object", "flat", "receipt", "sentences", "review");
+        Yaml.onlyFields(n, what, "id", "kind", "sealed", "body", "confidence", "run", "pooled", "refs", "subject",
+                "predicate", "object", "flat", "receipt", "sentences", "review", "retain_until");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));
+            dev.palimpsest.model.Seal seal = null;
+            JsonNode sn = n.get("sealed");
+            if (sn != null) {
+                if (!sn.isObject() || !(n instanceof ObjectNode on)) {
+                    throw new FormatException(what + ": field 'sealed' must be a mapping");
+                }
+                Yaml.onlyFields(sn, what + " sealed", "nonce", "data", "digest");
+                for (String c : new String[] {"body", "subject", "predicate", "object"}) {
+                    if (n.has(c)) {
+                        throw new FormatException(what + ": a sealed fact holds no clear '" + c + "'");
+                    }
+                }
+                byte[] key = keys.key(id);
+                seal = new dev.palimpsest.model.Seal(Yaml.text(sn, "nonce", what, true), Yaml.text(sn, "data", what, true),
+                        Yaml.text(sn, "digest", what, true), key != null);
+                on.remove("sealed");
+                Sealing.restore(on, id, kind, seal, key, what);
+            }
+            java.time.Instant retainUntil = null;
+            String ru = Yaml.text(n, "retain_until", what, false);
+            if (ru != null) {
+                try {
+                    retainUntil = java.time.Instant.parse(ru);
+                } catch (java.time.format.DateTimeParseException e) {
+                    throw new FormatException(what + ": field 'retain_until' is not an ISO-8601 instant");
+                }
+            }
             String body = Yaml.text(n, "body", what, true);
             Double confidence = null;
             JsonNode c = n.get("confidence");
@@ -100,16 +156,25 @@ public final class FactCodec {
                     if (!r.isObject()) {
                         throw new FormatException(rw + ": expected a mapping");
                     }
-                    Yaml.onlyFields(r, rw, "id", "role", "commit", "blob", "quote");
+                    Yaml.onlyFields(r, rw, "id", "role", "commit", "blob", "quote", "quote_sealed");
                     String commit = Yaml.text(r, "commit", rw, false);
                     String blob = Yaml.text(r, "blob", rw, false);
-                    refs.add(new Ref(FactId.of(Yaml.text(r, "id", rw, true)), RefRole.of(Yaml.text(r, "role", rw, true)),
+                    FactId target = FactId.of(Yaml.text(r, "id", rw, true));
+                    String quote = Yaml.text(r, "quote", rw, false);
+                    String quoteSealed = Yaml.text(r, "quote_sealed", rw, false);
+                    if (quoteSealed != null) {
+                        if (quote != null) {
+                            throw new FormatException(rw + ": 'quote' and 'quote_sealed' together");
+                        }
+                        quote = Sealing.openQuote(keys.key(target), target, id, quoteSealed, rw);
+                    }
+                    refs.add(new Ref(target, RefRole.of(Yaml.text(r, "role", rw, true)),
                             commit == null ? null : CommitId.of(commit), blob == null ? null : BlobId.of(blob),
-                            Yaml.text(r, "quote", rw, false)));
+                            quote, quoteSealed));
                 }
             }
             return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what),
-                    Yaml.text(n, "run", what, false));
+                    Yaml.text(n, "run", what, false), seal, retainUntil);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
@@ -161,12 +226,34 @@ public final class FactCodec {
             ArrayNode mv = n.putArray("multi_valued");
             c.multiValued().forEach(mv::add);
         }
+        if (c.encrypt() != null) {
+            n.put("encrypt", c.encrypt());
+        }
+        if (!c.retention().isEmpty()) {
+            ObjectNode rn = n.putObject("retention");
+            c.retention().forEach(rn::put);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention");
+        java.util.TreeMap<String, String> retention = new java.util.TreeMap<>();
+        JsonNode rn = n.get("retention");
+        if (rn != null && !rn.isNull()) {
+            if (!rn.isObject() || rn.isEmpty()) {
+                throw new FormatException(what + ": field 'retention' must be a non-empty mapping of kind to duration");
+            }
+            var it = rn.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                if (!e.getValue().isTextual()) {
+                    throw new FormatException(what + ": retention of '" + e.getKey() + "' must be a string");
+                }
+                retention.put(e.getKey(), e.getValue().textValue());
+            }
+        }
         java.util.List<String> multiValued = new ArrayList<>();
         JsonNode mv = n.get("multi_valued");
         if (mv != null && !mv.isNull()) {
@@ -186,7 +273,8 @@ public final class FactCodec {
         }
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
-                    GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued));
+                    GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued),
+                    Yaml.text(n, "encrypt", what, false), retention);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }

@@ -8,7 +8,18 @@ import java.util.Objects;
  * and the ontology's axioms ({@link Ontology#EMPTY} when none, not written). Immutable.
  */
 public record StoreConfig(int format, String layout, String policy, Ontology ontology,
-        java.util.SortedSet<String> multiValued) {
+        java.util.SortedSet<String> multiValued, String encrypt, java.util.SortedMap<String, String> retention) {
+    /** Sealing modes: every fact, facts written sensitive (the default, not written), none. */
+    public static final String ENCRYPT_ALL = "all";
+    public static final String ENCRYPT_SENSITIVE = "sensitive";
+    public static final String ENCRYPT_NONE = "none";
+
+    /** A config with the default sealing mode and no retention defaults. */
+    public StoreConfig(int format, String layout, String policy, Ontology ontology,
+            java.util.SortedSet<String> multiValued) {
+        this(format, layout, policy, ontology, multiValued, null, null);
+    }
+
     public static final int FORMAT = 1;
     public static final String LAYOUT = "sha256-2x2";
     public static final String TRUST = "trust";
@@ -39,6 +50,48 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
             mv.add(key);
         }
         multiValued = java.util.Collections.unmodifiableSortedSet(mv);
+        if (ENCRYPT_SENSITIVE.equals(encrypt)) {
+            encrypt = null;
+        }
+        if (encrypt != null && !encrypt.equals(ENCRYPT_ALL) && !encrypt.equals(ENCRYPT_NONE)) {
+            throw new IllegalArgumentException("encrypt must be 'all', 'sensitive' or 'none', got '" + encrypt + "'");
+        }
+        java.util.TreeMap<String, String> ret = new java.util.TreeMap<>(retention == null ? java.util.Map.of() : retention);
+        for (var e : ret.entrySet()) {
+            dev.palimpsest.model.Kind.of(e.getKey());
+            java.time.Duration d;
+            try {
+                d = java.time.Duration.parse(e.getValue());
+            } catch (java.time.format.DateTimeParseException bad) {
+                throw new IllegalArgumentException("retention of '" + e.getKey() + "': '" + e.getValue()
+                        + "' is not an ISO-8601 duration (e.g. P90D)");
+            }
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("retention of '" + e.getKey() + "' must be positive");
+            }
+        }
+        if (!ret.isEmpty() && ENCRYPT_NONE.equals(encrypt)) {
+            throw new IllegalArgumentException("retention defaults need sealing: a store with encrypt 'none' "
+                    + "cannot honour a deadline");
+        }
+        retention = java.util.Collections.unmodifiableSortedMap(ret);
+    }
+
+    /** The sealing mode: {@code all}, {@code sensitive} or {@code none}. */
+    public String encryptMode() {
+        return encrypt == null ? ENCRYPT_SENSITIVE : encrypt;
+    }
+
+    /** The default retention of facts of {@code kind}, or null. */
+    public java.time.Duration retentionOf(dev.palimpsest.model.Kind kind) {
+        String d = retention.get(kind.value());
+        return d == null ? null : java.time.Duration.parse(d);
+    }
+
+    /** The same config with a sealing mode and retention defaults. */
+    public StoreConfig withSealing(String mode, java.util.Map<String, String> defaults) {
+        return new StoreConfig(format, layout, policy, ontology, multiValued, mode,
+                defaults == null ? null : new java.util.TreeMap<>(defaults));
     }
 
     /** The same config with {@code more} predicates (normalised with {@code EntityKey}) declared multi-valued. */
@@ -47,7 +100,7 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
         for (String p : more) {
             mv.add(dev.palimpsest.model.EntityKey.of(p));
         }
-        return new StoreConfig(format, layout, policy, ontology, mv);
+        return new StoreConfig(format, layout, policy, ontology, mv, encrypt, retention);
     }
 
     public static StoreConfig current() {
@@ -61,6 +114,6 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
 
     public StoreConfig with(String newPolicy, Ontology more) {
         return new StoreConfig(format, layout, newPolicy == null ? policy : newPolicy,
-                more == null ? ontology : ontology.merge(more), multiValued);
+                more == null ? ontology : ontology.merge(more), multiValued, encrypt, retention);
     }
 }

@@ -85,7 +85,77 @@ final class ForgedCases {
         refs(cs);
         layers(cs);
         claims(cs);
+        forgets(cs);
         return cs;
+    }
+
+    private static dev.palimpsest.api.Store open(Store s) throws Exception {
+        return dev.palimpsest.api.Store.open(s.gitDir(), s.home(),
+                dev.palimpsest.model.StoreOptions.defaults().withFsync(false));
+    }
+
+    /** Writes a sealed fact through the gate; returns the commit. */
+    private static CommitId sealed(dev.palimpsest.api.Store st, String id) throws Exception {
+        var tx = st.begin(ALICE);
+        tx.assertFact(dev.palimpsest.model.FactSpec.of(Kind.of("note"), "Sealed words of " + id + " here.")
+                .id(FactId.of(id)).asSensitive());
+        return tx.commit().id();
+    }
+
+    private static byte[] tombstone(FactId id, String digest, FactId... closure) {
+        return dev.palimpsest.internal.yaml.TombstoneRecord.encode(new dev.palimpsest.internal.yaml.TombstoneRecord(id,
+                digest, "forged", ALICE, null, new java.util.TreeSet<>(List.of(closure))));
+    }
+
+    private static void forgets(List<Case> cs) {
+        String zeros = "0".repeat(64);
+        add(cs, Rule.FORGET_INCONSISTENT, s -> s.forge().remove(path(SRC, Kind.SOURCE))
+                .put(StorePaths.tombstonePath(SRC), tombstone(SRC, zeros, CLAIM))
+                .trailers("alice", "forget", "Palimpsest-Fact", SRC.value()).commit());
+        add(cs, Rule.TOMBSTONE_CLOSURE, Set.of(Rule.FORGET_INCONSISTENT), s -> s.forge().remove(path(SRC, Kind.SOURCE))
+                .put(StorePaths.tombstonePath(SRC), tombstone(SRC, zeros))
+                .trailers("alice", "forget", "Palimpsest-Fact", SRC.value()).commit());
+        add(cs, Rule.TOMBSTONE_REWRITTEN, Set.of(Rule.UNEXPLAINED_CHANGE), s -> {
+            FactId sx = FactId.of("sx");
+            try (dev.palimpsest.api.Store st = open(s)) {
+                sealed(st, sx.value());
+                st.erasure().forget(ALICE, List.of(sx), "gone", false);
+            }
+            return claim(s.forge(), "and rewrites a tombstone").put(StorePaths.tombstonePath(sx), tombstone(sx, zeros))
+                    .commit();
+        });
+        add(cs, Rule.FORGET_CASCADE, s -> {
+            FactId sx = FactId.of("sx");
+            String digest;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                sealed(st, "sx");
+                CommitId at = sealed(st, "sy");
+                digest = ((dev.palimpsest.model.FactRead.Found) st.read(sx, at)).fact().seal().digest();
+                var tx = st.begin(ALICE);
+                var receipt = new dev.palimpsest.model.Receipt(List.of(List.of(dev.palimpsest.model.Pin.of(sx),
+                        dev.palimpsest.model.Pin.of(FactId.of("sy")))));
+                tx.merge(List.of(sx, FactId.of("sy")), dev.palimpsest.model.FactSpec.of(Kind.of("merge"), "Both merged.")
+                        .id(FactId.of("m")).grounding(new dev.palimpsest.model.Grounding(null, null, null, receipt,
+                                List.of(), false)));
+                tx.commit();
+                java.nio.file.Files.delete(st.gitDir().resolve("palimpsest-vault").resolve(StorePaths.shard(sx))
+                        .resolve("sx.key"));
+            }
+            return s.forge().put(StorePaths.tombstonePath(sx), tombstone(sx, digest, FactId.of("m")))
+                    .trailers("alice", "forget", "Palimpsest-Fact", sx.value()).commit();
+        });
+        add(cs, Rule.KEY_NOT_DESTROYED, s -> {
+            FactId sx = FactId.of("sx");
+            try (dev.palimpsest.api.Store st = open(s)) {
+                sealed(st, sx.value());
+                java.nio.file.Path key = st.gitDir().resolve("palimpsest-vault").resolve(StorePaths.shard(sx))
+                        .resolve("sx.key");
+                byte[] bytes = java.nio.file.Files.readAllBytes(key);
+                CommitId c = st.erasure().forget(ALICE, List.of(sx), "gone", false).commit();
+                java.nio.file.Files.write(key, bytes);
+                return ObjectId.fromString(c.hex());
+            }
+        });
     }
 
     private static void commitObject(List<Case> cs) {

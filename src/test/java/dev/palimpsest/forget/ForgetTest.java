@@ -1,0 +1,164 @@
+package dev.palimpsest.forget;
+
+import static dev.palimpsest.api.TestStores.ALICE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.ExpireReport;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.ForgetReport;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.SearchQuery;
+import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.UnlearnReport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Forget, expire and the unlearning check through the Java API (seed 002's sequence and the refusals). */
+class ForgetTest {
+    static final String SECRET_A = "Patient Zelda Quixote lives at 12 Harbour Lane";
+    static final String QUOTE = "Zelda Quixote lives at 12 Harbour";
+    static final String SECRET_B = "Harbour Lane resident needs a wheelchair ramp";
+    static final Instant DEADLINE = Instant.parse("2026-01-01T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    static FactId a = FactId.of("a");
+    static FactId b = FactId.of("b");
+
+    /** Writes A (sensitive) and B (citing A with a quote, with a deadline). */
+    static void writeAB(Store s) throws Exception {
+        var tx = s.begin(ALICE);
+        tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_A).id(a).asSensitive());
+        tx.commit();
+        tx = s.begin(ALICE);
+        tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_B).id(b).retainedUntil(DEADLINE)
+                .refs(RefSpec.cites(a).withQuote(QUOTE)));
+        tx.commit();
+    }
+
+    @Test
+    void seed002SequenceKeepsTheClosureAcrossForgetAndExpiry() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            writeAB(s);
+            CommitId beforeForget = s.head();
+            assertThat(((FactRead.Found) s.read(b, s.head())).fact().refs().get(0).quote()).isEqualTo(QUOTE);
+            UnlearnReport before = s.erasure().unlearnCheck(a);
+            assertThat(before.derivations()).containsExactly(b);
+            assertThat(before.readable()).containsExactly(b);
+
+            ForgetReport r = s.erasure().forget(ALICE, List.of(a), "erasure request 7", false);
+            assertThat(r.forgotten()).containsExactly(a);
+            assertThat(r.closure()).containsExactly(b);
+            assertThat(r.review()).containsExactly(b);
+            NotFoundException gone = catchThrowableOfType(() -> s.read(a, s.head()), NotFoundException.class);
+            assertThat(gone).hasMessageContaining("forgotten at " + r.commit().hex());
+            assertThat(catchThrowableOfType(() -> s.read(a, beforeForget), NotFoundException.class))
+                    .hasMessageContaining("forgotten at " + r.commit().hex());
+            assertThat(s.gitDir().resolve("palimpsest-vault")).exists();
+            FactRead.Found bRead = (FactRead.Found) s.read(b, s.head());
+            assertThat(bRead.fact().body()).isEqualTo(SECRET_B);
+            assertThat(bRead.fact().refs().get(0).quote()).as("the quote is shredded with A's key").isNull();
+            assertThat(s.erasure().unlearnCheck(a).readable()).containsExactly(b);
+
+            ExpireReport early = s.erasure().expire(ALICE, DEADLINE.minusSeconds(1), false);
+            assertThat(early.forgotten()).isEmpty();
+            ExpireReport ex = s.erasure().expire(ALICE, DEADLINE.plusSeconds(1), false);
+            assertThat(ex.forgotten()).containsExactly(new ExpireReport.Expired(b, DEADLINE));
+            assertThat(s.erasure().expire(ALICE, DEADLINE.plusSeconds(5), false).forgotten()).as("once").isEmpty();
+
+            UnlearnReport after = s.erasure().unlearnCheck(a);
+            assertThat(after.derivations()).containsExactly(b);
+            assertThat(after.readable()).isEmpty();
+            assertThat(after.clean()).isTrue();
+            assertThat(s.recall().search(SearchQuery.of("Harbour Lane", List.of()))).isEmpty();
+        }
+    }
+
+    @Test
+    void forgettingAPlaintextFactIsRefusedWithAnExplanation() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), "plain words here").id(a));
+            CommitId c = tx.commit().id();
+            RejectedException e = catchThrowableOfType(() -> s.erasure().forget(ALICE, List.of(a), "gdpr", false),
+                    RejectedException.class);
+            assertThat(e.violations()).extracting(v -> v.rule()).containsExactly(Rule.FORGET_PLAINTEXT);
+            assertThat(e.getMessage()).contains("a was written in plaintext at " + c.hex()).contains("retract it instead");
+            assertThat(s.head()).isEqualTo(c);
+        }
+    }
+
+    @Test
+    void aSecondForgetIsRejectedNamingTheFirstTombstoneAndWritesNothing() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            writeAB(s);
+            ForgetReport first = s.erasure().forget(ALICE, List.of(a), "first", false);
+            RejectedException e = catchThrowableOfType(() -> s.erasure().forget(ALICE, List.of(a), "again", false),
+                    RejectedException.class);
+            assertThat(e.violations()).extracting(v -> v.rule()).containsExactly(Rule.ALREADY_FORGOTTEN);
+            assertThat(e.getMessage()).contains(first.commit().hex());
+            assertThat(s.head()).isEqualTo(first.commit());
+            RejectedException dry = catchThrowableOfType(() -> s.erasure().forget(ALICE, List.of(a), "again", true),
+                    RejectedException.class);
+            assertThat(dry.getMessage()).contains(first.commit().hex());
+        }
+    }
+
+    @Test
+    void aForgottenIdIsNeverWrittenAgain() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            writeAB(s);
+            ForgetReport first = s.erasure().forget(ALICE, List.of(a), "first", false);
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), "new words").id(a).asSensitive());
+            RejectedException e = catchThrowableOfType(tx::commit, RejectedException.class);
+            assertThat(e.violations()).extracting(v -> v.rule()).containsExactly(Rule.FORGOTTEN);
+            assertThat(e.getMessage()).contains(first.commit().hex());
+        }
+    }
+
+    @Test
+    void aStoreWithEncryptNoneRefusesSensitiveFactsAndDeadlines() throws Exception {
+        try (Store s = Store.initializer(dir.resolve("s.git")).home(new KeyHome(dir.resolve("home"))).actor(ALICE)
+                .encrypt("none").options(StoreOptions.defaults().withFsync(false)).create()) {
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), "words").id(a).asSensitive());
+            RejectedException e = catchThrowableOfType(tx::commit, RejectedException.class);
+            assertThat(e.violations()).extracting(v -> v.rule()).containsExactly(Rule.SEALING_OFF);
+            var tx2 = s.begin(ALICE);
+            tx2.assertFact(FactSpec.of(Kind.of("note"), "words").id(b).retainedUntil(DEADLINE));
+            assertThat(catchThrowableOfType(tx2::commit, RejectedException.class).violations())
+                    .extracting(v -> v.rule()).containsExactly(Rule.SEALING_OFF);
+        }
+    }
+
+    @Test
+    void encryptAllSealsEveryFactAndTheFileHoldsOnlyCiphertext() throws Exception {
+        try (Store s = Store.initializer(dir.resolve("s.git")).home(new KeyHome(dir.resolve("home"))).actor(ALICE)
+                .encrypt("all").options(StoreOptions.defaults().withFsync(false)).create()) {
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_A).id(a));
+            tx.commit();
+            FactRead.Found f = (FactRead.Found) s.read(a, s.head());
+            assertThat(f.fact().body()).isEqualTo(SECRET_A);
+            assertThat(f.fact().seal()).isNotNull();
+        }
+    }
+}
