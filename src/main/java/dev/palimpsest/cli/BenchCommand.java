@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
             BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class,
-            BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class})
+            BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -29,6 +29,34 @@ final class BenchCommand implements Callable<Integer> {
 
         Path work() throws java.io.IOException {
             return dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+        }
+    }
+
+    @Command(name = "forget", description = "forget of one fact with an N-member closure (p50 wall and CPU), sealed vs"
+            + " plaintext reads, audit rate sealed vs plaintext.")
+    static final class ForgetBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--closure", defaultValue = "1000", description = "Facts citing the forgotten one. Default: ${DEFAULT-VALUE}.")
+        int closure;
+
+        @Option(names = "--runs", defaultValue = "7", description = "Measured forgets (after 2 warm-up ones). Default: ${DEFAULT-VALUE}.")
+        int runs;
+
+        @Option(names = "--reads", defaultValue = "2000", description = "Facts read of each kind. Default: ${DEFAULT-VALUE}.")
+        int reads;
+
+        @Option(names = "--commits", defaultValue = "1000", description = "Commits in each audited store. Default: ${DEFAULT-VALUE}.")
+        int commits;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            var r = new dev.palimpsest.bench.ForgetBench(scratch.work(), out()).run(closure, runs, reads, commits);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
         }
     }
 

@@ -144,6 +144,16 @@ final class Args {
         return parse(name, s == null ? absent : s, Kind::of);
     }
 
+    /** An ISO-8601 instant ({@code 2027-01-01T00:00:00Z}), or null when absent. */
+    java.time.Instant optInstant(String name) throws RejectedException {
+        String s = optText(name);
+        try {
+            return s == null ? null : java.time.Instant.parse(s);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw invalid(name, "'" + s + "' is not an ISO-8601 instant");
+        }
+    }
+
     /** The commit named by {@code at} (any revision git understands), or main's tip when absent. */
     CommitId at(Store store) throws RejectedException, NotFoundException {
         String s = optText("at");

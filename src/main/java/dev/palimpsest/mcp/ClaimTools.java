@@ -71,7 +71,9 @@ final class ClaimTools {
                         .number("confidence", "In [0, 1].", 0, 1)
                         .string("id", "The claim's id (default: minted, entity-claim-<12 hex>).", false)
                         .string("supersedes", "Correct this fact: the new claim supersedes it (refused if it is already"
-                                + " superseded).", false),
+                                + " superseded).", false)
+                        .bool("sensitive", ForgetTools.SENSITIVE)
+                        .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                 Schema.output().field("id", "string").field("commit", "string").field("conflicts", "array"),
                 false, a -> claim(s, a));
     }
@@ -111,7 +113,7 @@ final class ClaimTools {
         FactId given = a.optFact("id");
         FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
         ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
-                confidence, null);
+                confidence, null).sealing(a.flag("sensitive"), a.optInstant("retain_until"));
         ClaimResult r;
         try {
             r = old == null ? s.store().claims().claim(s.actor(), spec)

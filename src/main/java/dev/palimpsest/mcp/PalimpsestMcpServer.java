@@ -34,12 +34,13 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class PalimpsestMcpServer {
     static final String INSTRUCTIONS = "Palimpsest is a git-backed temporal memory: every fact is a versioned file,"
-            + " every write one signed commit, nothing is ever erased. Start with brief (or search); before writing"
+            + " every write one signed commit, and history is never rewritten. Start with brief (or search); before writing"
             + " about an entity, ask current"
             + " and dead_ends (what is believed, what was already corrected). Write claims with their source and a"
             + " verbatim quote; correct with supersede (or claim with supersedes), never by deleting. Retract with"
             + " dry_run first to see the cascade. Every read takes at (a commit) to answer as of that moment; pin"
-            + " what you read with palimpsest://fact/{id}@{commit}.";
+            + " what you read with palimpsest://fact/{id}@{commit}. Personal data goes in with sensitive (or"
+            + " retain_until); forget erases such content (its data key is destroyed), unlearn_check proves it.";
 
     private final McpSyncServer server;
     private final CountDownLatch inputEnded;
@@ -96,7 +97,7 @@ public final class PalimpsestMcpServer {
         server.closeGracefully();
     }
 
-    /** Every tool, in the order they are listed: recall, read, write, review. */
+    /** Every tool, in the order they are listed: recall, read, write, review, erasure. */
     static List<ToolDef> tools(Session s) {
         List<ToolDef> all = new ArrayList<>(RecallTools.all(s));
         all.addAll(ClaimTools.recall(s));
@@ -104,6 +105,7 @@ public final class PalimpsestMcpServer {
         all.add(ClaimTools.claim(s));
         all.addAll(WriteTools.all(s));
         all.addAll(FileReviewTools.all(s));
+        all.addAll(ForgetTools.all(s));
         return all;
     }
 

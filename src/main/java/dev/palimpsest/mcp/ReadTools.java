@@ -34,7 +34,7 @@ final class ReadTools {
                                 .optionalField("retracted_at", "string").optionalField("reason", "string"),
                         a -> show(store, a)),
                 ToolDef.read("history", "History of a fact", "Every change to a fact on main, newest first: added,"
-                        + " revised or retracted, with commit, actor and time.",
+                        + " revised, retracted or forgotten, with commit, actor and time.",
                         Schema.input().string("id", ID, true),
                         Schema.output().field("history", "array"),
                         a -> history(store, a.fact("id"))),

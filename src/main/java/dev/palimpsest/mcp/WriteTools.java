@@ -37,7 +37,9 @@ final class WriteTools {
                                 .number("confidence", "In [0, 1].", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
                                 .string("subsumes", "A hypothesis this fact confirms: cited (role subsumes) and retracted"
-                                        + " in the same commit.", false),
+                                        + " in the same commit.", false)
+                                .bool("sensitive", ForgetTools.SENSITIVE)
+                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> assertFact(s, a)),
                 ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact: a new body and possibly"
                         + " more refs. The old version stays in history and in every pin that cites it.",
@@ -50,7 +52,9 @@ final class WriteTools {
                         Schema.input().string("old", "The fact superseded.", true).string("body", "The new fact's text.", true)
                                 .string("id", "The new fact's id (default: minted).", false)
                                 .string("kind", "Default: claim.", false).number("confidence", "In [0, 1].", 0, 1)
-                                .strings("refs", REFS, 0).stringMap("quotes", QUOTES),
+                                .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
+                                .bool("sensitive", ForgetTools.SENSITIVE)
+                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
                 ToolDef.write("retract", "Retract facts", "Assert that live facts are false, with the reason, in one"
                         + " commit; the cascade retracts or revises what rests on them through receipts. History"
@@ -100,6 +104,9 @@ final class WriteTools {
         FactSpec spec = FactSpec.of(a.kind("kind", "claim"), a.text("body")).refs(refs.specs);
         Double confidence = a.number("confidence");
         spec = confidence == null ? spec : spec.confidence(confidence);
+        spec = a.flag("sensitive") ? spec.asSensitive() : spec;
+        java.time.Instant deadline = a.optInstant("retain_until");
+        spec = deadline == null ? spec : spec.retainedUntil(deadline);
         return given == null ? spec : spec.id(given);
     }
 

@@ -44,6 +44,57 @@ class CliForgetTest extends CliStoreTest {
     }
 
     @Test
+    void badInputToTheErasureCommandsNamesWhatIsWrongAndWritesNothing() {
+        ok("init", "--actor", "alice");
+        ok("assert", "--actor", "alice", "--id", "a", "--kind", "note", "--sensitive", "--body", "Zelda lives at the harbour");
+        ok("assert", "--actor", "alice", "--id", "p", "--kind", "note", "--body", "a plain note");
+        var before = dev.palimpsest.api.TestStores.durableState(java.nio.file.Path.of(store));
+        Run deadline = cmd("assert", "--actor", "alice", "--id", "x", "--body", "b", "--retain-until", "tomorrow");
+        assertThat(deadline.code()).isEqualTo(Main.USAGE);
+        assertThat(deadline.err()).contains("--retain-until").contains("'tomorrow'");
+        Run now = cmd("expire", "--actor", "alice", "--now", "2026-13-01");
+        assertThat(now.code()).isEqualTo(Main.USAGE);
+        assertThat(now.err()).contains("--now").contains("'2026-13-01'");
+        Run ghost = cmd("forget", "--actor", "alice", "ghost", "--reason", "r", "--json");
+        assertThat(ghost.code()).as(ghost.out() + ghost.err()).isIn(Main.NOT_FOUND, Main.REJECTED);
+        assertThat(ghost.out() + ghost.err()).contains("ghost");
+        Run plain = cmd("forget", "--actor", "alice", "a", "p", "--reason", "r", "--json");
+        assertThat(plain.code()).isEqualTo(Main.REJECTED);
+        assertThat(plain.out()).contains("forget-plaintext").contains("\"p\"");
+        Run badId = cmd("forget", "--actor", "alice", "Not An Id", "--reason", "r");
+        assertThat(badId.code()).isEqualTo(Main.REJECTED);
+        assertThat(badId.err()).contains("ID").contains("Not An Id");
+        Run noReason = cmd("forget", "--actor", "alice", "a");
+        assertThat(noReason.code()).isEqualTo(Main.USAGE);
+        assertThat(noReason.err()).contains("--reason");
+        Run dry = ok("forget", "--actor", "alice", "a", "--reason", "r", "--dry-run");
+        assertThat(dry.out()).startsWith("would forget a");
+        Run unknown = cmd("unlearn-check", "ghost");
+        assertThat(unknown.code()).isEqualTo(Main.NOT_FOUND);
+        assertThat(unknown.err()).contains("ghost");
+        assertThat(dev.palimpsest.api.TestStores.durableState(java.nio.file.Path.of(store))).isEqualTo(before);
+        assertThat(ok("show", "a").out()).contains("Zelda lives at the harbour");
+    }
+
+    @Test
+    void aForgottenFactIsNotFoundWithFallbackAndAtAnEarlierCommit() {
+        ok("init", "--actor", "alice");
+        ok("assert", "--actor", "alice", "--id", "a", "--kind", "note", "--sensitive", "--body", "Zelda lives at the harbour");
+        String written = ok("log", "--json").out().replaceAll("(?s)^.*?\"commit\"\\s*:\\s*\"([0-9a-f]{40})\".*$", "$1");
+        ok("retract", "--actor", "alice", "a", "--reason", "wrong");
+        assertThat(ok("show", "a", "--fallback").out()).contains("Zelda lives at the harbour");
+        ok("forget", "--actor", "alice", "a", "--reason", "erasure");
+        for (String[] read : new String[][] {{"show", "a", "--fallback"}, {"show", "a", "--at", written}}) {
+            Run r = cmd(read);
+            assertThat(r.code()).as(String.join(" ", read)).isEqualTo(Main.NOT_FOUND);
+            assertThat(r.err()).as(String.join(" ", read)).contains("forgotten at");
+            assertThat(r.out()).as(String.join(" ", read)).doesNotContain("Zelda");
+        }
+        Run h = ok("history", "a", "--json");
+        assertThat(h.out().replaceAll("\\s+", "")).contains("\"change\":\"forgotten\"").doesNotContain("Zelda");
+    }
+
+    @Test
     void initRefusesAnUnknownEncryptMode() {
         Run r = cmd("init", "--actor", "alice", "--encrypt", "some");
         assertThat(r.code()).isEqualTo(Main.USAGE);

@@ -72,6 +72,8 @@ class ForgetTest {
             assertThat(catchThrowableOfType(() -> s.read(a, beforeForget), NotFoundException.class))
                     .hasMessageContaining("forgotten at " + r.commit().hex());
             assertThat(s.gitDir().resolve("palimpsest-vault")).exists();
+            assertThat(s.history(a).get(0).change()).isEqualTo(dev.palimpsest.model.HistoryEntry.Change.FORGOTTEN);
+            assertThat(s.history(a).get(0).commit()).isEqualTo(r.commit());
             FactRead.Found bRead = (FactRead.Found) s.read(b, s.head());
             assertThat(bRead.fact().body()).isEqualTo(SECRET_B);
             assertThat(bRead.fact().refs().get(0).quote()).as("the quote is shredded with A's key").isNull();
@@ -88,6 +90,61 @@ class ForgetTest {
             assertThat(after.readable()).isEmpty();
             assertThat(after.clean()).isTrue();
             assertThat(s.recall().search(SearchQuery.of("Harbour Lane", List.of()))).isEmpty();
+        }
+    }
+
+    @Test
+    void forgetCascadesToSealedDerivedArtifactsAndQueuesPlainCitersForReview() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId sx = FactId.of("sx");
+            FactId sy = FactId.of("sy");
+            FactId m = FactId.of("m");
+            FactId n = FactId.of("n");
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_A).id(sx).asSensitive());
+            tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_B).id(sy).asSensitive());
+            tx.commit();
+            tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), "a plain note citing sx").id(n).refs(RefSpec.cites(sx)));
+            tx.commit();
+            tx = s.begin(ALICE);
+            var receipt = new dev.palimpsest.model.Receipt(List.of(List.of(dev.palimpsest.model.Pin.of(sx),
+                    dev.palimpsest.model.Pin.of(sy))));
+            tx.merge(List.of(sx, sy), FactSpec.of(Kind.of("merge"), "Both merged: Zelda at the harbour.").id(m)
+                    .grounding(new dev.palimpsest.model.Grounding(null, null, null, receipt, List.of(), false)));
+            tx.commit();
+            assertThat(((FactRead.Found) s.read(m, s.head())).fact().seal()).as("a merge of sealed facts is sealed")
+                    .isNotNull();
+
+            ForgetReport r = s.erasure().forget(ALICE, List.of(sx), "erasure", false);
+            assertThat(r.forgotten()).containsExactly(sx, m);
+            assertThat(r.closure()).containsExactly(m, n);
+            assertThat(r.review()).containsExactly(n);
+            assertThat(catchThrowableOfType(() -> s.read(m, s.head()), NotFoundException.class))
+                    .hasMessageContaining("forgotten at " + r.commit().hex());
+            assertThat(s.receipts().review(s.head())).extracting(i -> i.id()).contains(n);
+            assertThat(s.gitDir().resolve("palimpsest-vault").resolve(
+                    dev.palimpsest.internal.layout.StorePaths.shard(m)).resolve("m.key")).doesNotExist();
+            assertThat(((FactRead.Retracted) s.read(sy, s.head())).lastFact().body()).as("sy keeps its key")
+                    .isEqualTo(SECRET_B);
+        }
+    }
+
+    @Test
+    void historyOfARetractedFactThatIsThenForgottenEndsWithTheForget() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            writeAB(s);
+            var tx = s.begin(ALICE);
+            tx.retract(a, "wrong");
+            CommitId retracted = tx.commit().id();
+            ForgetReport r = s.erasure().forget(ALICE, List.of(a), "erasure", false);
+            assertThat(s.history(a)).extracting(h -> h.change().value(), h -> h.commit())
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("forgotten", r.commit()),
+                            org.assertj.core.groups.Tuple.tuple("retracted", retracted),
+                            org.assertj.core.groups.Tuple.tuple("added", s.history(a).get(2).commit()));
+            assertThat(s.history(a).get(0).blob()).isNull();
+            assertThat(s.history(b)).as("a citer's history is its own").extracting(h -> h.change().value())
+                    .containsExactly("added");
         }
     }
 

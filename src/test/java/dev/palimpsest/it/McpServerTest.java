@@ -40,7 +40,7 @@ class McpServerTest {
     private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
     private static final Set<String> TOOLS = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live",
             "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert", "revise", "supersede",
-            "retract", "file_put", "review");
+            "retract", "file_put", "review", "forget", "expire", "unlearn_check");
 
     @TempDir
     static Path tmp;
@@ -101,7 +101,7 @@ class McpServerTest {
                     .containsEntry("additionalProperties", false);
             assertThat(t.outputSchema()).as(t.name()).containsEntry("type", "object");
             boolean reads = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live", "exists",
-                    "inbound", "stale", "dependents", "explain", "log").contains(t.name());
+                    "inbound", "stale", "dependents", "explain", "log", "unlearn_check").contains(t.name());
             assertThat(t.annotations().readOnlyHint()).as(t.name()).isEqualTo(reads);
         }
         assertThat(tools.stream().filter(t -> t.name().equals("retract")).findFirst().orElseThrow().annotations()

@@ -78,10 +78,12 @@ class McpToolsTest {
     void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
         assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "current", "dead_ends", "contradictions", "show",
                 "history", "live", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
-                "revise", "supersede", "retract", "file_put", "review");
-        Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review");
+                "revise", "supersede", "retract", "file_put", "review", "forget", "expire", "unlearn_check");
+        Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review", "forget",
+                "expire");
         tools.values().forEach(t -> assertThat(t.readOnly()).as(t.name()).isEqualTo(!writes.contains(t.name())));
-        tools.values().forEach(t -> assertThat(t.destructive()).as(t.name()).isEqualTo(t.name().equals("retract")));
+        Set<String> destructive = Set.of("retract", "forget", "expire");
+        tools.values().forEach(t -> assertThat(t.destructive()).as(t.name()).isEqualTo(destructive.contains(t.name())));
     }
 
     @Test
@@ -119,6 +121,45 @@ class McpToolsTest {
                 List.of("pmid-1"), "quote", "a citation nobody wrote")).get("violations").findValuesAsText("rule"))
                 .containsExactly("quote-not-found");
         assertThat(TestStores.durableState(store.gitDir())).isEqualTo(before);
+    }
+
+    @Test
+    void forgetExpireAndUnlearnCheckAnswerWithTheCliFieldsAndRefusalsWriteNothing() throws Exception {
+        ok("assert", Map.of("id", "pii", "kind", "source", "body", "Zelda Quixote lives at 12 Harbour Lane", "sensitive", true));
+        ok("assert", Map.of("id", "cite", "kind", "note", "body", "needs a ramp", "refs", List.of("pii"),
+                "quotes", Map.of("pii", "Zelda Quixote lives at"), "retain_until", "2026-01-01T00:00:00Z"));
+        ok("claim", Map.of("id", "c1", "subject", "zelda", "predicate", "lives at", "object", "12 Harbour Lane",
+                "sources", List.of("pii"), "sensitive", true));
+        assertThat(ok("unlearn_check", Map.of("id", "pii")).get("clean").asBoolean()).isFalse();
+        var before = TestStores.durableState(store.gitDir());
+        assertThat(error("assert", Map.of("body", "x", "retain_until", "next week")).get("violations").get(0)
+                .get("subject").asText()).isEqualTo("retain_until");
+        assertThat(error("forget", Map.of("ids", List.of("pmid-1"), "reason", "plain")).get("violations")
+                .findValuesAsText("rule")).containsExactly("forget-plaintext");
+        JsonNode dry = ok("forget", Map.of("ids", List.of("pii"), "reason", "erasure", "dry_run", true));
+        assertThat(dry.get("commit").isNull()).isTrue();
+        assertThat(TestStores.durableState(store.gitDir())).isEqualTo(before);
+
+        JsonNode f = ok("forget", Map.of("ids", List.of("pii"), "reason", "erasure"));
+        assertThat(JSON.convertValue(f.get("forgotten"), List.class)).containsExactly("pii");
+        assertThat(JSON.convertValue(f.get("closure"), List.class)).containsExactlyInAnyOrder("c1", "cite");
+        assertThat(JSON.convertValue(f.get("review"), List.class)).containsExactlyInAnyOrder("c1", "cite");
+        assertThat(f.get("commit").asText()).isEqualTo(store.head().hex());
+        assertThat(error("show", Map.of("id", "pii")).get("message").asText()).contains("forgotten at " + store.head().hex());
+        assertThat(error("forget", Map.of("ids", List.of("pii"), "reason", "again")).get("violations")
+                .findValuesAsText("rule")).containsExactly("already-forgotten");
+
+        JsonNode ex = ok("expire", Map.of("now", "2026-06-01T00:00:00Z"));
+        assertThat(ex.get("forgotten").get(0).get("id").asText()).isEqualTo("cite");
+        assertThat(ex.get("forgotten").get(0).get("deadline").asText()).isEqualTo("2026-01-01T00:00:00Z");
+        JsonNode still = ok("unlearn_check", Map.of("id", "pii"));
+        assertThat(still.get("clean").asBoolean()).isFalse();
+        assertThat(JSON.convertValue(still.get("readable"), List.class)).containsExactly("c1");
+        ok("forget", Map.of("ids", List.of("c1"), "reason", "derived from erased data"));
+        JsonNode clean = ok("unlearn_check", Map.of("id", "pii"));
+        assertThat(clean.get("clean").asBoolean()).isTrue();
+        assertThat(JSON.convertValue(clean.get("derivations"), List.class)).containsExactlyInAnyOrder("c1", "cite");
+        assertThat(clean.get("readable")).isEmpty();
     }
 
     @Test

@@ -138,7 +138,7 @@ public final class Queries {
         return Lineage.weight(repo, index, id, at);
     }
 
-    /** Every change to the fact's file reachable from main, newest first. */
+    /** Every change to the fact's file reachable from main, and its forget (the tombstone's commit), newest first. */
     public List<HistoryEntry> history(FactId id) throws NotFoundException {
         ObjectId head = repo.head();
         List<HistoryEntry> out = new ArrayList<>();
@@ -146,10 +146,15 @@ public final class Queries {
             throw new NotFoundException("fact " + id + " was never written on main");
         }
         List<String> paths = StorePaths.candidatePaths(id);
-        History.changes(repo, head, paths, c -> {
+        List<String> tomb = List.of(StorePaths.tombstonePath(id));
+        List<String> watched = new ArrayList<>(paths);
+        watched.addAll(tomb);
+        History.changes(repo, head, watched, c -> {
             ObjectId blob = blobAt(c, paths);
             HistoryEntry.Change change;
-            if (blob == null) {
+            if (blob == null && blobAt(c, tomb) != null && (c.getParentCount() == 0 || blobAt(c.getParent(0), tomb) == null)) {
+                change = HistoryEntry.Change.FORGOTTEN;
+            } else if (blob == null) {
                 change = HistoryEntry.Change.RETRACTED;
             } else {
                 change = c.getParentCount() == 0 || blobAt(c.getParent(0), paths) == null
@@ -206,7 +211,7 @@ public final class Queries {
     private Fact decode(Snapshot s, ObjectId blob, String what) throws NotFoundException {
         Fact f;
         try {
-            f = FactCodec.decodeFact(s.read(blob), what, repo.vault());
+            f = dev.palimpsest.internal.yaml.CanonicalFacts.decode(s.read(blob), what, repo.vault()).fact();
         } catch (FormatException e) {
             throw new PalimpsestInternalException("corrupt fact file: " + e.getMessage());
         }

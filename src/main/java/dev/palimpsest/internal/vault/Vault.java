@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * 32-byte random data key per sealed fact (all its versions), files 0600 in 0700 folders. A key is
  * written and fsynced (file and folders) before the commit that uses it lands; {@link #destroy}
  * deletes it and fsyncs its folder. The vault is not part of git history and is not replicated:
- * a replica without the key reads the content as unavailable. Keys read are cached per instance;
- * {@link #destroy} evicts. Thread-safe.
+ * a replica without the key reads the content as unavailable. Keys read are cached per instance,
+ * and each use checks that the file still exists (another process may have destroyed it). Thread-safe.
  */
 public final class Vault implements SealKeys {
     /** The vault's folder name in the git directory. */
@@ -56,6 +56,10 @@ public final class Vault implements SealKeys {
     @Override
     public byte[] key(FactId id) {
         byte[] k = cache.get(id.value());
+        if (k != null && !Files.exists(file(id))) {
+            cache.remove(id.value()); // destroyed by another process
+            return null;
+        }
         if (k == null) {
             try {
                 byte[] read = Files.readAllBytes(file(id));

@@ -37,7 +37,7 @@ public final class CanonicalFacts {
 
     /** As {@link #decode(byte[], String)}, opening sealed content with {@code keys}. */
     public static Decoded decode(byte[] bytes, String what, SealKeys keys) throws FormatException {
-        Fact f = new Parser(bytes).fact();
+        Fact f = new Parser(bytes, keys).fact();
         if (f != null) {
             return new Decoded(f, true);
         }
@@ -81,18 +81,41 @@ public final class CanonicalFacts {
     /** A parser of the simple canonical layout; every method returns null (or -1) on the first deviation. */
     private static final class Parser {
         private final byte[] b;
+        private final SealKeys keys;
         private int pos;
+        private FactId referrer;
 
-        Parser(byte[] b) {
+        Parser(byte[] b, SealKeys keys) {
             this.b = b;
+            this.keys = keys;
         }
 
         Fact fact() {
             String id = field("id: ");
             String kind = id == null ? null : field("kind: ");
-            String body = kind == null ? null : field("body: ");
-            if (body == null) {
+            if (kind == null) {
                 return null;
+            }
+            try {
+                referrer = FactId.of(id);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            String[] envelope = null;
+            String body = null;
+            if (at("sealed:\n")) {
+                String nonce = field("  nonce: ");
+                String data = nonce == null ? null : field("  data: ");
+                String digest = data == null ? null : field("  digest: ");
+                if (digest == null) {
+                    return null;
+                }
+                envelope = new String[] {nonce, data, digest};
+            } else {
+                body = field("body: ");
+                if (body == null) {
+                    return null;
+                }
             }
             Double confidence = null;
             if (at("confidence: ")) {
@@ -124,11 +147,34 @@ public final class CanonicalFacts {
                     return null;
                 }
             }
+            java.time.Instant retainUntil = null;
+            if (at("retain_until: ")) {
+                String ru = quoted();
+                try {
+                    retainUntil = ru == null ? null : java.time.Instant.parse(ru);
+                } catch (java.time.format.DateTimeParseException e) {
+                    return null;
+                }
+                if (retainUntil == null || !retainUntil.toString().equals(ru)) {
+                    return null;
+                }
+            }
             if (pos != b.length) {
                 return null;
             }
             try {
-                return new Fact(FactId.of(id), Kind.of(kind), body, confidence, refs);
+                Kind k = Kind.of(kind);
+                dev.palimpsest.model.Seal seal = null;
+                if (envelope != null) {
+                    byte[] key = keys.key(referrer);
+                    seal = new dev.palimpsest.model.Seal(envelope[0], envelope[1], envelope[2], key != null);
+                    body = key == null ? (Sealing.hasTriple(k) ? null : dev.palimpsest.model.Seal.UNAVAILABLE)
+                            : Sealing.openBody(key, referrer, k, seal);
+                    if (body == null) {
+                        return null; // more than a body is sealed, or it does not open: the full decoder decides
+                    }
+                }
+                return new Fact(referrer, k, body, confidence, refs, null, null, null, seal, retainUntil);
             } catch (IllegalArgumentException e) {
                 return null;
             }
@@ -150,15 +196,29 @@ public final class CanonicalFacts {
                 }
             }
             String quote = null;
+            String quoteSealed = null;
             if (at("  quote: ")) {
                 quote = quoted();
                 if (quote == null) {
                     return null;
                 }
+            } else if (at("  quote_sealed: ")) {
+                quoteSealed = quoted();
+                if (quoteSealed == null) {
+                    return null;
+                }
             }
             try {
-                return new Ref(FactId.of(id), RefRole.of(role), commit == null ? null : CommitId.of(commit),
-                        blob == null ? null : BlobId.of(blob), quote);
+                FactId target = FactId.of(id);
+                if (quoteSealed != null) {
+                    try {
+                        quote = Sealing.openQuote(keys.key(target), target, referrer, quoteSealed, id);
+                    } catch (FormatException e) {
+                        return null;
+                    }
+                }
+                return new Ref(target, RefRole.of(role), commit == null ? null : CommitId.of(commit),
+                        blob == null ? null : BlobId.of(blob), quote, quoteSealed);
             } catch (IllegalArgumentException e) {
                 return null;
             }

@@ -184,7 +184,27 @@ public final class Sealing {
         }
     }
 
-    private static boolean hasTriple(Kind kind) {
+    /**
+     * The body of a sealed version whose sealed content is its body alone, opened with {@code key}
+     * and checked against the digest; null when more is sealed or it does not open.
+     */
+    static String openBody(byte[] key, FactId id, Kind kind, Seal seal) {
+        try {
+            byte[] payload = crypt(Cipher.DECRYPT_MODE, key, Base64.getDecoder().decode(seal.nonce()), aad(id, kind),
+                    Base64.getDecoder().decode(seal.data()));
+            if (!MessageDigest.isEqual(digest(key, payload).getBytes(StandardCharsets.US_ASCII),
+                    seal.digest().getBytes(StandardCharsets.US_ASCII))) {
+                return null;
+            }
+            JsonNode p = JSON.readTree(payload);
+            JsonNode body = p.get("body");
+            return p.size() == 1 && body != null && body.isTextual() ? body.textValue() : null;
+        } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+            return null;
+        }
+    }
+
+    static boolean hasTriple(Kind kind) {
         String k = kind.value();
         return k.equals("assertion") || k.equals("edge") || k.equals("entity-claim");
     }
@@ -205,9 +225,24 @@ public final class Sealing {
         return (QUOTE_FORMAT + "\0" + source.value() + "\0" + referrer.value()).getBytes(StandardCharsets.UTF_8);
     }
 
+    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+        try {
+            return Mac.getInstance("HmacSHA256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 unavailable", e);
+        }
+    });
+    private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM unavailable", e);
+        }
+    });
+
     private static String digest(byte[] key, byte[] payload) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac = MACS.get();
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
             return HexFormat.of().formatHex(mac.doFinal(payload));
         } catch (GeneralSecurityException e) {
@@ -217,7 +252,7 @@ public final class Sealing {
 
     private static byte[] crypt(int mode, byte[] key, byte[] nonce, byte[] aad, byte[] in) {
         try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+            Cipher c = CIPHERS.get();
             c.init(mode, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BITS, nonce));
             c.updateAAD(aad);
             return c.doFinal(in);

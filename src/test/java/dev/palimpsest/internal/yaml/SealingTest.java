@@ -1,0 +1,101 @@
+package dev.palimpsest.internal.yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.palimpsest.model.BlobId;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.Seal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Sealed fact files: canonical round trips with and without the key, tamper detection, sealed quotes. */
+class SealingTest {
+    private static final byte[] KEY = new byte[32];
+    private static final byte[] SRC_KEY = new byte[32];
+    private static final FactId A = FactId.of("a");
+    private static final FactId SRC = FactId.of("src");
+
+    static {
+        Arrays.fill(KEY, (byte) 7);
+        Arrays.fill(SRC_KEY, (byte) 9);
+    }
+
+    private static SealKeys keys(boolean a, boolean src) {
+        return id -> id.equals(A) && a ? KEY.clone() : id.equals(SRC) && src ? SRC_KEY.clone() : null;
+    }
+
+    private static Fact plain(Kind kind, Grounding g) {
+        Ref r = new Ref(SRC, RefRole.CITES, CommitId.of("1".repeat(40)), BlobId.of("2".repeat(40)), "quoted words here",
+                Sealing.sealQuote(SRC_KEY, SRC, A, "quoted words here"));
+        return new Fact(A, kind, "Zelda lives at 12 Harbour Lane", 0.5, List.of(r), null, g, null, null,
+                Instant.parse("2027-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void aSealedFileHoldsNoPlaintextAndReadsBackWithItsKeyInBothDecoders() throws Exception {
+        Fact sealed = Sealing.seal(plain(Kind.of("note"), Grounding.NONE), KEY);
+        byte[] bytes = FactCodec.encode(sealed);
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        assertThat(text).contains("sealed:\n  nonce: ").contains("quote_sealed: ").contains("retain_until: \"2027-01-01T00:00:00Z\"")
+                .doesNotContain("Zelda").doesNotContain("quoted words");
+        CanonicalFacts.Decoded fast = CanonicalFacts.decode(bytes, "a", keys(true, true));
+        Fact slow = FactCodec.decodeFact(bytes, "a", keys(true, true));
+        assertThat(fast.canonical()).isTrue();
+        assertThat(fast.fact()).isEqualTo(slow).isEqualTo(sealed);
+        assertThat(slow.body()).isEqualTo("Zelda lives at 12 Harbour Lane");
+        assertThat(slow.refs().get(0).quote()).isEqualTo("quoted words here");
+        assertThat(FactCodec.isCanonicalFact(bytes, slow)).isTrue();
+    }
+
+    @Test
+    void withoutTheKeysTheContentIsUnavailableAndTheFileStillCanonical() throws Exception {
+        Fact sealed = Sealing.seal(plain(Kind.ASSERTION, Grounding.triple("Zelda", "lives at", "12 Harbour Lane")), KEY);
+        byte[] bytes = FactCodec.encode(sealed);
+        assertThat(new String(bytes, StandardCharsets.UTF_8)).doesNotContain("Zelda").doesNotContain("subject");
+        Fact shut = FactCodec.decodeFact(bytes, "a");
+        assertThat(shut.contentUnavailable()).isTrue();
+        assertThat(shut.body()).isEqualTo(Seal.UNAVAILABLE);
+        assertThat(shut.grounding().subject()).isEqualTo(Seal.UNAVAILABLE);
+        assertThat(shut.refs().get(0).quote()).isNull();
+        assertThat(FactCodec.encode(shut)).isEqualTo(bytes);
+        Fact open = FactCodec.decodeFact(bytes, "a", keys(true, false));
+        assertThat(open.grounding().object()).isEqualTo("12 Harbour Lane");
+        assertThat(open.refs().get(0).quote()).as("the quote needs the source's key").isNull();
+    }
+
+    @Test
+    void tamperedCiphertextOrAWrongKeyIsAFormatError() throws Exception {
+        byte[] bytes = FactCodec.encode(Sealing.seal(plain(Kind.of("note"), Grounding.NONE), KEY));
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        int at = text.indexOf("data: \"") + 8;
+        char c = text.charAt(at);
+        byte[] tampered = (text.substring(0, at) + (c == 'A' ? 'B' : 'A') + text.substring(at + 1))
+                .getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> FactCodec.decodeFact(tampered, "a", keys(true, true))).isInstanceOf(FormatException.class)
+                .hasMessageContaining("does not open");
+        assertThatThrownBy(() -> CanonicalFacts.decode(tampered, "a", keys(true, true)))
+                .isInstanceOf(FormatException.class);
+        SealKeys wrong = id -> id.equals(A) ? SRC_KEY.clone() : null;
+        assertThatThrownBy(() -> FactCodec.decodeFact(bytes, "a", wrong)).isInstanceOf(FormatException.class);
+    }
+
+    @Test
+    void theDigestIsKeyedAndIndependentOfTheNonce() {
+        Fact f = plain(Kind.of("note"), Grounding.NONE);
+        Fact one = Sealing.seal(f, KEY);
+        Fact two = Sealing.seal(f, KEY);
+        assertThat(one.seal().nonce()).isNotEqualTo(two.seal().nonce());
+        assertThat(one.seal().digest()).isEqualTo(two.seal().digest()).isEqualTo(Sealing.digest(f, KEY));
+        assertThat(Sealing.digest(f, SRC_KEY)).isNotEqualTo(one.seal().digest());
+    }
+}
