@@ -131,6 +131,47 @@ class ForgetTest {
     }
 
     @Test
+    void aSentenceSummaryOfASealedFactIsForgottenInTheSameCommitAndItsSentencesAreUnreadable() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId sx = FactId.of("sx");
+            FactId other = FactId.of("other");
+            FactId sum = FactId.of("sum");
+            var tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_A).id(sx).asSensitive());
+            tx.assertFact(FactSpec.of(Kind.of("note"), "the harbour has a lighthouse").id(other));
+            tx.commit();
+            var sentences = List.of(
+                    new dev.palimpsest.model.Sentence("Zelda Quixote lives on Harbour Lane.", receipt(sx)),
+                    new dev.palimpsest.model.Sentence("The harbour has a lighthouse.", receipt(other)));
+            tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.SUMMARY, "Zelda Quixote lives on Harbour Lane. The harbour has a lighthouse.")
+                    .id(sum).grounding(new dev.palimpsest.model.Grounding(null, null, null, null, sentences, false)));
+            tx.commit();
+            var written = ((FactRead.Found) s.read(sum, s.head())).fact();
+            assertThat(written.seal()).as("a summary with a sealed member is sealed").isNotNull();
+            assertThat(written.grounding().sentences()).extracting(dev.palimpsest.model.Sentence::text)
+                    .containsExactly("Zelda Quixote lives on Harbour Lane.", "The harbour has a lighthouse.");
+            CommitId before = s.head();
+
+            ForgetReport r = s.erasure().forget(ALICE, List.of(sx), "erasure", false);
+            assertThat(r.forgotten()).containsExactly(sx, sum);
+            assertThat(r.closure()).containsExactly(sum);
+            assertThat(r.review()).isEmpty();
+            for (CommitId c : List.of(before, s.head())) {
+                assertThat(catchThrowableOfType(() -> s.read(sum, c), NotFoundException.class))
+                        .hasMessageContaining("forgotten at " + r.commit().hex());
+            }
+            assertThat(s.recall().search(SearchQuery.of("lighthouse", List.of()))).noneMatch(h -> h.id().equals(sum));
+            assertThat(s.erasure().unlearnCheck(sx).readable()).isEmpty();
+            assertThat(((FactRead.Found) s.read(other, s.head())).fact().body()).isEqualTo("the harbour has a lighthouse");
+        }
+    }
+
+    private static dev.palimpsest.model.Receipt receipt(FactId member) {
+        return new dev.palimpsest.model.Receipt(List.of(List.of(dev.palimpsest.model.Pin.of(member))));
+    }
+
+    @Test
     void historyOfARetractedFactThatIsThenForgottenEndsWithTheForget() throws Exception {
         try (Store s = TestStores.init(dir)) {
             writeAB(s);
