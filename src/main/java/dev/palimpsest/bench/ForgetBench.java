@@ -25,7 +25,7 @@ import java.util.List;
  * cited by N facts written in one commit), p50 wall and CPU; reading sealed facts beside plaintext
  * ones (p50 per read and CPU per read, the median of five passes alternating which kind goes first, and the
  * ratio); and the audit rate of a store of single-fact commits, sealed beside
- * plaintext. Fsync off, one JVM.
+ * plaintext (audited in alternation, medians). Fsync off, one JVM.
  */
 public final class ForgetBench {
     private static final ActorName ACTOR = ActorName.of("bench");
@@ -124,8 +124,9 @@ public final class ForgetBench {
         }
         out.printf("read p50: sealed %.1f us, plaintext %.1f us (ratio %.2f); CPU per read: sealed %.1f us, plaintext %.1f us"
                 + " (ratio %.2f)%n", sealed, plain, sealed / plain, sealedCpu, plainCpu, sealedCpu / plainCpu);
-        double[] auditSealed = audit(commits, true);
-        double[] auditPlain = audit(commits, false);
+        double[] a = audits(commits);
+        double[] auditSealed = {a[0], a[1]};
+        double[] auditPlain = {a[2], a[3]};
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         out.printf("audit: sealed %.0f commits/s (%.0f us CPU per commit), plaintext %.0f commits/s (%.0f us CPU per commit);"
                 + " %d single-fact commits; load average %.1f%n", auditSealed[0], auditSealed[1], auditPlain[0], auditPlain[1],
@@ -144,9 +145,8 @@ public final class ForgetBench {
         return p50(t);
     }
 
-    /** Commits per second (best of 3 runs) and process CPU microseconds per commit (of that run). */
-    private double[] audit(int commits, boolean sealed) throws Exception {
-        Path gitDir;
+    /** A store of {@code commits} single-fact commits, sealed or plaintext; its git directory. */
+    private Path auditedStore(int commits, boolean sealed) throws Exception {
         try (Store s = init(sealed ? "audit-sealed" : "audit-plain")) {
             for (int i = 0; i < commits; i++) {
                 Transaction tx = s.begin(ACTOR);
@@ -154,20 +154,35 @@ public final class ForgetBench {
                 tx.assertFact(sealed ? f.asSensitive() : f);
                 tx.commit();
             }
-            gitDir = s.gitDir();
+            return s.gitDir();
         }
-        double best = Double.MAX_VALUE;
-        double bestCpu = Double.MAX_VALUE;
-        try (Auditor a = Auditor.open(gitDir)) {
-            for (int r = 0; r < 5; r++) {
-                long c0 = processCpu();
-                long t0 = System.nanoTime();
-                a.audit(null, AuditProgress.none());
-                best = Math.min(best, (System.nanoTime() - t0) / 1e9);
-                bestCpu = Math.min(bestCpu, (processCpu() - c0) / 1e3 / (commits + 1));
+    }
+
+    /**
+     * Audits the sealed and the plaintext store in alternation (3 warm-up rounds, then 5 measured):
+     * {sealed commits/s, sealed process CPU us per commit, plaintext commits/s, plaintext CPU us per
+     * commit}, each the median of the measured runs.
+     */
+    private double[] audits(int commits) throws Exception {
+        Path[] stores = {auditedStore(commits, true), auditedStore(commits, false)};
+        double[][] rate = new double[2][PASSES];
+        double[][] cpuPerCommit = new double[2][PASSES];
+        try (Auditor sealed = Auditor.open(stores[0]); Auditor plain = Auditor.open(stores[1])) {
+            Auditor[] auditors = {sealed, plain};
+            for (int round = -3; round < PASSES; round++) {
+                for (int k = 0; k < 2; k++) {
+                    int which = (round + k + 3) % 2;
+                    long c0 = processCpu();
+                    long t0 = System.nanoTime();
+                    auditors[which].audit(null, AuditProgress.none());
+                    if (round >= 0) {
+                        rate[which][round] = (commits + 1) / ((System.nanoTime() - t0) / 1e9);
+                        cpuPerCommit[which][round] = (processCpu() - c0) / 1e3 / (commits + 1);
+                    }
+                }
             }
         }
-        return new double[] {(commits + 1) / best, bestCpu};
+        return new double[] {p50(rate[0]), p50(cpuPerCommit[0]), p50(rate[1]), p50(cpuPerCommit[1])};
     }
 
     private static double p50(double[] xs) {

@@ -44,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--reads", defaultValue = "2000", description = "Facts read of each kind. Default: ${DEFAULT-VALUE}.")
         int reads;
 
-        @Option(names = "--commits", defaultValue = "1000", description = "Commits in each audited store. Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--commits", defaultValue = "3000", description = "Commits in each audited store. Default: ${DEFAULT-VALUE}.")
         int commits;
 
         @Mixin
