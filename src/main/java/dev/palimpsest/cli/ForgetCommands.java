@@ -5,10 +5,9 @@ import dev.palimpsest.model.ExpireReport;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.ForgetReport;
 import dev.palimpsest.model.UnlearnReport;
+import dev.palimpsest.wire.ErasureWire;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +19,7 @@ final class ForgetCommands {
     private ForgetCommands() {}
 
     private static List<String> ids(List<FactId> ids) {
-        return ids.stream().map(FactId::value).toList();
+        return ErasureWire.ids(ids);
     }
 
     @Command(name = "forget", description = "Erase sealed facts: one signed commit of tombstones (with their closure),"
@@ -45,12 +44,7 @@ final class ForgetCommands {
             try (Store store = open()) {
                 ForgetReport r = store.erasure().forget(Parse.actor("--actor", actor.name), fids, reason, dryRun);
                 if (json()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("commit", r.commit() == null ? null : r.commit().hex());
-                    m.put("forgotten", ids(r.forgotten()));
-                    m.put("closure", ids(r.closure()));
-                    m.put("review", ids(r.review()));
-                    printJson(m);
+                    printJson(ErasureWire.forget(r));
                 } else {
                     out().println((r.commit() == null ? "would forget " : "forgot ") + String.join(" ", ids(r.forgotten()))
                             + (r.commit() == null ? "" : " at " + r.commit().hex()));
@@ -84,15 +78,7 @@ final class ForgetCommands {
             try (Store store = open()) {
                 ExpireReport r = store.erasure().expire(Parse.actor("--actor", actor.name), at, dryRun);
                 if (json()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("commit", r.commit() == null ? null : r.commit().hex());
-                    m.put("forgotten", r.forgotten().stream().map(e -> {
-                        Map<String, Object> x = new LinkedHashMap<>();
-                        x.put("id", e.id().value());
-                        x.put("deadline", e.deadline().toString());
-                        return x;
-                    }).toList());
-                    printJson(m);
+                    printJson(ErasureWire.expire(r));
                 } else {
                     for (ExpireReport.Expired e : r.forgotten()) {
                         out().println((dryRun ? "would expire " : "expired ") + e.id() + " (deadline " + e.deadline() + ")");
@@ -118,10 +104,7 @@ final class ForgetCommands {
             try (Store store = open()) {
                 UnlearnReport r = store.erasure().unlearnCheck(fid);
                 if (json()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("derivations", ids(r.derivations()));
-                    m.put("readable", ids(r.readable()));
-                    printJson(m);
+                    printJson(ErasureWire.unlearnCheck(r));
                 } else {
                     out().println("derivations: " + String.join(" ", ids(r.derivations())));
                     out().println("readable: " + String.join(" ", ids(r.readable())));

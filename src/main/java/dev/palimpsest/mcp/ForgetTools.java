@@ -1,10 +1,8 @@
 package dev.palimpsest.mcp;
 
-import dev.palimpsest.model.ExpireReport;
-import dev.palimpsest.model.ForgetReport;
 import dev.palimpsest.model.UnlearnReport;
+import dev.palimpsest.wire.ErasureWire;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,34 +46,17 @@ final class ForgetTools {
     }
 
     private static Map<String, Object> forget(Session s, Args a) throws Exception {
-        ForgetReport r = s.store().erasure().forget(s.actor(), a.facts("ids"), a.text("reason"), a.flag("dry_run"));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("commit", r.commit() == null ? null : r.commit().hex());
-        m.put("forgotten", Views.ids(r.forgotten()));
-        m.put("closure", Views.ids(r.closure()));
-        m.put("review", Views.ids(r.review()));
-        return m;
+        return ErasureWire.forget(s.store().erasure().forget(s.actor(), a.facts("ids"), a.text("reason"), a.flag("dry_run")));
     }
 
     private static Map<String, Object> expire(Session s, Args a) throws Exception {
         Instant now = a.optInstant("now");
-        ExpireReport r = s.store().erasure().expire(s.actor(), now == null ? Instant.now() : now, a.flag("dry_run"));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("commit", r.commit() == null ? null : r.commit().hex());
-        m.put("forgotten", r.forgotten().stream().map(e -> {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("id", e.id().value());
-            x.put("deadline", e.deadline().toString());
-            return x;
-        }).toList());
-        return m;
+        return ErasureWire.expire(s.store().erasure().expire(s.actor(), now == null ? Instant.now() : now, a.flag("dry_run")));
     }
 
     private static Map<String, Object> unlearnCheck(Session s, Args a) throws Exception {
         UnlearnReport r = s.store().erasure().unlearnCheck(a.fact("id"));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("derivations", Views.ids(r.derivations()));
-        m.put("readable", Views.ids(r.readable()));
+        Map<String, Object> m = ErasureWire.unlearnCheck(r);
         m.put("clean", r.clean());
         return m;
     }

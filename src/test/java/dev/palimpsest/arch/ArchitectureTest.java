@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering contract: the public API ({@code api}) is the roof over the internals, {@code model}
- * is the ground floor, the applications ({@code cli}, {@code demo}, {@code bench}) sit on top, and
- * no two packages depend on each other in a cycle.
+ * is the ground floor, the applications ({@code cli}, {@code demo}, {@code bench}, {@code mcp}) sit on
+ * top and share the JSON shapes of {@code wire} (model values only), and no two packages depend on
+ * each other in a cycle.
  */
 class ArchitectureTest {
     private static final String[] LIBRARIES = {"org.eclipse.jgit..", "org.bouncycastle..", "com.fasterxml.jackson.."};
@@ -52,6 +53,13 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("dev.palimpsest.internal..", "dev.palimpsest.cli..",
                     "org.eclipse.jgit..", "org.bouncycastle..")
             .because("the MCP server holds no business logic: it parses, calls the api and renders");
+
+    static final ArchRule WIRE_SHAPES_ONLY_MODEL_VALUES = noClasses()
+            .that().resideInAPackage("dev.palimpsest.wire..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.palimpsest.api..", "dev.palimpsest.internal..",
+                    "dev.palimpsest.cli..", "dev.palimpsest.mcp..", "dev.palimpsest.demo..", "dev.palimpsest.bench..")
+            .orShould().dependOnClassesThat().resideInAnyPackage(LIBRARIES)
+            .because("the JSON shapes are shared by the CLI and the MCP server and know only model values");
 
     static final ArchRule NO_PACKAGE_CYCLES = slices()
             .matching("dev.palimpsest.(**)")
@@ -104,6 +112,11 @@ class ArchitectureTest {
     @Test
     void mcpServerCallsOnlyThePublicApi() {
         MCP_SERVER_CALLS_ONLY_THE_PUBLIC_API.check(production);
+    }
+
+    @Test
+    void wireShapesOnlyModelValues() {
+        WIRE_SHAPES_ONLY_MODEL_VALUES.check(production);
     }
 
     @Test
