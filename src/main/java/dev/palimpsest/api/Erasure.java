@@ -5,6 +5,7 @@ import dev.palimpsest.internal.forget.Scrub;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.vault.Vault;
 import dev.palimpsest.internal.write.Operation;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -184,13 +185,40 @@ public final class Erasure {
     }
 
     private ForgetReport land(ActorName actor, List<Operation> ops) throws RejectedException, ConflictException {
-        CommitResult r = writer.write(actor, store.signer(actor), ops);
-        for (FactId id : r.forgotten()) {
+        Landed landed = commit(actor, ops);
+        finish(landed);
+        return report(landed.result());
+    }
+
+    /** A forget's commit and the intent that stays in the vault until its keys are destroyed. */
+    record Landed(CommitResult result, Vault.Intent intent) {}
+
+    /**
+     * The forget's signed commit, its intent recorded first (durably) and kept: a process that dies
+     * after this leaves the keys and caches for {@link Forgetting#settleInterrupted} on the next open.
+     */
+    Landed commit(ActorName actor, List<Operation> ops) throws RejectedException, ConflictException {
+        Vault.Intent intent = repo.vault().intendForget();
+        try {
+            return new Landed(writer.write(actor, store.signer(actor), ops), intent);
+        } catch (RejectedException | ConflictException | RuntimeException e) {
+            intent.done();
+            throw e;
+        }
+    }
+
+    /** Destroys the forgotten facts' keys, scrubs every cache that may hold their plaintext, then ends the intent. */
+    private void finish(Landed landed) {
+        for (FactId id : landed.result().forgotten()) {
             repo.vault().destroy(id);
         }
         store.recall().scrub();
         store.claims().scrub();
         Scrub.caches(repo.gitDir());
+        landed.intent().done();
+    }
+
+    private ForgetReport report(CommitResult r) {
         TreeSet<FactId> closure = new TreeSet<>();
         try (Snapshot s = Snapshot.of(repo, ObjectId.fromString(r.id().hex()))) {
             for (FactId id : r.forgotten()) {

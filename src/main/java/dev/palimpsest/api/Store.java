@@ -2,6 +2,7 @@ package dev.palimpsest.api;
 
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.Signers;
+import dev.palimpsest.internal.forget.Forgetting;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
@@ -125,6 +126,11 @@ public final class Store implements AutoCloseable {
                 repo.close();
                 throw new NotFoundException("no store at " + dir + " (" + StorePaths.CONFIG + " is missing on main)");
             }
+        }
+        List<FactId> settled = Forgetting.settleInterrupted(repo);
+        if (!settled.isEmpty()) {
+            System.err.println("palimpsest: finished an interrupted forget: destroyed the data keys of " + settled.size()
+                    + " forgotten fact(s) and scrubbed the caches");
         }
         return new Store(repo, new Signers(home.dir()), options);
     }

@@ -43,6 +43,59 @@ public final class Forgetting {
         this.derivation = derivation;
     }
 
+    /**
+     * Finishes forgets a crash interrupted: when the vault holds intents no live process owns,
+     * destroys the key of every fact tombstoned at main's tip, scrubs the caches and deletes those
+     * intents. Returns the ids whose keys it destroyed (empty, and nothing done, on a clean store).
+     */
+    public static java.util.List<FactId> settleInterrupted(GitRepo repo) {
+        java.util.List<dev.palimpsest.internal.vault.Vault.Intent> orphans = repo.vault().orphanedIntents();
+        if (orphans.isEmpty()) {
+            return java.util.List.of();
+        }
+        java.util.List<FactId> destroyed = new java.util.ArrayList<>();
+        try {
+            ObjectId head = repo.head();
+            if (head != null) {
+                for (FactId id : tombstoned(repo, head)) {
+                    if (repo.vault().destroy(id)) {
+                        destroyed.add(id);
+                    }
+                }
+            }
+            Scrub.caches(repo.gitDir());
+        } catch (RuntimeException e) {
+            orphans.forEach(dev.palimpsest.internal.vault.Vault.Intent::release);
+            throw e;
+        }
+        orphans.forEach(dev.palimpsest.internal.vault.Vault.Intent::done);
+        return destroyed;
+    }
+
+    /** Every id with a tombstone in {@code at}'s tree. */
+    public static java.util.List<FactId> tombstoned(GitRepo repo, ObjectId at) {
+        java.util.List<FactId> out = new java.util.ArrayList<>();
+        try (ObjectReader reader = repo.newReader();
+                org.eclipse.jgit.treewalk.TreeWalk tw = new org.eclipse.jgit.treewalk.TreeWalk(reader)) {
+            tw.addTree(RevCommit.parse(reader.open(at, Constants.OBJ_COMMIT).getCachedBytes()).getTree());
+            tw.setRecursive(true);
+            tw.setFilter(org.eclipse.jgit.treewalk.filter.PathFilter.create(StorePaths.TOMBSTONES));
+            while (tw.next()) {
+                String name = tw.getNameString();
+                if (name.endsWith(".yaml")) {
+                    try {
+                        out.add(FactId.of(name.substring(0, name.length() - ".yaml".length())));
+                    } catch (IllegalArgumentException e) {
+                        // not a tombstone's name: the audit reports it
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read the tombstones at " + at.name() + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     /** The tombstone of {@code id} in {@code s}'s tree, or null. */
     public static TombstoneRecord tombstone(Snapshot s, FactId id) {
         String path = StorePaths.tombstonePath(id);

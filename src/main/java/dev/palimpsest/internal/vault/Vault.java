@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * written and fsynced (file and folders) before the commit that uses it lands; {@link #destroy}
  * deletes it and fsyncs its folder. The vault is not part of git history and is not replicated:
  * a replica without the key reads the content as unavailable. Keys read are cached per instance,
- * and each use checks that the file still exists (another process may have destroyed it). Thread-safe.
+ * and each use checks that the file still exists (another process may have destroyed it). A forget
+ * in flight holds an intent file ({@link #intendForget}) so that one a crash interrupted is finished
+ * on the next open. Thread-safe.
  */
 public final class Vault implements SealKeys {
     /** The vault's folder name in the git directory. */
@@ -128,6 +130,115 @@ public final class Vault implements SealKeys {
             return existed;
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot destroy the data key of " + id + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The folder of the intents of forgets in flight. */
+    public static final String INTENTS = "forgetting";
+
+    /**
+     * Records that a forget is in flight: an empty file {@code palimpsest-vault/forgetting/<pid>-<n>.intent}
+     * (durable before the forget's commit), locked by this process until {@link Intent#done}. A
+     * process that dies between the commit and the keys' destruction leaves it, unlocked, for
+     * {@link #orphanedIntents} to find on the next open.
+     */
+    public Intent intendForget() {
+        Path dir = root.resolve(INTENTS);
+        try {
+            mkdirs(dir);
+            Path f = dir.resolve(ProcessHandle.current().pid() + "-" + System.nanoTime() + ".intent");
+            FileChannel ch = FileChannel.open(f, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try {
+                java.nio.channels.FileLock lock = ch.lock();
+                if (fsync) {
+                    ch.force(true);
+                }
+                syncDir(dir);
+                return new Intent(f, ch, lock);
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                Files.deleteIfExists(f);
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot record a forget's intent in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The intents no live process holds (their forget was interrupted), each now locked by the
+     * caller; empty (no file system work beyond one folder read) on a clean store.
+     */
+    public java.util.List<Intent> orphanedIntents() {
+        Path dir = root.resolve(INTENTS);
+        java.util.List<Intent> out = new java.util.ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.intent")) {
+            for (Path f : ds) {
+                FileChannel ch;
+                try {
+                    ch = FileChannel.open(f, StandardOpenOption.WRITE);
+                } catch (NoSuchFileException e) {
+                    continue; // its forget just finished
+                }
+                java.nio.channels.FileLock lock;
+                try {
+                    lock = ch.tryLock();
+                } catch (java.nio.channels.OverlappingFileLockException e) {
+                    lock = null; // this JVM's own forget in flight
+                }
+                if (lock == null) {
+                    ch.close();
+                } else {
+                    out.add(new Intent(f, ch, lock));
+                }
+            }
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /** A forget's intent file and the lock that says its process is alive. */
+    public final class Intent {
+        private final Path file;
+        private final FileChannel channel;
+        private final java.nio.channels.FileLock lock;
+
+        private Intent(Path file, FileChannel channel, java.nio.channels.FileLock lock) {
+            this.file = file;
+            this.channel = channel;
+            this.lock = lock;
+        }
+
+        /** The intent file. */
+        public Path file() {
+            return file;
+        }
+
+        /** The forget is settled (or never landed): deletes the file, then releases the lock. */
+        public void done() {
+            try {
+                Files.deleteIfExists(file);
+                syncDir(file.getParent());
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot delete " + file + ": " + e.getMessage(), e);
+            } finally {
+                release();
+            }
+        }
+
+        /** Releases the lock and keeps the file: what a process that dies here leaves behind. */
+        public void release() {
+            try {
+                lock.release();
+                channel.close();
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot release " + file + ": " + e.getMessage(), e);
+            }
         }
     }
 
