@@ -17,7 +17,7 @@ class TypedValuesTest {
         assertThat(Arrays.stream(Withdrawal.values()).map(Withdrawal::value))
                 .containsExactly("retract-source", "revoke-relation", "retract");
         assertThat(Arrays.stream(HistoryEntry.Change.values()).map(HistoryEntry.Change::value))
-                .containsExactly("added", "revised", "retracted");
+                .containsExactly("added", "revised", "retracted", "forgotten");
         assertThat(Arrays.stream(ReviewItem.Reason.values()).map(ReviewItem.Reason::value))
                 .containsExactly("touched", "pending", "stale-refs", "concurrent-revision");
         assertThat(Layer.SUMMARY.kind()).isEqualTo(Kind.SUMMARY);
