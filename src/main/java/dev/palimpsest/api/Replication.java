@@ -7,6 +7,7 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.merge.ConvergentMerge;
+import dev.palimpsest.internal.remote.AuditedChanges;
 import dev.palimpsest.internal.remote.Transport;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
@@ -46,8 +47,10 @@ public final class Replication {
     private final Writer writer;
     private final Signers signers;
     private final Transport transport;
+    private final Receipts receipts;
 
-    Replication(GitRepo repo, Writer writer, Signers signers) {
+    Replication(GitRepo repo, Writer writer, Signers signers, Receipts receipts) {
+        this.receipts = receipts;
         this.repo = repo;
         this.writer = writer;
         this.signers = signers;
@@ -91,7 +94,8 @@ public final class Replication {
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         ObjectId fetched = transport.fetch(Objects.requireNonNull(remote, "remote"), progress);
-        return adopt(repo, writer, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor), progress);
+        return adopt(repo, writer, receipts, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor),
+                progress);
     }
 
     /**
@@ -137,7 +141,7 @@ public final class Replication {
             Transport t = new Transport(repo);
             t.add(new Remote("origin", url));
             ObjectId fetched = t.fetch("origin", progress);
-            PullResult r = adopt(repo, null, "origin", fetched, null, () -> null, progress);
+            PullResult r = adopt(repo, null, null, "origin", fetched, null, () -> null, progress);
             keep = !(r instanceof PullResult.Refused);
             return r;
         } catch (ConflictException e) {
@@ -158,7 +162,8 @@ public final class Replication {
         CommitSigner get() throws RejectedException;
     }
 
-    private static PullResult adopt(GitRepo repo, Writer writer, String remote, ObjectId fetched, ActorName actor,
+    private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote, ObjectId fetched,
+            ActorName actor,
             SignerSource signer, TransferProgress progress) throws RejectedException, ConflictException {
         Transport t = new Transport(repo);
         ObjectId local = repo.head();
@@ -167,8 +172,9 @@ public final class Replication {
                 t.deleteRef(Transport.QUARANTINE + remote);
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
+            AuditedChanges read = new AuditedChanges();
             AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false))
-                    .run(local, fetched, (done, total) -> progress.update("audit", done, total));
+                    .run(local, fetched, (done, total) -> progress.update("audit", done, total), read);
             if (!report.clean()) {
                 return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())
                         : CommitId.of(local.name()), report);
@@ -181,14 +187,15 @@ public final class Replication {
                 result = new PullResult.FastForward(null, CommitId.of(fetched.name()), report.commits());
             } else {
                 boolean merge = local != null && !History.isAncestorOrSelf(repo, local, fetched);
-                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched);
+                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read);
                 CommitId head = CommitId.of(done.head().name());
                 result = switch (done.kind()) {
                     case UP_TO_DATE -> new PullResult.UpToDate(head);
                     case FAST_FORWARD -> new PullResult.FastForward(local == null ? null : CommitId.of(local.name()),
                             head, report.commits());
                     case MERGED -> new PullResult.Merged(head, CommitId.of(local.name()), CommitId.of(fetched.name()),
-                            report.commits(), done.lost().stream().map(ConvergentMerge.Lost::id).toList());
+                            report.commits(), done.lost().stream().map(ConvergentMerge.Lost::id).toList(),
+                            done.settled(), cascade(receipts, actor, head, local, fetched));
                 };
             }
             track(repo, remote, fetched);
@@ -199,6 +206,14 @@ public final class Replication {
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot update refs of " + repo.gitDir() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The follow-up cascade commit a merge calls for, written by {@code actor}; null when none. */
+    private static CommitId cascade(Receipts receipts, ActorName actor, CommitId merge, ObjectId ours, ObjectId theirs)
+            throws RejectedException {
+        dev.palimpsest.model.CommitResult r = receipts.cascadeAfterMerge(actor, merge,
+                List.of(CommitId.of(ours.name()), CommitId.of(theirs.name())));
+        return r == null ? null : r.id();
     }
 
     private static void track(GitRepo repo, String remote, ObjectId fetched) throws IOException {

@@ -74,7 +74,7 @@ public final class Store implements AutoCloseable {
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         this.recall = new Recall(this, repo, writer);
-        this.replication = new Replication(repo, writer, signers);
+        this.replication = new Replication(repo, writer, signers, receipts);
         this.erasure = new Erasure(this, repo, writer);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();

@@ -4,6 +4,7 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Replication;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -34,7 +35,8 @@ import java.util.stream.Stream;
 public final class PullBench {
     /** The outcome: pull times (first run, median of all), the git pair's time, and what was pulled. */
     public record Result(int commits, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
-            double gitFetchSeconds, double gitLogSeconds, int gitGoodSignatures, double ratio) {}
+            double medianPullCpuSeconds, double gitFetchSeconds, double gitLogSeconds, int gitGoodSignatures,
+            double ratio) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private static final StoreOptions OPTIONS = StoreOptions.defaults().withFsync(false);
@@ -58,21 +60,25 @@ public final class PullBench {
                 Replication.cloneStore(origin.toString(), behind, OPTIONS, TransferProgress.none());
                 build(s, commits);
             }
+            awaitBackgroundRepack(origin);
             double setup = (System.nanoTime() - t0) / 1e9;
             log.printf("  built the origin and a replica %d commits behind in %.1f s%n", commits, setup);
             log.flush();
             double[] times = new double[runs];
+            double[] cpu = new double[runs];
             for (int i = 0; i < runs; i++) {
                 Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
                 try (Store s = Store.open(replica, home, OPTIONS)) {
                     long s0 = System.nanoTime();
+                    long c0 = processCpuNanos();
                     PullResult r = s.replication().pull("origin", ACTOR, TransferProgress.none());
                     times[i] = (System.nanoTime() - s0) / 1e9;
+                    cpu[i] = (processCpuNanos() - c0) / 1e9;
                     if (!(r instanceof PullResult.FastForward f) || f.audited() != commits) {
                         throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + r);
                     }
-                    log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s%n", i + 1, f.audited(),
-                            times[i]);
+                    log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s)%n",
+                            i + 1, f.audited(), times[i], cpu[i]);
                     log.flush();
                 }
                 CommitBench.deleteTree(replica);
@@ -80,6 +86,8 @@ public final class PullBench {
             double first = times[0];
             Arrays.sort(times);
             double median = times[times.length / 2];
+            Arrays.sort(cpu);
+            double medianCpu = cpu[cpu.length / 2];
             double fetch = Double.NaN;
             double gitLog = Double.NaN;
             int good = 0;
@@ -89,9 +97,33 @@ public final class PullBench {
                 gitLog = g[1];
                 good = (int) g[2];
             }
-            return new Result(commits, setup, first, median, fetch, gitLog, good, (fetch + gitLog) / median);
+            return new Result(commits, setup, first, median, medianCpu, fetch, gitLog, good, (fetch + gitLog) / median);
         } finally {
             CommitBench.deleteTree(dir);
+        }
+    }
+
+    /** CPU time of the whole process (every thread: the audit's workers, the JIT, the collector). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /**
+     * Waits until no background merge of large packs runs in the origin (the writes above start
+     * one on a daemon thread that outlives the closed store): it would compete with the pulls for
+     * the cores. A real hub does that work on its own machine.
+     */
+    private static void awaitBackgroundRepack(Path origin) throws IOException {
+        try (GitRepo g = GitRepo.open(origin, false)) {
+            while (!g.repack().whileIdle(() -> { })) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the origin's repack", e);
+                }
+            }
         }
     }
 

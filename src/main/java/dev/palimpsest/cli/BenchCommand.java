@@ -177,9 +177,11 @@ final class BenchCommand implements Callable<Integer> {
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%npull (fetch + audit + fast-forward): %.2f s median of %d (first %.2f s); git fetch %.2f s"
-                        + " + git log --show-signature %.2f s = %.2f s (%d good signatures): %.1fx%n",
-                        r.medianPullSeconds(), runs, r.firstPullSeconds(), r.gitFetchSeconds(), r.gitLogSeconds(),
+                out().printf("%npull (fetch + audit + fast-forward): %.2f s median of %d (first %.2f s; process CPU"
+                        + " %.2f s median); git fetch %.2f s + git log --show-signature %.2f s = %.2f s (%d good"
+                        + " signatures): %.1fx%n",
+                        r.medianPullSeconds(), runs, r.firstPullSeconds(), r.medianPullCpuSeconds(),
+                        r.gitFetchSeconds(), r.gitLogSeconds(),
                         r.gitFetchSeconds() + r.gitLogSeconds(), r.gitGoodSignatures(), r.ratio());
             }
             return Main.OK;

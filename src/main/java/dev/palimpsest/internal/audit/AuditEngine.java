@@ -61,12 +61,17 @@ public final class AuditEngine {
      * down to the genesis commit).
      */
     public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress) {
+        return run(from, to, progress, AuditObserver.NONE);
+    }
+
+    /** As {@link #run(ObjectId, ObjectId, AuditProgress)}, telling {@code observer} what it read. */
+    public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress, AuditObserver observer) {
         List<Node> nodes = enumerate(from, to);
         Map<ObjectId, Node> byId = new HashMap<>(nodes.size() * 2);
         for (Node n : nodes) {
             byId.put(n.id(), n);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault());
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault(), observer);
         int total = nodes.size();
         AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
         LongAdder signatures = new LongAdder();
@@ -155,6 +160,7 @@ public final class AuditEngine {
                 c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }
         }
+        run.observer.commit(c.id(), raw.parents().size(), c.changes());
         return c;
     }
 

@@ -43,7 +43,7 @@ final class CommitCheck implements AuditCheck {
         }
         CommitSignature sig;
         try {
-            sig = CommitSignature.parse(raw.signature());
+            sig = c.signature();
         } catch (IllegalArgumentException e) {
             c.violation(null, Rule.MALFORMED_SIGNATURE, e.getMessage());
             return;

@@ -305,6 +305,14 @@ public final class PredicateIndex {
 
     /** Indexes {@code target} and its unindexed ancestry, parents first. */
     public synchronized void catchUp(ObjectId target) {
+        catchUp(target, KnownChanges.NONE);
+    }
+
+    /**
+     * As {@link #catchUp(ObjectId)}, taking each single-parent commit's changes and decoded facts
+     * from {@code known} where it has them instead of diffing trees and decoding files.
+     */
+    public synchronized void catchUp(ObjectId target, KnownChanges known) {
         if (graph.contains(target)) {
             return;
         }
@@ -316,7 +324,10 @@ public final class PredicateIndex {
             }
             if (parentsKnown) {
                 // the common case (a commit on top of indexed history): no walk needed
-                IndexLog.Entry e = events.of(reader, walk, direct);
+                IndexLog.Entry e = events.ofKnown(reader, direct, known);
+                if (e == null) {
+                    e = events.of(reader, walk, direct);
+                }
                 apply(e);
                 unpersisted.add(e);
                 return;
@@ -325,12 +336,15 @@ public final class PredicateIndex {
             walk.sort(RevSort.TOPO);
             walk.sort(RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(target));
-            for (ObjectId known : frontier(walk, target)) {
-                walk.markUninteresting(walk.parseCommit(known));
+            for (ObjectId indexed : frontier(walk, target)) {
+                walk.markUninteresting(walk.parseCommit(indexed));
             }
             for (RevCommit c : walk) {
                 if (!graph.contains(c)) {
-                    IndexLog.Entry e = events.of(reader, walk, c);
+                    IndexLog.Entry e = events.ofKnown(reader, c, known);
+                    if (e == null) {
+                        e = events.of(reader, walk, c);
+                    }
                     apply(e);
                     unpersisted.add(e);
                 }

@@ -26,14 +26,22 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
  * retraction record), an actor's key (both key files), a produced file's content, any other path.
  * A unit changed on one side since the merge base takes that side; a unit changed on both sides
- * follows {@link #resolve}. Stateless and thread-safe.
+ * follows {@link #resolve}. Then the conflicts between facts that only the merged tree shows are
+ * settled by {@link MergeSettle}. Stateless and thread-safe.
  */
 public final class ConvergentMerge {
     /** A fact version that lost a merge: the fact, the losing and the winning version's commits. */
     public record Lost(FactId id, ObjectId loser, ObjectId winner) {}
 
-    /** The merge: edits (path to blob, null to delete) over the first tip's tree, and the losers sorted by id. */
-    public record Result(Map<String, ObjectId> edits, List<Lost> lost) {}
+    /**
+     * The merge: edits (path to blob, null to delete) over the first tip's tree, the losers sorted
+     * by id, and the cross-fact conflicts settled on the merged tree ({@link MergeSettle}), sorted.
+     */
+    public record Result(Map<String, ObjectId> edits, List<Lost> lost, List<String> settled) {
+        public Result(Map<String, ObjectId> edits, List<Lost> lost) {
+            this(edits, lost, List.of());
+        }
+    }
 
     /** Thrown when the two commits share no history (two different stores). */
     public static final class UnrelatedException extends Exception {
@@ -44,12 +52,38 @@ public final class ConvergentMerge {
         }
     }
 
-    private enum Type { FACT, KEY, CONTENT, OTHER }
+    enum Type { FACT, KEY, CONTENT, OTHER }
 
-    private record Unit(Type type, String name, List<String> paths) {}
+    record Unit(Type type, String name, List<String> paths) {}
 
     /** A unit's blobs on one side, by path, only present paths. */
-    private record Side(ObjectId commit, TreeMap<String, ObjectId> blobs) {}
+    record Side(ObjectId commit, TreeMap<String, ObjectId> blobs) {}
+
+    /**
+     * A unit both tips do not hold alike: its two sides, its state at the merge base (null when the
+     * bases disagree), the side whose state it takes, and whether both sides changed it.
+     */
+    static final class Decision {
+        final Unit unit;
+        final Side a;
+        final Side b;
+        final TreeMap<String, ObjectId> base;
+        final boolean both;
+        Side chosen;
+
+        Decision(Unit unit, Side a, Side b, TreeMap<String, ObjectId> base, boolean both, Side chosen) {
+            this.unit = unit;
+            this.a = a;
+            this.b = b;
+            this.base = base;
+            this.both = both;
+            this.chosen = chosen;
+        }
+
+        Side other() {
+            return chosen == a ? b : a;
+        }
+    }
 
     private ConvergentMerge() {}
 
@@ -64,37 +98,41 @@ public final class ConvergentMerge {
             }
             Map<String, Unit> units = changedUnits(reader, ca.getTree(), cb.getTree());
             Versions versions = new Versions(reader, bases);
-            Map<String, ObjectId> edits = new TreeMap<>();
-            List<Lost> lost = new ArrayList<>();
+            List<Decision> decisions = new ArrayList<>();
             for (Unit u : units.values()) {
                 Side sa = side(reader, ca, u);
                 Side sb = side(reader, cb, u);
-                TreeMap<String, ObjectId> base = baseOf(reader, bases, u);
-                TreeMap<String, ObjectId> chosen;
                 if (sa.blobs().equals(sb.blobs())) {
                     continue;
-                } else if (base != null && base.equals(sa.blobs())) {
-                    chosen = sb.blobs();
-                } else if (base != null && base.equals(sb.blobs())) {
-                    chosen = sa.blobs();
-                } else {
-                    Side win = resolve(u, sa, sb, versions);
-                    chosen = win.blobs();
-                    Side lose = win == sa ? sb : sa;
-                    if (u.type() == Type.FACT && live(u, win) && live(u, lose)) {
-                        lost.add(new Lost(FactId.of(u.name()), versions.commitOf(lose.commit(), firstLive(u, lose)),
-                                versions.commitOf(win.commit(), firstLive(u, win))));
-                    }
                 }
-                for (String p : u.paths()) {
-                    ObjectId want = chosen.get(p);
-                    if (!Objects.equals(want, sa.blobs().get(p))) {
+                TreeMap<String, ObjectId> base = baseOf(reader, bases, u);
+                if (base != null && base.equals(sa.blobs())) {
+                    decisions.add(new Decision(u, sa, sb, base, false, sb));
+                } else if (base != null && base.equals(sb.blobs())) {
+                    decisions.add(new Decision(u, sa, sb, base, false, sa));
+                } else {
+                    decisions.add(new Decision(u, sa, sb, base, true, resolve(u, sa, sb, versions)));
+                }
+            }
+            List<String> settled = new MergeSettle(reader, ca, versions, decisions).settle();
+            Map<String, ObjectId> edits = new TreeMap<>();
+            List<Lost> lost = new ArrayList<>();
+            for (Decision d : decisions) {
+                Side win = d.chosen;
+                Side lose = d.other();
+                if (d.both && d.unit.type() == Type.FACT && live(d.unit, win) && live(d.unit, lose)) {
+                    lost.add(new Lost(FactId.of(d.unit.name()), versions.commitOf(lose.commit(), firstLive(d.unit, lose)),
+                            versions.commitOf(win.commit(), firstLive(d.unit, win))));
+                }
+                for (String p : d.unit.paths()) {
+                    ObjectId want = win.blobs().get(p);
+                    if (!Objects.equals(want, d.a.blobs().get(p))) {
                         edits.put(p, want);
                     }
                 }
             }
             lost.sort(Comparator.comparing(l -> l.id().value()));
-            return new Result(edits, List.copyOf(lost));
+            return new Result(edits, List.copyOf(lost), settled);
         }
     }
 
@@ -139,11 +177,11 @@ public final class ConvergentMerge {
         }
     }
 
-    private static boolean live(Unit u, Side s) {
+    static boolean live(Unit u, Side s) {
         return firstLive(u, s) != null;
     }
 
-    private static Key firstLive(Unit u, Side s) {
+    static Key firstLive(Unit u, Side s) {
         for (Map.Entry<String, ObjectId> e : s.blobs().entrySet()) {
             if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/")) {
                 return new Key(e.getKey(), e.getValue());
@@ -298,6 +336,41 @@ public final class ConvergentMerge {
         ObjectId commitOf(ObjectId tip, Key key) throws IOException {
             ObjectId id = of(tip, key).id();
             return id == null ? tip.copy() : id;
+        }
+
+        /**
+         * The latest commit reachable from {@code tip} and not from the merge bases whose tree lacks
+         * {@code path} while one of its parents' trees holds it (time 0 and no id when there is none).
+         */
+        Version removal(ObjectId tip, String path) throws IOException {
+            String k = tip.name() + " -" + path;
+            Version v = cache.get(k);
+            if (v != null) {
+                return v;
+            }
+            v = new Version(Long.MIN_VALUE, null);
+            try (RevWalk walk = new RevWalk(reader)) {
+                walk.markStart(walk.parseCommit(tip));
+                for (RevCommit b : bases) {
+                    walk.markUninteresting(walk.parseCommit(b));
+                }
+                for (RevCommit c : walk) {
+                    if (blobAt(reader, c.getTree(), path) != null) {
+                        continue;
+                    }
+                    boolean removed = false;
+                    for (RevCommit p : c.getParents()) {
+                        walk.parseHeaders(p);
+                        removed |= blobAt(reader, p.getTree(), path) != null;
+                    }
+                    Version here = new Version(c.getCommitTime(), c.copy());
+                    if (removed && here.compareTo(v) > 0) {
+                        v = here;
+                    }
+                }
+            }
+            cache.put(k, v);
+            return v;
         }
 
         private Version search(ObjectId tip, Key key) throws IOException {

@@ -115,8 +115,25 @@ public final class Transport {
      * @throws NotFoundException when the remote has no {@code main}
      */
     public ObjectId fetch(String name, TransferProgress progress) throws NotFoundException {
-        remote(name);
+        Remote remote = remote(name);
         String quarantine = QUARANTINE + name;
+        java.io.File local = LocalFetch.localGitDir(remote.url());
+        if (local != null) {
+            try {
+                ObjectId tip = LocalFetch.fetch(repo, local, new Monitor(progress));
+                if (tip == null) {
+                    throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
+                }
+                RefUpdate u = repo.repository().updateRef(quarantine);
+                u.setNewObjectId(tip);
+                u.setForceUpdate(true);
+                u.disableRefLog();
+                u.update();
+                return tip;
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
+            }
+        }
         try {
             FetchResult r = Git.wrap(repo.repository()).fetch().setRemote(name)
                     .setRefSpecs(new RefSpec("+" + GitRepo.MAIN + ":" + quarantine)).setTagOpt(TagOpt.NO_TAGS)
@@ -187,7 +204,7 @@ public final class Transport {
     }
 
     /** JGit's progress monitor over a {@link TransferProgress}. */
-    private static final class Monitor implements ProgressMonitor {
+    static final class Monitor implements ProgressMonitor {
         private final TransferProgress out;
         private String task = "";
         private int total;
