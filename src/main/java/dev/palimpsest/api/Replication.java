@@ -43,6 +43,9 @@ import org.eclipse.jgit.lib.RefUpdate;
  * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated.
  */
 public final class Replication {
+    /** The progress task of adopting an audited range (moving main, the merge, the indexes' catch-up). */
+    public static final String ADOPT = "adopt";
+
     private final GitRepo repo;
     private final Writer writer;
     private final Signers signers;
@@ -93,7 +96,7 @@ public final class Replication {
     public PullResult pull(String remote, ActorName actor, TransferProgress progress)
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
-        ObjectId fetched = transport.fetch(Objects.requireNonNull(remote, "remote"), progress);
+        Transport.Fetched fetched = transport.fetchVerifying(Objects.requireNonNull(remote, "remote"), progress);
         return adopt(repo, writer, receipts, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor),
                 progress);
     }
@@ -140,7 +143,7 @@ public final class Replication {
             repo = GitRepo.create(dir, options.fsync());
             Transport t = new Transport(repo);
             t.add(new Remote("origin", url));
-            ObjectId fetched = t.fetch("origin", progress);
+            Transport.Fetched fetched = t.fetchVerifying("origin", progress);
             PullResult r = adopt(repo, null, null, "origin", fetched, null, () -> null, progress);
             keep = !(r instanceof PullResult.Refused);
             return r;
@@ -162,9 +165,10 @@ public final class Replication {
         CommitSigner get() throws RejectedException;
     }
 
-    private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote, ObjectId fetched,
-            ActorName actor,
-            SignerSource signer, TransferProgress progress) throws RejectedException, ConflictException {
+    private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote,
+            Transport.Fetched got, ActorName actor, SignerSource signer, TransferProgress progress)
+            throws RejectedException, ConflictException {
+        ObjectId fetched = got.tip();
         Transport t = new Transport(repo);
         ObjectId local = repo.head();
         try {
@@ -173,7 +177,7 @@ public final class Replication {
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
             AuditedChanges read = new AuditedChanges();
-            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false))
+            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false), got.verified())
                     .run(local, fetched, (done, total) -> progress.update("audit", done, total), read);
             if (!report.clean()) {
                 return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())
@@ -187,7 +191,9 @@ public final class Replication {
                 result = new PullResult.FastForward(null, CommitId.of(fetched.name()), report.commits());
             } else {
                 boolean merge = local != null && !History.isAncestorOrSelf(repo, local, fetched);
+                progress.update(ADOPT, 0, 1);
                 Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read);
+                progress.update(ADOPT, 1, 1);
                 CommitId head = CommitId.of(done.head().name());
                 result = switch (done.kind()) {
                     case UP_TO_DATE -> new PullResult.UpToDate(head);

@@ -38,9 +38,17 @@ public final class AuditEngine {
     private final GitRepo repo;
     private final List<AuditCheck> checks;
 
+    private final VerifiedSignatures verified;
+
     public AuditEngine(GitRepo repo, List<AuditCheck> checks) {
+        this(repo, checks, VerifiedSignatures.NONE);
+    }
+
+    /** An engine that takes the signatures {@code verified} knows of as verified. */
+    public AuditEngine(GitRepo repo, List<AuditCheck> checks, VerifiedSignatures verified) {
         this.repo = repo;
         this.checks = List.copyOf(checks);
+        this.verified = verified;
     }
 
     /** The built-in checks, in reporting order; extensions are appended here. */
@@ -71,7 +79,7 @@ public final class AuditEngine {
         for (Node n : nodes) {
             byId.put(n.id(), n);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault(), observer);
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault(), observer, verified);
         int total = nodes.size();
         AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
         LongAdder signatures = new LongAdder();
@@ -116,6 +124,7 @@ public final class AuditEngine {
     }
 
     private static void await(CountDownLatch finished, AtomicInteger done, int total, AuditProgress progress) {
+        progress.update(0, total);
         try {
             while (!finished.await(200, TimeUnit.MILLISECONDS)) {
                 progress.update(done.get(), total);

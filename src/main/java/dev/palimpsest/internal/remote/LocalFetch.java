@@ -1,5 +1,7 @@
 package dev.palimpsest.internal.remote;
 
+import dev.palimpsest.internal.audit.SignaturePrecheck;
+import dev.palimpsest.internal.audit.VerifiedSignatures;
 import dev.palimpsest.internal.git.GitRepo;
 import java.io.File;
 import java.io.IOException;
@@ -51,10 +53,11 @@ final class LocalFetch {
     }
 
     /**
-     * Copies the objects of the remote's {@code main} that {@code repo} lacks into {@code repo};
-     * returns the remote's main, or null when it has none.
+     * Copies the objects of the remote's {@code main} that {@code repo} lacks into {@code repo},
+     * verifying the incoming commits' signatures meanwhile ({@link SignaturePrecheck}); returns the
+     * remote's main and those signatures, or null when it has no main.
      */
-    static ObjectId fetch(GitRepo repo, File remoteGitDir, ProgressMonitor monitor) throws IOException {
+    static Transport.Fetched fetch(GitRepo repo, File remoteGitDir, ProgressMonitor monitor) throws IOException {
         try (Repository remote = new FileRepositoryBuilder().setGitDir(remoteGitDir).setMustExist(true).build()) {
             Ref main = remote.exactRef(GitRepo.MAIN);
             if (main == null || main.getObjectId() == null) {
@@ -62,7 +65,7 @@ final class LocalFetch {
             }
             ObjectId tip = main.getObjectId().copy();
             if (repo.repository().getObjectDatabase().has(tip)) {
-                return tip;
+                return new Transport.Fetched(tip, VerifiedSignatures.NONE);
             }
             List<ObjectId> have = new ArrayList<>();
             for (Ref r : repo.repository().getRefDatabase().getRefs()) {
@@ -71,30 +74,41 @@ final class LocalFetch {
                     have.add(id);
                 }
             }
-            PackConfig config = new PackConfig(remote);
-            config.setDeltaCompress(false);
-            config.setReuseDeltas(true);
-            config.setReuseObjects(true);
-            Path tmp = Files.createTempFile(repo.gitDir(), "fetch-", ".pack");
+            SignaturePrecheck precheck = SignaturePrecheck.start(remote, tip, have,
+                    SignaturePrecheck.keysAt(repo.repository(), repo.head()));
             try {
-                try (PackWriter pw = new PackWriter(config, remote.newObjectReader());
-                        OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                    pw.setThin(false);
-                    pw.setUseBitmaps(true);
-                    pw.preparePack(monitor, Set.of(tip), Set.copyOf(have));
-                    pw.writePack(monitor, monitor, out);
-                }
-                try (ObjectInserter ins = repo.repository().newObjectInserter();
-                        InputStream in = new java.io.BufferedInputStream(Files.newInputStream(tmp), 1 << 16)) {
-                    PackParser parser = ins.newPackParser(in);
-                    parser.setAllowThin(false);
-                    parser.parse(monitor);
-                    ins.flush();
-                }
+                copy(repo, remote, tip, have, monitor);
             } finally {
-                Files.deleteIfExists(tmp);
+                precheck.await();
             }
-            return tip;
+            return new Transport.Fetched(tip, precheck);
+        }
+    }
+
+    private static void copy(GitRepo repo, Repository remote, ObjectId tip, List<ObjectId> have, ProgressMonitor monitor)
+            throws IOException {
+        PackConfig config = new PackConfig(remote);
+        config.setDeltaCompress(false);
+        config.setReuseDeltas(true);
+        config.setReuseObjects(true);
+        Path tmp = Files.createTempFile(repo.gitDir(), "fetch-", ".pack");
+        try {
+            try (PackWriter pw = new PackWriter(config, remote.newObjectReader());
+                    OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                pw.setThin(false);
+                pw.setUseBitmaps(true);
+                pw.preparePack(monitor, Set.of(tip), Set.copyOf(have));
+                pw.writePack(monitor, monitor, out);
+            }
+            try (ObjectInserter ins = repo.repository().newObjectInserter();
+                    InputStream in = new java.io.BufferedInputStream(Files.newInputStream(tmp), 1 << 16)) {
+                PackParser parser = ins.newPackParser(in);
+                parser.setAllowThin(false);
+                parser.parse(monitor);
+                ins.flush();
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 }
