@@ -51,9 +51,11 @@ public final class Replication {
     private final Signers signers;
     private final Transport transport;
     private final Receipts receipts;
+    private final Erasure erasure;
 
-    Replication(GitRepo repo, Writer writer, Signers signers, Receipts receipts) {
+    Replication(GitRepo repo, Writer writer, Signers signers, Receipts receipts, Erasure erasure) {
         this.receipts = receipts;
+        this.erasure = erasure;
         this.repo = repo;
         this.writer = writer;
         this.signers = signers;
@@ -97,8 +99,13 @@ public final class Replication {
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         Transport.Fetched fetched = transport.fetchVerifying(Objects.requireNonNull(remote, "remote"), progress);
-        return adopt(repo, writer, receipts, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor),
-                progress);
+        ObjectId before = repo.head();
+        PullResult r = adopt(repo, writer, receipts, remote, fetched, actor,
+                () -> actor == null ? null : signers.signer(actor), progress);
+        if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
+            erasure.forgetPulled(before, repo.head());
+        }
+        return r;
     }
 
     /**

@@ -24,7 +24,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * tree into the merged tree, and the fact versions that lost. The result depends only on the two
  * commits' histories, never on which one is "ours": {@code merge(a, b)} and {@code merge(b, a)}
  * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
- * retraction record), an actor's key (both key files), a produced file's content, any other path.
+ * retraction record and tombstone), an actor's key (both key files), a produced file's content, any other path.
  * A unit changed on one side since the merge base takes that side; a unit changed on both sides
  * follows {@link #resolve}. Then the conflicts between facts that only the merged tree shows are
  * settled by {@link MergeSettle}. Stateless and thread-safe.
@@ -137,8 +137,8 @@ public final class ConvergentMerge {
     }
 
     /**
-     * Both sides changed the unit: for a fact, a retraction beats a live version, and a live
-     * version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
+     * Both sides changed the unit: for a fact, a tombstone (a forget) beats everything, a
+     * retraction beats a live version, and a live version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
      * presence beats absence. Between two states of one rank the later version wins: the larger
      * (committer time, commit id) of the commit that introduced the deciding blob.
      */
@@ -166,6 +166,9 @@ public final class ConvergentMerge {
     private static int rank(Unit u, Side s) {
         switch (u.type()) {
             case FACT:
+                if (s.blobs().containsKey(u.paths().get(u.paths().size() - 1))) {
+                    return 3;
+                }
                 if (live(u, s)) {
                     return 1;
                 }
@@ -183,7 +186,7 @@ public final class ConvergentMerge {
 
     static Key firstLive(Unit u, Side s) {
         for (Map.Entry<String, ObjectId> e : s.blobs().entrySet()) {
-            if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/")) {
+            if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/") && !e.getKey().startsWith(StorePaths.TOMBSTONES + "/")) {
                 return new Key(e.getKey(), e.getValue());
             }
         }
@@ -195,6 +198,10 @@ public final class ConvergentMerge {
             return null;
         }
         if (u.type() == Type.FACT) {
+            String tombstone = u.paths().get(u.paths().size() - 1);
+            if (s.blobs().containsKey(tombstone)) {
+                return tombstone;
+            }
             Key live = firstLive(u, s);
             return live != null ? live.path() : s.blobs().firstKey();
         }
@@ -270,11 +277,13 @@ public final class ConvergentMerge {
     static Unit unitOf(String path) {
         int slash = path.indexOf('/');
         String top = slash < 0 ? path : path.substring(0, slash);
-        if ((StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS))) {
+        if (StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS)
+                || top.equals(StorePaths.TOMBSTONES)) {
             FactId id = StorePaths.idFromPath(path);
             if (id != null) {
                 List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
                 paths.add(StorePaths.retractionPath(id));
+                paths.add(StorePaths.tombstonePath(id));
                 if (paths.contains(path)) {
                     return new Unit(Type.FACT, id.value(), List.copyOf(paths));
                 }
