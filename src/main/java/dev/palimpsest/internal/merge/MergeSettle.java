@@ -32,8 +32,8 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * <ol>
  * <li>{@code key-in-use}: one key fingerprint trusted under two actor names that came in from the
  * two sides: the later addition is dropped (its unit takes the other side's state);
- * <li>{@code last-key}: the merge would remove every key: the key whose revocation is the latest
- * is kept;
+ * <li>{@code last-key}: the merge would remove every key while each tip holds one (two
+ * revocations that together revoke every key): the key whose revocation is the latest is kept;
  * <li>{@code receipt-cycle}: the artifacts' receipts form a cycle through units the sides changed:
  * the latest changed version on the cycle is dropped (its unit takes the other side's state),
  * repeatedly, until no cycle is left;
@@ -115,8 +115,8 @@ final class MergeSettle {
     }
 
     private void lastKey() throws IOException {
-        if (!mergedKeys().isEmpty()) {
-            return;
+        if (!mergedKeys().isEmpty() || !holdsKey(true) || !holdsKey(false)) {
+            return; // keys remain, or one side alone holds none: not a conflict the merge made
         }
         ConvergentMerge.Decision best = null;
         ConvergentMerge.Versions.Version latest = null;
@@ -136,6 +136,20 @@ final class MergeSettle {
             best.chosen = best.other();
             settled.add("last-key " + best.unit.name());
         }
+    }
+
+    /**
+     * True when the first ({@code first}) or the second tip holds a key; called when the merged tree
+     * holds none, so every key either tip holds is in a changed unit.
+     */
+    private boolean holdsKey(boolean first) {
+        for (ConvergentMerge.Decision d : decisions) {
+            if (d.unit.type() == ConvergentMerge.Type.KEY
+                    && (first ? d.a : d.b).blobs().containsKey(d.unit.paths().get(0))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Actor name to the blob of its key record, in the merged tree. */
