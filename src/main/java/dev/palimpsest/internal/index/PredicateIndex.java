@@ -206,6 +206,36 @@ public final class PredicateIndex {
     }
 
     /**
+     * The fact's newest live version in the first-parent ancestry of {@code commit} (its state
+     * there when live; else the version before its retraction or removal), or null when none.
+     */
+    public synchronized FactState lastLive(FactId id, ObjectId commit) {
+        catchUp(commit);
+        FactTimeline t = facts.get(id.value());
+        if (t == null) {
+            return null;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            FactState[] last = {null};
+            t.eachAtOrBefore(chain, pos, e -> {
+                FactState st = new FactState(e);
+                if (st.live() && st.blob() != null) {
+                    last[0] = st;
+                }
+            });
+            if (last[0] != null) {
+                return last[0];
+            }
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return null;
+    }
+
+    /**
      * Every event of the fact in the ancestry of {@code commit} (the first-parent chains crossed
      * from it, as {@link #state} reads them), the newest chain segment first; empty if never written.
      */
