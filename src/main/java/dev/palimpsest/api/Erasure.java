@@ -37,6 +37,7 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
@@ -182,6 +183,43 @@ public final class Erasure {
         for (FactId m : f.cascade(c, at)) {
             cascade(f, m, at, forgotten, closure);
         }
+    }
+
+    /**
+     * After a pull moved main from {@code before} to {@code after}: destroys the data key of every
+     * fact whose tombstone arrived (in {@code after}'s tree, not in {@code before}'s) and that the
+     * local vault still holds, and then scrubs the caches that may hold its plaintext, as a local
+     * forget does. Returns the facts whose keys it destroyed, sorted.
+     */
+    List<FactId> forgetPulled(ObjectId before, ObjectId after) {
+        if (before == null || before.equals(after)) {
+            return List.of();
+        }
+        List<FactId> destroyed = new ArrayList<>();
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader); TreeWalk tw = new TreeWalk(reader)) {
+            tw.addTree(walk.parseCommit(before).getTree());
+            tw.addTree(walk.parseCommit(after).getTree());
+            tw.setRecursive(true);
+            tw.setFilter(org.eclipse.jgit.treewalk.filter.AndTreeFilter.create(
+                    org.eclipse.jgit.treewalk.filter.PathFilter.create(StorePaths.TOMBSTONES),
+                    org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF));
+            while (tw.next()) {
+                FactId id = StorePaths.idFromPath(tw.getPathString());
+                if (id != null && tw.getRawMode(0) == 0 && tw.getRawMode(1) != 0 && repo.vault().holds(id)) {
+                    repo.vault().destroy(id);
+                    destroyed.add(id);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new PalimpsestInternalException("cannot read the tombstones a pull brought: " + e.getMessage(), e);
+        }
+        if (!destroyed.isEmpty()) {
+            store.recall().scrub();
+            store.claims().scrub();
+            Scrub.caches(repo.gitDir());
+        }
+        destroyed.sort(java.util.Comparator.comparing(FactId::value));
+        return destroyed;
     }
 
     private ForgetReport land(ActorName actor, List<Operation> ops) throws RejectedException, ConflictException {

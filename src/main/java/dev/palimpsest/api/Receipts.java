@@ -249,6 +249,35 @@ public final class Receipts {
                 run.incremental(), run.basis());
     }
 
+    /**
+     * The cascade a merge commit calls for, written by {@code actor} as one signed commit on top of
+     * it through the gate: the artifacts that are pending cleanup at {@code merge} (no live bundle, or
+     * dead sentences) but were not pending at any parent holding them live, i.e. whose receipt member
+     * the other side retracted concurrently, are retracted (or revised to drop their dead sentences)
+     * as {@code cleanup} would. Returns null when the merge calls for none, or when main moved meanwhile.
+     */
+    CommitResult cascadeAfterMerge(ActorName actor, CommitId merge, List<CommitId> parents) throws RejectedException {
+        Cleanup atMerge = cleanupAt(merge);
+        CleanupPlan all = atMerge.plan(dev.palimpsest.model.Withdrawal.RETRACT, List.of("merge " + merge.hex().substring(0, 12)),
+                "a receipt member was retracted concurrently on the other side", new int[0]);
+        if (all.isEmpty()) {
+            return null;
+        }
+        List<Cleanup> before = new java.util.ArrayList<>();
+        for (CommitId p : parents) {
+            before.add(cleanupAt(p));
+        }
+        CleanupPlan plan = Cleanup.restrict(all, id -> before.stream().noneMatch(c -> c.pending(id)));
+        if (plan.isEmpty()) {
+            return null;
+        }
+        try {
+            return apply(actor, plan);
+        } catch (ConflictException e) {
+            return null; // a local write moved main: the items stay pending, as after any merge
+        }
+    }
+
     /** The cleanup at a commit known to exist (main's tip, or a plan's). */
     private Cleanup cleanupAt(CommitId at) {
         try {

@@ -7,6 +7,7 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.merge.ConvergentMerge;
+import dev.palimpsest.internal.remote.AuditedChanges;
 import dev.palimpsest.internal.remote.Transport;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
@@ -42,12 +43,19 @@ import org.eclipse.jgit.lib.RefUpdate;
  * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated.
  */
 public final class Replication {
+    /** The progress task of adopting an audited range (moving main, the merge, the indexes' catch-up). */
+    public static final String ADOPT = "adopt";
+
     private final GitRepo repo;
     private final Writer writer;
     private final Signers signers;
     private final Transport transport;
+    private final Receipts receipts;
+    private final Erasure erasure;
 
-    Replication(GitRepo repo, Writer writer, Signers signers) {
+    Replication(GitRepo repo, Writer writer, Signers signers, Receipts receipts, Erasure erasure) {
+        this.receipts = receipts;
+        this.erasure = erasure;
         this.repo = repo;
         this.writer = writer;
         this.signers = signers;
@@ -90,8 +98,14 @@ public final class Replication {
     public PullResult pull(String remote, ActorName actor, TransferProgress progress)
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
-        ObjectId fetched = transport.fetch(Objects.requireNonNull(remote, "remote"), progress);
-        return adopt(repo, writer, remote, fetched, actor, () -> actor == null ? null : signers.signer(actor), progress);
+        Transport.Fetched fetched = transport.fetchVerifying(Objects.requireNonNull(remote, "remote"), progress);
+        ObjectId before = repo.head();
+        PullResult r = adopt(repo, writer, receipts, remote, fetched, actor,
+                () -> actor == null ? null : signers.signer(actor), progress);
+        if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
+            erasure.forgetPulled(before, repo.head());
+        }
+        return r;
     }
 
     /**
@@ -136,8 +150,8 @@ public final class Replication {
             repo = GitRepo.create(dir, options.fsync());
             Transport t = new Transport(repo);
             t.add(new Remote("origin", url));
-            ObjectId fetched = t.fetch("origin", progress);
-            PullResult r = adopt(repo, null, "origin", fetched, null, () -> null, progress);
+            Transport.Fetched fetched = t.fetchVerifying("origin", progress);
+            PullResult r = adopt(repo, null, null, "origin", fetched, null, () -> null, progress);
             keep = !(r instanceof PullResult.Refused);
             return r;
         } catch (ConflictException e) {
@@ -158,8 +172,10 @@ public final class Replication {
         CommitSigner get() throws RejectedException;
     }
 
-    private static PullResult adopt(GitRepo repo, Writer writer, String remote, ObjectId fetched, ActorName actor,
-            SignerSource signer, TransferProgress progress) throws RejectedException, ConflictException {
+    private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote,
+            Transport.Fetched got, ActorName actor, SignerSource signer, TransferProgress progress)
+            throws RejectedException, ConflictException {
+        ObjectId fetched = got.tip();
         Transport t = new Transport(repo);
         ObjectId local = repo.head();
         try {
@@ -167,8 +183,9 @@ public final class Replication {
                 t.deleteRef(Transport.QUARANTINE + remote);
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
-            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false))
-                    .run(local, fetched, (done, total) -> progress.update("audit", done, total));
+            AuditedChanges read = new AuditedChanges();
+            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false), got.verified())
+                    .run(local, fetched, (done, total) -> progress.update("audit", done, total), read);
             if (!report.clean()) {
                 return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())
                         : CommitId.of(local.name()), report);
@@ -181,14 +198,17 @@ public final class Replication {
                 result = new PullResult.FastForward(null, CommitId.of(fetched.name()), report.commits());
             } else {
                 boolean merge = local != null && !History.isAncestorOrSelf(repo, local, fetched);
-                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched);
+                progress.update(ADOPT, 0, 1);
+                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read);
+                progress.update(ADOPT, 1, 1);
                 CommitId head = CommitId.of(done.head().name());
                 result = switch (done.kind()) {
                     case UP_TO_DATE -> new PullResult.UpToDate(head);
                     case FAST_FORWARD -> new PullResult.FastForward(local == null ? null : CommitId.of(local.name()),
                             head, report.commits());
                     case MERGED -> new PullResult.Merged(head, CommitId.of(local.name()), CommitId.of(fetched.name()),
-                            report.commits(), done.lost().stream().map(ConvergentMerge.Lost::id).toList());
+                            report.commits(), done.lost().stream().map(ConvergentMerge.Lost::id).toList(),
+                            done.settled(), cascade(receipts, actor, head, local, fetched));
                 };
             }
             track(repo, remote, fetched);
@@ -199,6 +219,14 @@ public final class Replication {
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot update refs of " + repo.gitDir() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The follow-up cascade commit a merge calls for, written by {@code actor}; null when none. */
+    private static CommitId cascade(Receipts receipts, ActorName actor, CommitId merge, ObjectId ours, ObjectId theirs)
+            throws RejectedException {
+        dev.palimpsest.model.CommitResult r = receipts.cascadeAfterMerge(actor, merge,
+                List.of(CommitId.of(ours.name()), CommitId.of(theirs.name())));
+        return r == null ? null : r.id();
     }
 
     private static void track(GitRepo repo, String remote, ObjectId fetched) throws IOException {

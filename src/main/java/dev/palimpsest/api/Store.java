@@ -75,8 +75,8 @@ public final class Store implements AutoCloseable {
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
         this.recall = new Recall(this, repo, writer);
-        this.replication = new Replication(repo, writer, signers);
         this.erasure = new Erasure(this, repo, writer);
+        this.replication = new Replication(repo, writer, signers, receipts, erasure);
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }

@@ -4,6 +4,7 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Replication;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -32,9 +33,14 @@ import java.util.stream.Stream;
  * range (git asking gpg to verify each signature), in one run.
  */
 public final class PullBench {
-    /** The outcome: pull times (first run, median of all), the git pair's time, and what was pulled. */
-    public record Result(int commits, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
-            double gitFetchSeconds, double gitLogSeconds, int gitGoodSignatures, double ratio) {}
+    /**
+     * The outcome: pull wall times (first run, p50, p90 of all runs), the p50 of the process's and
+     * of the calling thread's CPU time, the git pair's times, the ratio of the git pair to the pull
+     * p50, and the 1-minute load average before and after the pulls.
+     */
+    public record Result(int commits, int runs, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
+            double p90PullSeconds, double medianPullCpuSeconds, double medianThreadCpuSeconds, double gitFetchSeconds,
+            double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private static final StoreOptions OPTIONS = StoreOptions.defaults().withFsync(false);
@@ -48,38 +54,75 @@ public final class PullBench {
 
     /** Builds the origin and a replica behind it by {@code commits}, pulls {@code runs} times on fresh copies, runs git. */
     public Result run(int commits, int runs, boolean git) throws IOException, PalimpsestException {
-        Path dir = Files.createTempDirectory(workDir.toAbsolutePath(), "bench-pull-");
+        return run(commits, runs, git, false);
+    }
+
+    /**
+     * As {@link #run(int, int, boolean)}; {@code keep}: the origin and the replica behind it are
+     * kept in {@code <work dir>/bench-pull-<commits>} and reused by the next run that keeps them.
+     */
+    public Result run(int commits, int runs, boolean git, boolean keep) throws IOException, PalimpsestException {
+        Path kept = workDir.toAbsolutePath().resolve("bench-pull-" + commits);
+        Path dir = keep ? Files.createDirectories(kept) : Files.createTempDirectory(workDir.toAbsolutePath(), "bench-pull-");
         try {
             KeyHome home = new KeyHome(dir.resolve("home"));
             Path origin = dir.resolve("origin.git");
             Path behind = dir.resolve("behind.git");
+            Path built = dir.resolve("built");
             long t0 = System.nanoTime();
-            try (Store s = Store.initializer(origin).home(home).actor(ACTOR).options(OPTIONS).create()) {
-                Replication.cloneStore(origin.toString(), behind, OPTIONS, TransferProgress.none());
-                build(s, commits);
+            if (!Files.exists(built)) {
+                try (Store s = Store.initializer(origin).home(home).actor(ACTOR).options(OPTIONS).create()) {
+                    Replication.cloneStore(origin.toString(), behind, OPTIONS, TransferProgress.none());
+                    build(s, commits);
+                }
+                awaitBackgroundRepack(origin);
+                if (keep) {
+                    Files.writeString(built, "built\n");
+                }
+                log.printf("  built the origin and a replica %d commits behind in %.1f s%n", commits,
+                        (System.nanoTime() - t0) / 1e9);
+            } else {
+                log.printf("  reusing the origin and replica kept in %s%n", dir);
             }
             double setup = (System.nanoTime() - t0) / 1e9;
-            log.printf("  built the origin and a replica %d commits behind in %.1f s%n", commits, setup);
             log.flush();
+            double loadBefore = loadAverage();
             double[] times = new double[runs];
+            double[] cpu = new double[runs];
+            double[] threadCpu = new double[runs];
             for (int i = 0; i < runs; i++) {
                 Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
+                System.gc();
                 try (Store s = Store.open(replica, home, OPTIONS)) {
-                    long s0 = System.nanoTime();
-                    PullResult r = s.replication().pull("origin", ACTOR, TransferProgress.none());
-                    times[i] = (System.nanoTime() - s0) / 1e9;
+                    PullPhases phases = new PullPhases();
+                    PullResult r = s.replication().pull("origin", ACTOR, phases);
+                    List<PullPhases.Phase> ps = phases.end();
+                    for (PullPhases.Phase p : ps) {
+                        times[i] += p.wall();
+                        cpu[i] += p.processCpu();
+                        threadCpu[i] += p.threadCpu();
+                    }
                     if (!(r instanceof PullResult.FastForward f) || f.audited() != commits) {
                         throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + r);
                     }
-                    log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s%n", i + 1, f.audited(),
-                            times[i]);
+                    log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
+                            + " calling thread CPU %.2f s, load %.2f)%n", i + 1, f.audited(), times[i], cpu[i],
+                            threadCpu[i], loadAverage());
+                    for (PullPhases.Phase p : ps) {
+                        log.printf("      %-22s wall %6.3f s  thread CPU %6.3f s  process CPU %6.3f s%n", p.task(),
+                                p.wall(), p.threadCpu(), p.processCpu());
+                    }
                     log.flush();
                 }
                 CommitBench.deleteTree(replica);
             }
+            double loadAfter = loadAverage();
             double first = times[0];
             Arrays.sort(times);
+            Arrays.sort(cpu);
+            Arrays.sort(threadCpu);
             double median = times[times.length / 2];
+            double p90 = times[Math.min(times.length - 1, (int) Math.ceil(times.length * 0.9) - 1)];
             double fetch = Double.NaN;
             double gitLog = Double.NaN;
             int good = 0;
@@ -89,9 +132,44 @@ public final class PullBench {
                 gitLog = g[1];
                 good = (int) g[2];
             }
-            return new Result(commits, setup, first, median, fetch, gitLog, good, (fetch + gitLog) / median);
+            return new Result(commits, runs, setup, first, median, p90, cpu[cpu.length / 2],
+                    threadCpu[threadCpu.length / 2], fetch, gitLog, good, (fetch + gitLog) / median, loadBefore,
+                    loadAfter);
         } finally {
-            CommitBench.deleteTree(dir);
+            if (keep) {
+                for (String left : List.of("git-replica.git", "gnupg")) {
+                    CommitBench.deleteTree(dir.resolve(left));
+                }
+            } else {
+                CommitBench.deleteTree(dir);
+            }
+        }
+    }
+
+    /** The 1-minute load average (/proc/loadavg), or NaN where there is none. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * Waits until no background merge of large packs runs in the origin (the writes above start
+     * one on a daemon thread that outlives the closed store): it would compete with the pulls for
+     * the cores. A real hub does that work on its own machine.
+     */
+    private static void awaitBackgroundRepack(Path origin) throws IOException {
+        try (GitRepo g = GitRepo.open(origin, false)) {
+            while (!g.repack().whileIdle(() -> { })) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the origin's repack", e);
+                }
+            }
         }
     }
 

@@ -190,6 +190,9 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--no-git", description = "Skip git fetch + git log --show-signature.")
         boolean noGit;
 
+        @Option(names = "--keep", description = "Keep the built stores in <dir>/bench-pull-<commits> and reuse them.")
+        boolean keep;
+
         @Mixin
         Scratch scratch;
 
@@ -201,14 +204,18 @@ final class BenchCommand implements Callable<Integer> {
             out().println("bench pull: " + commits + " new commits over a file remote, fsync off, "
                     + Runtime.getRuntime().availableProcessors() + " cores");
             dev.palimpsest.bench.PullBench.Result r = new dev.palimpsest.bench.PullBench(scratch.work(), out())
-                    .run(commits, runs, !noGit);
+                    .run(commits, runs, !noGit, keep);
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%npull (fetch + audit + fast-forward): %.2f s median of %d (first %.2f s); git fetch %.2f s"
-                        + " + git log --show-signature %.2f s = %.2f s (%d good signatures): %.1fx%n",
-                        r.medianPullSeconds(), runs, r.firstPullSeconds(), r.gitFetchSeconds(), r.gitLogSeconds(),
-                        r.gitFetchSeconds() + r.gitLogSeconds(), r.gitGoodSignatures(), r.ratio());
+                out().printf("%npull (fetch + audit + fast-forward), %d runs: p50 %.2f s, p90 %.2f s (first %.2f s);"
+                        + " CPU p50: process %.2f s, calling thread %.2f s; load average %.2f before, %.2f after%n"
+                        + "git fetch %.2f s + git log --show-signature %.2f s = %.2f s (%d good signatures):"
+                        + " %.1fx the pull p50 (targets: pull <= 3 s, >= 50x)%n",
+                        r.runs(), r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
+                        r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter(),
+                        r.gitFetchSeconds(), r.gitLogSeconds(), r.gitFetchSeconds() + r.gitLogSeconds(),
+                        r.gitGoodSignatures(), r.ratio());
             }
             return Main.OK;
         }

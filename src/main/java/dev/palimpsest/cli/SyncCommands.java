@@ -214,10 +214,14 @@ final class SyncCommands {
             m.put("theirs", g.theirs().hex());
             m.put("audited", g.audited());
             m.put("lost", g.lost().stream().map(FactId::value).toList());
+            m.put("settled", g.settled());
+            m.put("cascade", g.cascade() == null ? null : g.cascade().hex());
             line = "merged " + g.theirs().hex().substring(0, 12) + " into " + g.ours().hex().substring(0, 12)
                     + " as " + g.head().hex().substring(0, 12) + ": " + g.audited() + " commits audited"
                     + (g.lost().isEmpty() ? "" : "; concurrent revisions lost (review): "
-                            + String.join(", ", g.lost().stream().map(FactId::value).toList()));
+                            + String.join(", ", g.lost().stream().map(FactId::value).toList()))
+                    + (g.settled().isEmpty() ? "" : "; settled: " + String.join(", ", g.settled()))
+                    + (g.cascade() == null ? "" : "; cascade " + g.cascade().hex().substring(0, 12));
         } else {
             PullResult.Refused x = (PullResult.Refused) r;
             m.put("result", "refused");

@@ -30,14 +30,23 @@ public sealed interface PullResult {
 
     /**
      * Both sides had advanced: {@code head} is the merge commit of {@code ours} and {@code theirs};
-     * {@code lost} are the facts whose concurrent revision lost (each now a review item).
+     * {@code lost} are the facts whose concurrent revision lost (each now a review item);
+     * {@code settled} the cross-fact conflicts the merge settled (its {@code Palimpsest-Settled}
+     * trailers: {@code <rule> <args>}); {@code cascade} the puller's follow-up commit on top of the
+     * merge that retracted the artifacts a concurrent retraction left without receipts (null: none).
      */
-    record Merged(CommitId head, CommitId ours, CommitId theirs, int audited, List<FactId> lost) implements PullResult {
+    record Merged(CommitId head, CommitId ours, CommitId theirs, int audited, List<FactId> lost, List<String> settled,
+            CommitId cascade) implements PullResult {
         public Merged {
             Objects.requireNonNull(head, "head");
             Objects.requireNonNull(ours, "ours");
             Objects.requireNonNull(theirs, "theirs");
             lost = List.copyOf(lost);
+            settled = List.copyOf(settled);
+        }
+
+        public Merged(CommitId head, CommitId ours, CommitId theirs, int audited, List<FactId> lost) {
+            this(head, ours, theirs, audited, lost, List.of(), null);
         }
     }
 

@@ -1,14 +1,19 @@
 package dev.palimpsest.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.palimpsest.api.Store;
+import dev.palimpsest.internal.vault.Vault;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PullResult;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.TransferProgress;
 import dev.palimpsest.testing.Seed;
 import dev.palimpsest.testing.Seeds;
@@ -27,9 +32,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Replicas around one hub doing random asserts, revisions, retractions and syncs in random order,
- * then a final round of syncs: every replica ends on one tree, every acknowledged commit is in
- * every replica's history, and the audit and {@code git fsck --strict} are clean everywhere.
+ * Replicas around one hub doing random asserts (some sealed), revisions, retractions, forgets and
+ * syncs in random order, then a final round of syncs: every replica ends on one tree, every
+ * acknowledged commit is in every replica's history, the audit (the vault's key-not-destroyed rule
+ * included) and {@code git fsck --strict} are clean everywhere, and every forgotten fact reads as
+ * forgotten on every replica, whose vaults no longer hold its key.
  */
 @ExtendWith(Seeds.class)
 class ConvergenceTest {
@@ -49,21 +56,37 @@ class ConvergenceTest {
             replicas.add(rs.cloneHub("r" + i));
         }
         List<FactId> ids = new ArrayList<>();
+        List<FactId> sealed = new ArrayList<>();
+        Set<FactId> forgotten = new HashSet<>();
         Set<String> acknowledged = new HashSet<>();
         int merges = 0;
         for (int step = 0; step < 45; step++) {
             int i = rnd.nextInt(n);
             try (Store s = rs.open(replicas.get(i))) {
-                int op = rnd.nextInt(10);
+                int op = rnd.nextInt(11);
                 if (op < 3 || ids.isEmpty()) {
                     FactId id = FactId.of("f" + step);
                     var tx = s.begin(ACTORS[i]);
-                    tx.assertFact(FactSpec.of(Kind.CLAIM, "Fact " + step + " written on r" + i + ".").id(id));
+                    FactSpec spec = FactSpec.of(Kind.CLAIM, "Fact " + step + " written on r" + i + ".").id(id);
+                    if (rnd.nextInt(3) == 0) {
+                        spec = spec.asSensitive();
+                        sealed.add(id);
+                    }
+                    tx.assertFact(spec);
                     acknowledged.add(tx.commit().id().hex());
                     ids.add(id);
+                } else if (op >= 9 && !sealed.isEmpty()) {
+                    FactId id = sealed.get(rnd.nextInt(sealed.size()));
+                    try {
+                        acknowledged.add(s.erasure().forget(ACTORS[i], List.of(id), "erasure at step " + step, false)
+                                .commit().hex());
+                        forgotten.add(id);
+                    } catch (RejectedException e) {
+                        assertThat(e.violations()).extracting(v -> v.rule()).isSubsetOf(Rule.ALREADY_FORGOTTEN, Rule.NOT_FOUND);
+                    }
                 } else if (op < 6) {
                     FactId id = ids.get(rnd.nextInt(ids.size()));
-                    if (live(s, id)) {
+                    if (live(s, id) && (!sealed.contains(id) || new Vault(replicas.get(i), false).holds(id))) {
                         acknowledged.add(s.begin(ACTORS[i]).revise(id, "Revision at step " + step + " on r" + i + ".",
                                 List.of()).commit().id().hex());
                     }
@@ -97,8 +120,18 @@ class ConvergenceTest {
             assertThat(reachable(p, acknowledged)).as("acknowledged commits in %s", p.getFileName())
                     .isEqualTo(acknowledged.size());
         }
+        for (FactId id : forgotten) {
+            for (Path p : all) {
+                assertThat(new Vault(p, false).holds(id)).as("key of forgotten %s in %s", id, p.getFileName()).isFalse();
+                try (Store s = rs.open(p)) {
+                    assertThat(catchThrowableOfType(() -> s.read(id, s.head()), NotFoundException.class))
+                            .hasMessageContaining("forgotten at");
+                }
+            }
+        }
         assertThat(acknowledged).isNotEmpty();
-        System.err.println("convergence: " + acknowledged.size() + " acknowledged writes, " + merges + " merges");
+        System.err.println("convergence: " + acknowledged.size() + " acknowledged writes, " + merges + " merges, "
+                + forgotten.size() + " forgotten");
     }
 
     /** Pull then push, pulling again when another replica pushed meanwhile; true when a merge was written. */

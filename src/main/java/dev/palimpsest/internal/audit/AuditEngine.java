@@ -38,9 +38,17 @@ public final class AuditEngine {
     private final GitRepo repo;
     private final List<AuditCheck> checks;
 
+    private final VerifiedSignatures verified;
+
     public AuditEngine(GitRepo repo, List<AuditCheck> checks) {
+        this(repo, checks, VerifiedSignatures.NONE);
+    }
+
+    /** An engine that takes the signatures {@code verified} knows of as verified. */
+    public AuditEngine(GitRepo repo, List<AuditCheck> checks, VerifiedSignatures verified) {
         this.repo = repo;
         this.checks = List.copyOf(checks);
+        this.verified = verified;
     }
 
     /** The built-in checks, in reporting order; extensions are appended here. */
@@ -61,12 +69,17 @@ public final class AuditEngine {
      * down to the genesis commit).
      */
     public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress) {
+        return run(from, to, progress, AuditObserver.NONE);
+    }
+
+    /** As {@link #run(ObjectId, ObjectId, AuditProgress)}, telling {@code observer} what it read. */
+    public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress, AuditObserver observer) {
         List<Node> nodes = enumerate(from, to);
         Map<ObjectId, Node> byId = new HashMap<>(nodes.size() * 2);
         for (Node n : nodes) {
             byId.put(n.id(), n);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault());
+        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault(), observer, verified);
         int total = nodes.size();
         AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
         LongAdder signatures = new LongAdder();
@@ -111,6 +124,7 @@ public final class AuditEngine {
     }
 
     private static void await(CountDownLatch finished, AtomicInteger done, int total, AuditProgress progress) {
+        progress.update(0, total);
         try {
             while (!finished.await(200, TimeUnit.MILLISECONDS)) {
                 progress.update(done.get(), total);
@@ -155,6 +169,7 @@ public final class AuditEngine {
                 c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }
         }
+        run.observer.commit(c.id(), raw.parents().size(), c.changes());
         return c;
     }
 

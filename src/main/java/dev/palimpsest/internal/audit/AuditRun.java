@@ -33,10 +33,15 @@ final class AuditRun {
 
     /** The data keys sealed content is opened with (quotes and bodies are checked only where a key exists). */
     final dev.palimpsest.internal.yaml.SealKeys sealKeys;
+    final AuditObserver observer;
+    /** Signatures verified before the audit (a shortcut for {@link CommitCheck}). */
+    final VerifiedSignatures verified;
 
     AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes,
-            dev.palimpsest.internal.yaml.SealKeys keys) {
+            dev.palimpsest.internal.yaml.SealKeys keys, AuditObserver observer, VerifiedSignatures verified) {
+        this.verified = verified;
         this.sealKeys = keys;
+        this.observer = observer;
         this.checks = checks;
         this.ancestry = ancestry;
         this.nodes = nodes;
@@ -89,6 +94,7 @@ final class AuditRun {
         if (f == null) {
             try {
                 f = Optional.of(CanonicalFacts.decode(r.bytes(blob, Constants.OBJ_BLOB), blob.name(), sealKeys).fact());
+                observer.fact(blob, f.get());
             } catch (FormatException e) {
                 f = Optional.empty();
             }

@@ -30,6 +30,7 @@ public final class AuditedCommit {
     private int files;
     private int refs;
     private int signatures;
+    private dev.palimpsest.internal.crypto.CommitSignature signature;
 
     AuditedCommit(AuditRun run, ObjectId id, RawCommit raw, ObjectId parentTree, List<Change> changes,
             Reading reading) {
@@ -85,6 +86,21 @@ public final class AuditedCommit {
 
     public Reading reading() {
         return reading;
+    }
+
+    /**
+     * The commit's parsed {@code gpgsig} signature, parsed once for every check that needs it.
+     *
+     * @throws IllegalArgumentException when the commit has none or it does not parse
+     */
+    public dev.palimpsest.internal.crypto.CommitSignature signature() {
+        if (signature == null) {
+            if (raw.signature() == null) {
+                throw new IllegalArgumentException("the commit carries no signature");
+            }
+            signature = dev.palimpsest.internal.crypto.CommitSignature.parse(raw.signature());
+        }
+        return signature;
     }
 
     /** Reports a violation; {@code path} null means the commit itself. */

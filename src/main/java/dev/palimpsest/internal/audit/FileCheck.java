@@ -160,6 +160,7 @@ final class FileCheck implements AuditCheck {
         try {
             CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, ch.path(), c.run().sealKeys);
             f = d.fact();
+            c.run().observer.fact(ch.newBlob(), f);
             if (!d.canonical()) {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
             }

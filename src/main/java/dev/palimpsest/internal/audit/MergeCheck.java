@@ -46,7 +46,7 @@ final class MergeCheck implements AuditCheck {
                     + " is not the convergent merge of its parents, which is the tree " + expected.name());
         }
         String actor = raw.author() == null ? "" : raw.author().name();
-        List<String> want = MergeMessage.trailers(actor, theirs, merged.lost());
+        List<String> want = MergeMessage.trailers(actor, theirs, merged);
         List<String> have = MergeMessage.trailerLines(raw.message());
         if (!want.equals(have)) {
             c.violation(null, Rule.MERGE_MISMATCH, "the merge's trailers " + have

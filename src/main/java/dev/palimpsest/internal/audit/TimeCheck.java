@@ -1,6 +1,5 @@
 package dev.palimpsest.internal.audit;
 
-import dev.palimpsest.internal.crypto.CommitSignature;
 import dev.palimpsest.internal.rules.TimeRules;
 import java.io.IOException;
 import java.time.Instant;
@@ -28,7 +27,7 @@ final class TimeCheck implements AuditCheck {
         Instant signed = null;
         if (raw.signature() != null) {
             try {
-                signed = CommitSignature.parse(raw.signature()).created();
+                signed = c.signature().created();
             } catch (IllegalArgumentException e) {
                 signed = null;
             }

@@ -214,16 +214,11 @@ public final class Forgetting {
 
     /** The sealed digest of {@code id}'s last version in the ancestry of {@code at}, or null when it is plaintext. */
     public String digest(FactId id, ObjectId at) {
-        ObjectId last = null;
-        for (FactState e : index.eventsAt(id, at)) {
-            if (e.live() && e.blob() != null) {
-                last = e.blob();
-                break;
-            }
-        }
-        if (last == null) {
+        FactState lastLive = index.lastLive(id, at);
+        if (lastLive == null) {
             return null;
         }
+        ObjectId last = lastLive.blob();
         try (ObjectReader r = repo.newReader()) {
             Fact f = FactCodec.decodeFact(r.open(last, Constants.OBJ_BLOB).getCachedBytes(Snapshot.MAX_READ), id.value());
             return f.seal() == null ? null : f.seal().digest();

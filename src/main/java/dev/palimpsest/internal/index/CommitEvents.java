@@ -4,7 +4,7 @@ import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
-import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
@@ -73,6 +73,42 @@ final class CommitEvents {
             }
         }
         return new IndexLog.Entry(c.copy(), first == null ? null : first.copy(), events);
+    }
+
+    /**
+     * The events of the single-parent commit {@code c} from {@code known}, the paths it changed
+     * against its parent as someone already diffed them (the audit of a pull), so no tree is walked;
+     * the same events {@link #of} finds. Returns null when {@code known} lacks {@code c}.
+     */
+    IndexLog.Entry ofKnown(ObjectReader reader, RevCommit c, KnownChanges known) throws IOException {
+        Map<String, KnownChanges.Change> changes = c.getParentCount() == 1 ? known.changes(c) : null;
+        if (changes == null) {
+            return null;
+        }
+        RevCommit first = c.getParent(0);
+        List<String> paths = new ArrayList<>();
+        for (String path : changes.keySet()) {
+            if (inFactFolder(path)) {
+                paths.add(path);
+            }
+        }
+        paths.sort(null);
+        Map<String, FactEvent> events = new LinkedHashMap<>();
+        for (String path : paths) {
+            FactId id = StorePaths.idFromPath(path);
+            if (id == null) {
+                continue;
+            }
+            KnownChanges.Change ch = changes.get(path);
+            if (ch.newBlob() != null) {
+                Fact f = known.fact(ch.newBlob());
+                events.put(id.value(), f != null ? written(f, c.copy(), c.copy(), ch.newBlob())
+                        : written(reader, c.copy(), c.copy(), id, ch.newBlob()));
+            } else if (!events.containsKey(id.value())) {
+                events.put(id.value(), removed(reader, c, first, id, ch.oldBlob()));
+            }
+        }
+        return new IndexLog.Entry(c.copy(), first.copy(), events);
     }
 
     /**
@@ -179,7 +215,7 @@ final class CommitEvents {
     private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
             throws IOException {
         try {
-            return written(FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), id.value()),
+            return written(CanonicalFacts.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), id.value()),
                     commit, version, blob);
         } catch (FormatException | org.eclipse.jgit.errors.LargeObjectException e) {
             // a malformed or oversize file is still a version; the audit reports it

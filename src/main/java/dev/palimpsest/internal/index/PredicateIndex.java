@@ -206,6 +206,36 @@ public final class PredicateIndex {
     }
 
     /**
+     * The fact's newest live version in the first-parent ancestry of {@code commit} (its state
+     * there when live; else the version before its retraction or removal), or null when none.
+     */
+    public synchronized FactState lastLive(FactId id, ObjectId commit) {
+        catchUp(commit);
+        FactTimeline t = facts.get(id.value());
+        if (t == null) {
+            return null;
+        }
+        CommitGraph.Node n = graph.node(commit);
+        int chain = n.chain();
+        int pos = n.pos();
+        while (chain >= 0) {
+            FactState[] last = {null};
+            t.eachAtOrBefore(chain, pos, e -> {
+                FactState st = new FactState(e);
+                if (st.live() && st.blob() != null) {
+                    last[0] = st;
+                }
+            });
+            if (last[0] != null) {
+                return last[0];
+            }
+            pos = graph.forkPos(chain);
+            chain = graph.parentChain(chain);
+        }
+        return null;
+    }
+
+    /**
      * Every event of the fact in the ancestry of {@code commit} (the first-parent chains crossed
      * from it, as {@link #state} reads them), the newest chain segment first; empty if never written.
      */
@@ -305,6 +335,14 @@ public final class PredicateIndex {
 
     /** Indexes {@code target} and its unindexed ancestry, parents first. */
     public synchronized void catchUp(ObjectId target) {
+        catchUp(target, KnownChanges.NONE);
+    }
+
+    /**
+     * As {@link #catchUp(ObjectId)}, taking each single-parent commit's changes and decoded facts
+     * from {@code known} where it has them instead of diffing trees and decoding files.
+     */
+    public synchronized void catchUp(ObjectId target, KnownChanges known) {
         if (graph.contains(target)) {
             return;
         }
@@ -316,7 +354,10 @@ public final class PredicateIndex {
             }
             if (parentsKnown) {
                 // the common case (a commit on top of indexed history): no walk needed
-                IndexLog.Entry e = events.of(reader, walk, direct);
+                IndexLog.Entry e = events.ofKnown(reader, direct, known);
+                if (e == null) {
+                    e = events.of(reader, walk, direct);
+                }
                 apply(e);
                 unpersisted.add(e);
                 return;
@@ -325,12 +366,15 @@ public final class PredicateIndex {
             walk.sort(RevSort.TOPO);
             walk.sort(RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(target));
-            for (ObjectId known : frontier(walk, target)) {
-                walk.markUninteresting(walk.parseCommit(known));
+            for (ObjectId indexed : frontier(walk, target)) {
+                walk.markUninteresting(walk.parseCommit(indexed));
             }
             for (RevCommit c : walk) {
                 if (!graph.contains(c)) {
-                    IndexLog.Entry e = events.of(reader, walk, c);
+                    IndexLog.Entry e = events.ofKnown(reader, c, known);
+                    if (e == null) {
+                        e = events.of(reader, walk, c);
+                    }
                     apply(e);
                     unpersisted.add(e);
                 }

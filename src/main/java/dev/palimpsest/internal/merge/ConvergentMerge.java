@@ -24,16 +24,24 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * tree into the merged tree, and the fact versions that lost. The result depends only on the two
  * commits' histories, never on which one is "ours": {@code merge(a, b)} and {@code merge(b, a)}
  * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
- * retraction record), an actor's key (both key files), a produced file's content, any other path.
+ * retraction record and tombstone), an actor's key (both key files), a produced file's content, any other path.
  * A unit changed on one side since the merge base takes that side; a unit changed on both sides
- * follows {@link #resolve}. Stateless and thread-safe.
+ * follows {@link #resolve}. Then the conflicts between facts that only the merged tree shows are
+ * settled by {@link MergeSettle}. Stateless and thread-safe.
  */
 public final class ConvergentMerge {
     /** A fact version that lost a merge: the fact, the losing and the winning version's commits. */
     public record Lost(FactId id, ObjectId loser, ObjectId winner) {}
 
-    /** The merge: edits (path to blob, null to delete) over the first tip's tree, and the losers sorted by id. */
-    public record Result(Map<String, ObjectId> edits, List<Lost> lost) {}
+    /**
+     * The merge: edits (path to blob, null to delete) over the first tip's tree, the losers sorted
+     * by id, and the cross-fact conflicts settled on the merged tree ({@link MergeSettle}), sorted.
+     */
+    public record Result(Map<String, ObjectId> edits, List<Lost> lost, List<String> settled) {
+        public Result(Map<String, ObjectId> edits, List<Lost> lost) {
+            this(edits, lost, List.of());
+        }
+    }
 
     /** Thrown when the two commits share no history (two different stores). */
     public static final class UnrelatedException extends Exception {
@@ -44,12 +52,38 @@ public final class ConvergentMerge {
         }
     }
 
-    private enum Type { FACT, KEY, CONTENT, OTHER }
+    enum Type { FACT, KEY, CONTENT, OTHER }
 
-    private record Unit(Type type, String name, List<String> paths) {}
+    record Unit(Type type, String name, List<String> paths) {}
 
     /** A unit's blobs on one side, by path, only present paths. */
-    private record Side(ObjectId commit, TreeMap<String, ObjectId> blobs) {}
+    record Side(ObjectId commit, TreeMap<String, ObjectId> blobs) {}
+
+    /**
+     * A unit both tips do not hold alike: its two sides, its state at the merge base (null when the
+     * bases disagree), the side whose state it takes, and whether both sides changed it.
+     */
+    static final class Decision {
+        final Unit unit;
+        final Side a;
+        final Side b;
+        final TreeMap<String, ObjectId> base;
+        final boolean both;
+        Side chosen;
+
+        Decision(Unit unit, Side a, Side b, TreeMap<String, ObjectId> base, boolean both, Side chosen) {
+            this.unit = unit;
+            this.a = a;
+            this.b = b;
+            this.base = base;
+            this.both = both;
+            this.chosen = chosen;
+        }
+
+        Side other() {
+            return chosen == a ? b : a;
+        }
+    }
 
     private ConvergentMerge() {}
 
@@ -64,43 +98,47 @@ public final class ConvergentMerge {
             }
             Map<String, Unit> units = changedUnits(reader, ca.getTree(), cb.getTree());
             Versions versions = new Versions(reader, bases);
-            Map<String, ObjectId> edits = new TreeMap<>();
-            List<Lost> lost = new ArrayList<>();
+            List<Decision> decisions = new ArrayList<>();
             for (Unit u : units.values()) {
                 Side sa = side(reader, ca, u);
                 Side sb = side(reader, cb, u);
-                TreeMap<String, ObjectId> base = baseOf(reader, bases, u);
-                TreeMap<String, ObjectId> chosen;
                 if (sa.blobs().equals(sb.blobs())) {
                     continue;
-                } else if (base != null && base.equals(sa.blobs())) {
-                    chosen = sb.blobs();
-                } else if (base != null && base.equals(sb.blobs())) {
-                    chosen = sa.blobs();
-                } else {
-                    Side win = resolve(u, sa, sb, versions);
-                    chosen = win.blobs();
-                    Side lose = win == sa ? sb : sa;
-                    if (u.type() == Type.FACT && live(u, win) && live(u, lose)) {
-                        lost.add(new Lost(FactId.of(u.name()), versions.commitOf(lose.commit(), firstLive(u, lose)),
-                                versions.commitOf(win.commit(), firstLive(u, win))));
-                    }
                 }
-                for (String p : u.paths()) {
-                    ObjectId want = chosen.get(p);
-                    if (!Objects.equals(want, sa.blobs().get(p))) {
+                TreeMap<String, ObjectId> base = baseOf(reader, bases, u);
+                if (base != null && base.equals(sa.blobs())) {
+                    decisions.add(new Decision(u, sa, sb, base, false, sb));
+                } else if (base != null && base.equals(sb.blobs())) {
+                    decisions.add(new Decision(u, sa, sb, base, false, sa));
+                } else {
+                    decisions.add(new Decision(u, sa, sb, base, true, resolve(u, sa, sb, versions)));
+                }
+            }
+            List<String> settled = new MergeSettle(reader, ca, versions, decisions).settle();
+            Map<String, ObjectId> edits = new TreeMap<>();
+            List<Lost> lost = new ArrayList<>();
+            for (Decision d : decisions) {
+                Side win = d.chosen;
+                Side lose = d.other();
+                if (d.both && d.unit.type() == Type.FACT && live(d.unit, win) && live(d.unit, lose)) {
+                    lost.add(new Lost(FactId.of(d.unit.name()), versions.commitOf(lose.commit(), firstLive(d.unit, lose)),
+                            versions.commitOf(win.commit(), firstLive(d.unit, win))));
+                }
+                for (String p : d.unit.paths()) {
+                    ObjectId want = win.blobs().get(p);
+                    if (!Objects.equals(want, d.a.blobs().get(p))) {
                         edits.put(p, want);
                     }
                 }
             }
             lost.sort(Comparator.comparing(l -> l.id().value()));
-            return new Result(edits, List.copyOf(lost));
+            return new Result(edits, List.copyOf(lost), settled);
         }
     }
 
     /**
-     * Both sides changed the unit: for a fact, a retraction beats a live version, and a live
-     * version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
+     * Both sides changed the unit: for a fact, a tombstone (a forget) beats everything, a
+     * retraction beats a live version, and a live version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
      * presence beats absence. Between two states of one rank the later version wins: the larger
      * (committer time, commit id) of the commit that introduced the deciding blob.
      */
@@ -128,6 +166,9 @@ public final class ConvergentMerge {
     private static int rank(Unit u, Side s) {
         switch (u.type()) {
             case FACT:
+                if (s.blobs().containsKey(u.paths().get(u.paths().size() - 1))) {
+                    return 3;
+                }
                 if (live(u, s)) {
                     return 1;
                 }
@@ -139,13 +180,13 @@ public final class ConvergentMerge {
         }
     }
 
-    private static boolean live(Unit u, Side s) {
+    static boolean live(Unit u, Side s) {
         return firstLive(u, s) != null;
     }
 
-    private static Key firstLive(Unit u, Side s) {
+    static Key firstLive(Unit u, Side s) {
         for (Map.Entry<String, ObjectId> e : s.blobs().entrySet()) {
-            if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/")) {
+            if (!e.getKey().startsWith(StorePaths.RETRACTIONS + "/") && !e.getKey().startsWith(StorePaths.TOMBSTONES + "/")) {
                 return new Key(e.getKey(), e.getValue());
             }
         }
@@ -157,6 +198,10 @@ public final class ConvergentMerge {
             return null;
         }
         if (u.type() == Type.FACT) {
+            String tombstone = u.paths().get(u.paths().size() - 1);
+            if (s.blobs().containsKey(tombstone)) {
+                return tombstone;
+            }
             Key live = firstLive(u, s);
             return live != null ? live.path() : s.blobs().firstKey();
         }
@@ -232,11 +277,13 @@ public final class ConvergentMerge {
     static Unit unitOf(String path) {
         int slash = path.indexOf('/');
         String top = slash < 0 ? path : path.substring(0, slash);
-        if ((StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS))) {
+        if (StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS)
+                || top.equals(StorePaths.TOMBSTONES)) {
             FactId id = StorePaths.idFromPath(path);
             if (id != null) {
                 List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
                 paths.add(StorePaths.retractionPath(id));
+                paths.add(StorePaths.tombstonePath(id));
                 if (paths.contains(path)) {
                     return new Unit(Type.FACT, id.value(), List.copyOf(paths));
                 }
@@ -298,6 +345,41 @@ public final class ConvergentMerge {
         ObjectId commitOf(ObjectId tip, Key key) throws IOException {
             ObjectId id = of(tip, key).id();
             return id == null ? tip.copy() : id;
+        }
+
+        /**
+         * The latest commit reachable from {@code tip} and not from the merge bases whose tree lacks
+         * {@code path} while one of its parents' trees holds it (time 0 and no id when there is none).
+         */
+        Version removal(ObjectId tip, String path) throws IOException {
+            String k = tip.name() + " -" + path;
+            Version v = cache.get(k);
+            if (v != null) {
+                return v;
+            }
+            v = new Version(Long.MIN_VALUE, null);
+            try (RevWalk walk = new RevWalk(reader)) {
+                walk.markStart(walk.parseCommit(tip));
+                for (RevCommit b : bases) {
+                    walk.markUninteresting(walk.parseCommit(b));
+                }
+                for (RevCommit c : walk) {
+                    if (blobAt(reader, c.getTree(), path) != null) {
+                        continue;
+                    }
+                    boolean removed = false;
+                    for (RevCommit p : c.getParents()) {
+                        walk.parseHeaders(p);
+                        removed |= blobAt(reader, p.getTree(), path) != null;
+                    }
+                    Version here = new Version(c.getCommitTime(), c.copy());
+                    if (removed && here.compareTo(v) > 0) {
+                        v = here;
+                    }
+                }
+            }
+            cache.put(k, v);
+            return v;
         }
 
         private Version search(ObjectId tip, Key key) throws IOException {

@@ -127,6 +127,22 @@ public final class Cleanup {
                 g.config.distrustFlat() ? Policy.DISTRUST : Policy.TRUST, rootIds, removals, revisions, touched);
     }
 
+    /** True when {@code id} is a live artifact without a live bundle or with dead sentences (cleanup pending). */
+    public boolean pending(FactId id) {
+        int n = g.find(id);
+        return n >= 0 && g.live[n] && g.kind[n] >= ReceiptGraph.MERGE && (!baseline.alive(n) || baseline.partlyDead(n));
+    }
+
+    /**
+     * The cascade {@code plan} (a plan without roots) restricted to the artifacts {@code keep} accepts:
+     * its removals and revisions of other artifacts are left out (they stay pending).
+     */
+    public static CleanupPlan restrict(CleanupPlan plan, java.util.function.Predicate<FactId> keep) {
+        return new CleanupPlan(plan.at(), plan.operation(), plan.targets(), plan.reason(), plan.policy(), plan.roots(),
+                plan.removals().stream().filter(r -> keep.test(r.id())).toList(),
+                plan.revisions().stream().filter(r -> keep.test(r.id())).toList(), plan.touched());
+    }
+
     /** The fact of a live node, as decoded (null for sources and plain facts). */
     public Fact fact(FactId id) {
         int n = g.find(id);

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.remote;
 
+import dev.palimpsest.internal.audit.VerifiedSignatures;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.NotFoundException;
@@ -115,8 +116,36 @@ public final class Transport {
      * @throws NotFoundException when the remote has no {@code main}
      */
     public ObjectId fetch(String name, TransferProgress progress) throws NotFoundException {
-        remote(name);
+        return fetchVerifying(name, progress).tip();
+    }
+
+    /** What a fetch brought: the remote's main, and the incoming signatures verified meanwhile. */
+    public record Fetched(ObjectId tip, VerifiedSignatures verified) {}
+
+    /**
+     * As {@link #fetch}; from a remote on this machine the incoming commits' signatures are verified
+     * while the objects are copied (with the keys trusted at main), for the audit to take.
+     */
+    public Fetched fetchVerifying(String name, TransferProgress progress) throws NotFoundException {
+        Remote remote = remote(name);
         String quarantine = QUARANTINE + name;
+        java.io.File local = LocalFetch.localGitDir(remote.url());
+        if (local != null) {
+            try {
+                Fetched got = LocalFetch.fetch(repo, local, new Monitor(progress));
+                if (got == null) {
+                    throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
+                }
+                RefUpdate u = repo.repository().updateRef(quarantine);
+                u.setNewObjectId(got.tip());
+                u.setForceUpdate(true);
+                u.disableRefLog();
+                u.update();
+                return got;
+            } catch (IOException e) {
+                throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
+            }
+        }
         try {
             FetchResult r = Git.wrap(repo.repository()).fetch().setRemote(name)
                     .setRefSpecs(new RefSpec("+" + GitRepo.MAIN + ":" + quarantine)).setTagOpt(TagOpt.NO_TAGS)
@@ -125,7 +154,7 @@ public final class Transport {
             if (advertised == null || advertised.getObjectId() == null) {
                 throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
             }
-            return advertised.getObjectId().copy();
+            return new Fetched(advertised.getObjectId().copy(), VerifiedSignatures.NONE);
         } catch (GitAPIException e) {
             throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
         }
@@ -187,7 +216,7 @@ public final class Transport {
     }
 
     /** JGit's progress monitor over a {@link TransferProgress}. */
-    private static final class Monitor implements ProgressMonitor {
+    static final class Monitor implements ProgressMonitor {
         private final TransferProgress out;
         private String task = "";
         private int total;

@@ -20,7 +20,30 @@ public final class RefRules {
 
     /** {@code s} stripped, every whitespace run replaced by one space. */
     public static String collapse(String s) {
-        return s.strip().replaceAll("\\s+", " ");
+        String t = s.strip();
+        StringBuilder out = null;
+        boolean run = false;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            boolean ws = isSpace(c);
+            if (ws && out == null && (c != ' ' || i + 1 < t.length() && isSpace(t.charAt(i + 1)))) {
+                out = new StringBuilder(t.length()).append(t, 0, i);
+            }
+            if (out != null) {
+                if (!ws) {
+                    out.append(c);
+                } else if (!run) {
+                    out.append(' ');
+                }
+            }
+            run = ws;
+        }
+        return out == null ? t : out.toString();
+    }
+
+    /** True for the characters a regular expression's {@code \s} matches. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     /**

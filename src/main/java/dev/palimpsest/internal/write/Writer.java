@@ -144,7 +144,11 @@ public final class Writer {
     }
 
     /** What {@link #integrate} did: the kind, main's commit afterwards, and the fact versions a merge lost. */
-    public record Integration(Kind kind, ObjectId head, List<ConvergentMerge.Lost> lost) {
+    public record Integration(Kind kind, ObjectId head, List<ConvergentMerge.Lost> lost, List<String> settled) {
+        public Integration(Kind kind, ObjectId head, List<ConvergentMerge.Lost> lost) {
+            this(kind, head, lost, List.of());
+        }
+
         /** Nothing to do, main moved forward to the incoming commit, or a merge commit was written. */
         public enum Kind { UP_TO_DATE, FAST_FORWARD, MERGED }
     }
@@ -155,8 +159,10 @@ public final class Writer {
      * main, nothing changes; otherwise the {@link ConvergentMerge} of main and it is written as a
      * commit with parents (main, incoming), signed by {@code actor} (trusted at main, its secret key
      * the trusted one), and main moves to it. Retries when a local writer moved main meanwhile.
+     * The predicate index catches up taking what {@code known} already read of the incoming range.
      */
-    public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming)
+    public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
+            dev.palimpsest.internal.index.KnownChanges known)
             throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
@@ -165,7 +171,7 @@ public final class Writer {
                 Integration done = integrateOnce(actor, signer, incoming, tip, held);
                 if (done != null) {
                     if (done.kind() != Integration.Kind.UP_TO_DATE) {
-                        index.catchUp(done.head());
+                        index.catchUp(done.head(), known);
                         index.persist();
                     }
                     return done;
@@ -198,7 +204,7 @@ public final class Writer {
                 checkSigner(parent, actor, signer);
                 ConvergentMerge.Result merged = ConvergentMerge.merge(reader, tip, incoming);
                 ObjectId commit = writeMerge(parent, incoming, merged, actor, signer);
-                return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost())
+                return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost(), merged.settled())
                         : null;
             }
         } catch (IOException e) {
@@ -221,7 +227,7 @@ public final class Writer {
             cb.setParentIds(parent.commit(), incoming);
             cb.setAuthor(who);
             cb.setCommitter(who);
-            cb.setMessage(dev.palimpsest.internal.merge.MergeMessage.of(actor, parent.commit(), incoming, merged.lost()));
+            cb.setMessage(dev.palimpsest.internal.merge.MergeMessage.of(actor, parent.commit(), incoming, merged));
             cb.setGpgSignature(new GpgSignature(signer.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
             ObjectId commit = ins.insert(cb);
             ins.flush();

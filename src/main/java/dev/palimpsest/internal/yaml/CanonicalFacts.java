@@ -46,6 +46,15 @@ public final class CanonicalFacts {
     }
 
     /**
+     * The fact in {@code bytes}, as {@link FactCodec#decodeFact} decodes it, without telling whether
+     * the file is canonical: the fast parser for the simple canonical layout, else the YAML mapper.
+     */
+    public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
+        Fact f = new Parser(bytes).fact();
+        return f != null ? f : FactCodec.decodeFact(bytes, what);
+    }
+
+    /**
      * The canonical encoding of {@code r} (byte for byte what {@link FactCodec}'s YAML mapper
      * writes), or null when one of its strings needs escaping and the mapper must write it.
      */

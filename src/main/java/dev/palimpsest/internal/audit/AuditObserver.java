@@ -1,0 +1,29 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.model.Fact;
+import java.util.List;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Learns what an audit read, so a caller that adopts the audited commits (a pull) need not read it
+ * again: each checked commit's changes against its first parent, and each fact file decoded.
+ * Called from the audit's worker threads, so implementations must be thread-safe.
+ */
+public interface AuditObserver {
+    /** {@code commit} (with {@code parents} parents) changed exactly {@code changes} against its first parent. */
+    void commit(ObjectId commit, int parents, List<Change> changes);
+
+    /** {@code blob} decodes to {@code fact}. */
+    void fact(ObjectId blob, Fact fact);
+
+    /** Learns nothing. */
+    AuditObserver NONE = new AuditObserver() {
+        @Override
+        public void commit(ObjectId commit, int parents, List<Change> changes) {
+        }
+
+        @Override
+        public void fact(ObjectId blob, Fact fact) {
+        }
+    };
+}

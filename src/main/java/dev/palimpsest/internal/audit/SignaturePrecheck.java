@@ -1,0 +1,142 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.internal.crypto.CommitSignature;
+import dev.palimpsest.internal.crypto.TrustedKey;
+import dev.palimpsest.internal.layout.StorePaths;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.util.sha1.SHA1;
+
+/**
+ * Verifies, on a background thread while a fetch copies objects, the signatures of the incoming
+ * commits with the keys trusted at the local {@code main}, so the audit that follows need not
+ * (Ed25519 verification is most of its work). Each commit's bytes are hashed (JGit's SHA-1 with
+ * collision detection) and used only when they are the object of that id, so where the bytes came
+ * from does not matter. A result is only a shortcut: {@link #verified} answers true for a commit
+ * and key only when that key's signature over that exact commit verified; the audit still decides
+ * whether the key is the one trusted at the commit's parent, and checks everything else. Thread-safe.
+ */
+public final class SignaturePrecheck implements VerifiedSignatures {
+    private final Map<ObjectId, String> verified = new ConcurrentHashMap<>();
+    private final Thread thread;
+
+    private SignaturePrecheck(Repository source, ObjectId tip, Collection<ObjectId> haves, List<TrustedKey> keys) {
+        this.thread = new Thread(() -> run(source, tip, haves, keys), "palimpsest-precheck");
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Starts verifying the commits reachable from {@code tip} and not from {@code haves} in
+     * {@code source} (read-only; must stay open until {@link #await}) with {@code keys}.
+     */
+    public static SignaturePrecheck start(Repository source, ObjectId tip, Collection<ObjectId> haves,
+            List<TrustedKey> keys) {
+        SignaturePrecheck p = new SignaturePrecheck(source, tip, List.copyOf(haves), List.copyOf(keys));
+        p.thread.start();
+        return p;
+    }
+
+    /** Waits until the background thread ends. */
+    public void await() {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean verified(ObjectId commit, TrustedKey key) {
+        return key.fingerprint().equals(verified.get(commit));
+    }
+
+    /** The keys {@code keys/<actor>.asc} in the tree of {@code commit} that parse (none when null). */
+    public static List<TrustedKey> keysAt(Repository repo, ObjectId commit) throws IOException {
+        List<TrustedKey> out = new ArrayList<>();
+        if (commit == null) {
+            return out;
+        }
+        try (RevWalk walk = new RevWalk(repo); ObjectReader reader = repo.newObjectReader()) {
+            RevCommit c = walk.parseCommit(commit);
+            try (TreeWalk keys = TreeWalk.forPath(reader, StorePaths.KEYS, c.getTree())) {
+                if (keys == null || !keys.isSubtree()) {
+                    return out;
+                }
+                try (TreeWalk tw = new TreeWalk(reader)) {
+                    tw.addTree(keys.getObjectId(0));
+                    while (tw.next()) {
+                        if (tw.getNameString().endsWith(".asc") && tw.getRawMode(0) == FileMode.REGULAR_FILE.getBits()) {
+                            try {
+                                out.add(TrustedKey.parse(new String(reader.open(tw.getObjectId(0), Constants.OBJ_BLOB)
+                                        .getCachedBytes(1 << 20), StandardCharsets.US_ASCII)));
+                            } catch (IllegalArgumentException | org.eclipse.jgit.errors.LargeObjectException e) {
+                                // not a key the audit would trust either
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private void run(Repository source, ObjectId tip, Collection<ObjectId> haves, List<TrustedKey> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (RevWalk walk = new RevWalk(source)) {
+            walk.setRetainBody(true);
+            walk.markStart(walk.parseCommit(tip));
+            for (ObjectId h : haves) {
+                try {
+                    walk.markUninteresting(walk.parseCommit(h));
+                } catch (IOException | IllegalArgumentException e) {
+                    // not a commit there: nothing to exclude
+                }
+            }
+            for (RevCommit c : walk) {
+                check(c.getId(), c.getRawBuffer(), keys);
+            }
+        } catch (IOException | RuntimeException e) {
+            // a shortcut only: whatever was not verified here the audit verifies
+        }
+    }
+
+    private void check(ObjectId id, byte[] bytes, List<TrustedKey> keys) {
+        SHA1 h = SHA1.newInstance();
+        h.update(Constants.encodedTypeString(Constants.OBJ_COMMIT));
+        h.update((byte) ' ');
+        h.update(Constants.encodeASCII(bytes.length));
+        h.update((byte) 0);
+        h.update(bytes);
+        if (!id.equals(h.toObjectId())) {
+            return;
+        }
+        RawCommit raw = RawCommit.parse(bytes);
+        if (raw.signature() == null) {
+            return;
+        }
+        CommitSignature sig = CommitSignature.parse(raw.signature());
+        for (TrustedKey k : keys) {
+            if (k.holds(sig.keyId())) {
+                if (k.verify(sig, raw.payload())) {
+                    verified.put(id.copy(), k.fingerprint());
+                }
+                return;
+            }
+        }
+    }
+}

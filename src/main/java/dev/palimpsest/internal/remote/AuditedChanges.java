@@ -1,0 +1,55 @@
+package dev.palimpsest.internal.remote;
+
+import dev.palimpsest.internal.audit.AuditObserver;
+import dev.palimpsest.internal.index.KnownChanges;
+import dev.palimpsest.model.Fact;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * What the audit of a pull read (each single-parent commit's changes, the facts it decoded), kept
+ * for the predicate index's catch-up after adoption, so the incoming range is diffed and decoded
+ * once. Bounded: beyond {@link #MAX_COMMITS} commits or {@link #MAX_FACTS} facts it stops keeping
+ * (the index then diffs the rest itself). Thread-safe.
+ */
+public final class AuditedChanges implements AuditObserver, KnownChanges {
+    static final int MAX_COMMITS = 100_000;
+    static final int MAX_FACTS = 200_000;
+
+    private final Map<ObjectId, Map<String, KnownChanges.Change>> commits = new ConcurrentHashMap<>();
+    private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
+    private final AtomicInteger kept = new AtomicInteger();
+
+    @Override
+    public void commit(ObjectId commit, int parents, List<dev.palimpsest.internal.audit.Change> changes) {
+        if (parents != 1 || kept.incrementAndGet() > MAX_COMMITS) {
+            return;
+        }
+        Map<String, KnownChanges.Change> m = new HashMap<>(changes.size() * 2);
+        for (dev.palimpsest.internal.audit.Change c : changes) {
+            m.put(c.path(), new KnownChanges.Change(c.oldBlob(), c.newBlob()));
+        }
+        commits.put(commit.copy(), m);
+    }
+
+    @Override
+    public void fact(ObjectId blob, Fact fact) {
+        if (facts.size() < MAX_FACTS) {
+            facts.putIfAbsent(blob.copy(), fact);
+        }
+    }
+
+    @Override
+    public Map<String, KnownChanges.Change> changes(ObjectId commit) {
+        return commits.get(commit);
+    }
+
+    @Override
+    public Fact fact(ObjectId blob) {
+        return facts.get(blob);
+    }
+}
