@@ -100,11 +100,24 @@ public final class Replication {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         Transport.Fetched fetched = transport.fetchVerifying(Objects.requireNonNull(remote, "remote"), progress);
         ObjectId before = repo.head();
-        PullResult r = adopt(repo, writer, receipts, remote, fetched, actor,
-                () -> actor == null ? null : signers.signer(actor), progress);
-        if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
-            erasure.forgetPulled(before, repo.head());
+        // A pull may bring tombstones: its intent lets the next open finish destroying their keys after a crash.
+        dev.palimpsest.internal.vault.Vault.Intent intent = repo.vault().intendForget();
+        PullResult r;
+        try {
+            r = adopt(repo, writer, receipts, remote, fetched, actor,
+                    () -> actor == null ? null : signers.signer(actor), progress);
+            if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
+                erasure.forgetPulled(before, repo.head());
+            }
+        } catch (RejectedException | ConflictException | RuntimeException e) {
+            if (java.util.Objects.equals(before, repo.head())) {
+                intent.done();
+            } else {
+                intent.release();
+            }
+            throw e;
         }
+        intent.done();
         return r;
     }
 
