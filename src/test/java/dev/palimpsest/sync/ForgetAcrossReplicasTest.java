@@ -97,6 +97,8 @@ class ForgetAcrossReplicasTest {
                     .hasMessageContaining("forgotten at");
         }
         assertThat(new Vault(b, false).holds(F)).isFalse();
+        assertThat(new Vault(b, false).orphanedIntents()).as("the pull's intent is settled").isEmpty();
+        assertThat(b.resolve("palimpsest-vault/forgetting")).isEmptyDirectory();
         assertThat(b.resolve("palimpsest-index/search-v1")).doesNotExist();
         assertThat(Replicas.audit(b).violations()).isEmpty();
     }
