@@ -8,7 +8,9 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.search.SearchIndex;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.ClaimSpec;
@@ -26,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,29 +48,35 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * Recall at scale: {@code facts} claims over {@code entities} entities (objects of 2-4 words from a
  * 5,000-word vocabulary; one claim in ten after the first tenth supersedes an earlier one; one in
- * fifty retracts an earlier one), {@code batch} per signed commit; then, through the public API,
- * {@code search} (an entity; two words) and {@code brief} (an entity, 500 tokens) at main and at a
- * random past commit; the incremental update (catching up {@code extra} commits of the same shape
- * from git, an upper bound of the writer's own path, which skips the diff and the decode); the cold
- * rebuild of the index from git; and side by side, a rebuild-per-query scan (decode every live fact
- * at the commit into a fresh in-memory Lucene index, then search it: what a snapshot index costs to
- * keep fresh) and {@code git grep} at the commit.
+ * fifty retracts an earlier one), a fixed or random number per signed commit; then the cold rebuild
+ * of the index from git; through the public API, {@code search} (an entity; two words) and {@code
+ * brief} (an entity, 500 tokens) at main and at a random past commit; the index update per commit
+ * on the writer's own path ({@code extra} commits, each handed to the index with its changes and
+ * encoded facts as the writer hands them, timed alone) and caught up from git ({@code extra} more
+ * commits: diff and decode); and side by side, a rebuild-per-query scan (decode every live fact at
+ * the commit into a fresh in-memory Lucene index, then search it: what a snapshot index costs to
+ * keep fresh) and {@code git grep} at the commit. Wall and the calling thread's CPU time.
  */
 public final class SearchBench {
     /** Results (durations in the units their names say). */
-    public record Result(int facts, int entities, int commits, Stats entityHead, Stats entityPast, Stats textHead,
-            Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, double incrementalMillisPerCommit,
+    public record Result(int facts, int entities, String batch, int commits, Stats entityHead, Stats entityPast,
+            Stats textHead, Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, Stats ownUpdate,
+            Stats ownUpdateCpu, double ownFactsPerCommit, double incrementalMillisPerCommit,
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
-            double rebuildCommitsPerSecond, Stats scanPerQuery, Stats gitGrep, double buildSeconds) {}
+            double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, Stats scanPerQuery, Stats gitGrep,
+            double buildSeconds) {}
 
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
             .getThreadMXBean();
@@ -105,7 +114,11 @@ public final class SearchBench {
         return b.toString();
     }
 
-    public Result run(int facts, int entities, int batch, int samples, int extra, long seed)
+    /**
+     * Runs the benchmark; each commit writes a number of claims drawn uniformly from [{@code minBatch},
+     * {@code batch}] (equal bounds: exactly {@code batch}).
+     */
+    public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, long seed)
             throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
@@ -121,7 +134,8 @@ public final class SearchBench {
             first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
             first.commit();
             while (next[0] < facts) {
-                history.add(write(store, rnd, Math.min(batch, facts - next[0]), next, gone, entities, facts));
+                history.add(write(store, rnd, Math.min(size(rnd, minBatch, batch), facts - next[0]), next, gone,
+                        entities, facts));
                 if (history.size() % 100 == 0) {
                     log.printf("  %,d facts in %,d commits (%.0f s)%n", next[0], history.size(),
                             (System.nanoTime() - t0) / 1e9);
@@ -149,7 +163,8 @@ public final class SearchBench {
             rebuildCpu = (cpu() - rc) / 1e9;
         }
         log.printf("cold rebuild: %,d commits in %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s, %,.0f facts/s"
-                + " wall)%n", indexed, rebuild, rebuildCpu, indexed / rebuild, facts / rebuild);
+                + " wall; %,.0f commits/s, %,.0f facts/s CPU)%n", indexed, rebuild, rebuildCpu, indexed / rebuild,
+                facts / rebuild, indexed / rebuildCpu, facts / rebuildCpu);
         log.flush();
 
         Stats eh;
@@ -200,15 +215,45 @@ public final class SearchBench {
             bp = Stats.of(t[5]);
         }
 
-        // incremental: extra commits written while the index is open elsewhere, then caught up from git
+        // incremental, (a) the writer's own path: each commit handed to the index as the writer hands it
+        // (its changes and encoded facts), timed alone; (b) catching up from git (diff and decode)
+        long[] own = new long[extra];
+        long[] ownCpu = new long[extra];
+        long ownFacts = 0;
         double incremental;
         double incrementalCpu;
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
             ClaimsIndex claims = ClaimsIndex.open(repo);
             try (SearchIndex idx = SearchIndex.open(repo, claims)) {
-                try (Store writer = Store.open(gitDir, home, opts)) {
+                try (Store writer = Store.open(gitDir, home, opts); RevWalk walk = new RevWalk(repo.repository());
+                        ObjectReader reader = repo.newReader()) {
                     for (int i = 0; i < extra; i++) {
-                        history.add(write(writer, rnd, batch, next, gone, entities, facts));
+                        CommitId c = write(writer, rnd, size(rnd, minBatch, batch), next, gone, entities, facts);
+                        history.add(c);
+                        RevCommit rc = walk.parseCommit(ObjectId.fromString(c.hex()));
+                        ObjectId parent = rc.getParent(0).copy();
+                        Map<String, ObjectId> changes = changes(reader, walk, rc);
+                        Map<String, Fact> written = new HashMap<>();
+                        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+                            if (e.getValue() != null && isFactPath(e.getKey())) {
+                                try {
+                                    written.put(e.getKey(), FactCodec.decodeFact(
+                                            reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey()));
+                                } catch (FormatException ex) {
+                                    throw new IOException("the bench wrote an unreadable fact " + e.getKey(), ex);
+                                }
+                            }
+                        }
+                        ownFacts += written.size();
+                        claims.committed(rc.copy(), parent, ACTOR, changes, written); // as the writer does: not timed
+                        long a = System.nanoTime();
+                        long ac = cpu();
+                        idx.committed(rc.copy(), parent, ACTOR, changes, written);
+                        ownCpu[i] = cpu() - ac;
+                        own[i] = System.nanoTime() - a;
+                    }
+                    for (int i = 0; i < extra; i++) {
+                        history.add(write(writer, rnd, size(rnd, minBatch, batch), next, gone, entities, facts));
                     }
                 }
                 claims.seq(repo.head()); // the claims index catches up first: not counted
@@ -219,8 +264,14 @@ public final class SearchBench {
                 incrementalCpu = (cpu() - ic) / 1e6 / Math.max(1, applied);
             }
         }
-        log.printf("incremental update: %.3f ms wall, %.3f ms CPU per commit of %d facts (%d commits caught up from"
-                + " git)%n", incremental, incrementalCpu, batch, extra);
+        Stats ownStats = Stats.of(own);
+        Stats ownCpuStats = Stats.of(ownCpu);
+        double perCommit = (double) ownFacts / extra;
+        log.printf("index update, the writer's own path (%d commits, %.1f facts each on average): wall %s | CPU %s%n",
+                extra, perCommit, ownStats, ownCpuStats);
+        log.printf("index update, caught up from git: %.3f ms wall, %.3f ms CPU per commit (%d commits)%n",
+                incremental, incrementalCpu, extra);
+        log.flush();
 
         // side by side: a rebuild-per-query scan and git grep, at main and at random past commits
         int slow = Math.max(3, Math.min(10, samples / 100));
@@ -248,8 +299,10 @@ public final class SearchBench {
             }
             grep[i] = System.nanoTime() - a;
         }
-        Result r = new Result(facts, entities, history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, incremental,
-                incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild, Stats.of(scan), Stats.of(grep), build);
+        Result r = new Result(facts, entities, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch,
+                history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, perCommit, incremental,
+                incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild, indexed / rebuildCpu, Stats.of(scan),
+                Stats.of(grep), build);
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
@@ -262,6 +315,35 @@ public final class SearchBench {
         log.flush();
         deleteTree(dir);
         return r;
+    }
+
+    private static int size(Random rnd, int min, int max) {
+        return min >= max ? max : min + rnd.nextInt(max - min + 1);
+    }
+
+    private static boolean isFactPath(String path) {
+        for (String f : StorePaths.FACT_FOLDERS) {
+            if (path.startsWith(f + "/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every path {@code c} changed against its first parent: the new blob, null when removed. */
+    private static Map<String, ObjectId> changes(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
+        Map<String, ObjectId> out = new HashMap<>();
+        try (TreeWalk tw = new TreeWalk(reader)) {
+            tw.setRecursive(true);
+            tw.setFilter(TreeFilter.ANY_DIFF);
+            tw.addTree(walk.parseCommit(c.getParent(0)).getTree());
+            tw.addTree(c.getTree());
+            while (tw.next()) {
+                out.put(tw.getPathString(), (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE
+                        ? tw.getObjectId(1) : null);
+            }
+        }
+        return out;
     }
 
     private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
@@ -301,7 +383,7 @@ public final class SearchBench {
             while (tw.next()) {
                 Fact f;
                 try {
-                    f = FactCodec.decodeFact(reader.open(tw.getObjectId(0)).getCachedBytes(Snapshot.MAX_READ),
+                    f = CanonicalFacts.fact(reader.open(tw.getObjectId(0)).getCachedBytes(Snapshot.MAX_READ),
                             tw.getPathString());
                 } catch (Exception e) {
                     continue;

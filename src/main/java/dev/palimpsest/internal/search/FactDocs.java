@@ -7,13 +7,9 @@ import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Sentence;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.core.WhitespaceTokenizer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
-import org.apache.lucene.analysis.ngram.NGramTokenFilter;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -61,17 +57,9 @@ final class FactDocs {
 
     private FactDocs() {}
 
-    /** Text: standard tokens, lower case, English stop words removed; grams: trigrams of whitespace tokens. */
+    /** Text: standard tokens, lower case, English stop words removed (the other fields are not analysed). */
     static Analyzer analyzer() {
-        Analyzer grams = new Analyzer() {
-            @Override
-            protected TokenStreamComponents createComponents(String field) {
-                WhitespaceTokenizer t = new WhitespaceTokenizer();
-                return new TokenStreamComponents(t, new NGramTokenFilter(t, GRAM, GRAM, false));
-            }
-        };
-        return new PerFieldAnalyzerWrapper(new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET),
-                Map.of(GRAMS, grams));
+        return new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
     }
 
     /** The term naming one version: id, space, first commit number. */
@@ -108,7 +96,11 @@ final class FactDocs {
             d.add(new StoredField(OBJECT, g.object()));
             d.add(new SortedDocValuesField(SKEY, new BytesRef(compact(sk))));
             d.add(new SortedDocValuesField(OKEY, new BytesRef(compact(ok))));
-            d.add(new TextField(GRAMS, compact(sk) + " " + compact(ok), Field.Store.NO));
+            Set<String> grams = Spelling.terms(compact(sk));
+            grams.addAll(Spelling.terms(compact(ok)));
+            for (String t : grams) {
+                d.add(new StringField(GRAMS, t, Field.Store.NO));
+            }
             String triple = g.subject() + " " + g.predicate() + " " + g.object();
             if (!f.body().contains(triple)) {
                 text.append('\n').append(triple);

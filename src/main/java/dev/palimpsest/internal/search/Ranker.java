@@ -24,6 +24,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.IntPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
@@ -32,6 +33,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -61,11 +63,13 @@ public final class Ranker {
     public static final double HOP_DECAY = 0.45;
     private static final int ENTITY_CAP = 1000;
     private static final int NEIGHBOUR_CAP = 200;
+
     /** Hops start from at most this many of the previous level's best hits. */
     public static final int HOP_PARENTS = 10;
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
+    private final Map<IndexReader.CacheKey, Long> classesBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
         this.index = index;
@@ -241,29 +245,25 @@ public final class Ranker {
         if (whole.length() >= FactDocs.GRAM) {
             words.add(whole);
         }
-        // Dice >= 0.5 needs at least a quarter of the word's trigrams in common: each word's clause requires that many
-        BooleanQuery.Builder gq = new BooleanQuery.Builder();
-        int clauses = 0;
+        long occupied = occupied(s);
+        List<Query> classes = new ArrayList<>();
+        List<Set<String>> grams = new ArrayList<>();
         for (String w : words) {
-            Set<String> grams = Spelling.grams(w);
-            if (grams.isEmpty() || clauses + grams.size() > IndexSearcher.getMaxClauseCount() - 16) {
-                continue;
-            }
-            BooleanQuery.Builder one = new BooleanQuery.Builder();
-            grams.forEach(g -> one.add(new TermQuery(new Term(FactDocs.GRAMS, g)), Occur.SHOULD));
-            one.setMinimumNumberShouldMatch(Math.max(1, (grams.size() + 3) / 4));
-            gq.add(one.build(), Occur.SHOULD);
-            clauses += grams.size();
+            classes.addAll(Spelling.candidates(w, occupied));
+            grams.add(Spelling.grams(w));
         }
-        if (clauses == 0) {
+        if (classes.isEmpty()) {
             return;
         }
-        for (ScoreDoc sd : s.search(query(gq.build(), filters), q.limit() * 3 + 20).scoreDocs) {
+        Query gq = new DisjunctionMaxQuery(classes, 0f);
+        for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
             String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));
             String ok = nonNull(value(stored, FactDocs.OKEY, sd.doc));
             double sim = 0;
+            int i = 0;
             for (String w : words) {
-                sim = Math.max(sim, Math.max(Spelling.similarity(w, sk), Spelling.similarity(w, ok)));
+                Set<String> g = grams.get(i++);
+                sim = Math.max(sim, Math.max(Spelling.similarity(w, g, sk), Spelling.similarity(w, g, ok)));
             }
             if (sim >= Spelling.MIN_SIMILARITY) {
                 offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
@@ -271,18 +271,56 @@ public final class Ranker {
         }
     }
 
+    /** The length classes holding keys in the searcher's segments (computed once per segment). */
+    private long occupied(IndexSearcher s) throws IOException {
+        long mask = 0;
+        for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            IndexReader.CacheHelper h = leaf.reader().getCoreCacheHelper();
+            if (h == null) {
+                mask |= Spelling.occupied(leaf.reader());
+                continue;
+            }
+            Long m;
+            synchronized (classesBySegment) {
+                m = classesBySegment.get(h.getKey());
+            }
+            if (m == null) {
+                m = Spelling.occupied(leaf.reader());
+                synchronized (classesBySegment) {
+                    classesBySegment.put(h.getKey(), m);
+                }
+            }
+            mask |= m;
+        }
+        return mask;
+    }
+
     /** The sorted doc value of {@code field} for global document {@code doc}, or null. */
     private static String value(Leaves leaves, String field, int doc) throws IOException {
-        LeafReaderContext leaf = leaves.list.get(ReaderUtil.subIndex(doc, leaves.list));
-        SortedDocValues dv = leaf.reader().getSortedDocValues(field);
-        if (dv == null || !dv.advanceExact(doc - leaf.docBase)) {
+        int i = ReaderUtil.subIndex(doc, leaves.list);
+        LeafReaderContext leaf = leaves.list.get(i);
+        int d = doc - leaf.docBase;
+        String slot = field + '\0' + i;
+        SortedDocValues dv = leaves.values.get(slot);
+        if (dv == null || dv.docID() > d) {
+            dv = leaf.reader().getSortedDocValues(field);
+            if (dv == null) {
+                return null;
+            }
+            leaves.values.put(slot, dv);
+        }
+        if (!dv.advanceExact(d)) {
             return null;
         }
         return dv.lookupOrd(dv.ordValue()).utf8ToString();
     }
 
-    /** A searcher's stored fields and leaves. */
-    private record Leaves(StoredFields fields, List<LeafReaderContext> list) {}
+    /** A searcher's stored fields and leaves, and the doc-values iterators opened on them (forward only). */
+    private record Leaves(StoredFields fields, List<LeafReaderContext> list, Map<String, SortedDocValues> values) {
+        Leaves(StoredFields fields, List<LeafReaderContext> list) {
+            this(fields, list, new HashMap<>());
+        }
+    }
 
     private static String nonNull(String s) {
         return s == null ? "" : s;

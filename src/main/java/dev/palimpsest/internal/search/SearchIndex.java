@@ -5,7 +5,7 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Writer;
-import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
@@ -55,7 +55,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-1";
+    static final String FORMAT = "palimpsest-search-2";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
@@ -304,7 +304,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             Fact f = known.get(e.getKey());
             if (f == null) {
                 try {
-                    f = FactCodec.decodeFact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey(),
+                    f = CanonicalFacts.fact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey(),
                             repo.vault());
                 } catch (FormatException | RuntimeException ex) {
                     continue; // a malformed file states nothing to find; the audit reports it
