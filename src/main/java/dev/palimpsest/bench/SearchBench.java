@@ -72,10 +72,11 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 public final class SearchBench {
     /** Results (durations in the units their names say). */
     public record Result(int facts, int entities, String batch, int commits, Stats entityHead, Stats entityPast,
-            Stats textHead, Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, Stats ownUpdate,
-            Stats ownUpdateCpu, double ownFactsPerCommit, double incrementalMillisPerCommit,
+            Stats textHead, Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, Stats ownOneFact,
+            Stats ownOneFactCpu, Stats ownBatch, Stats ownBatchCpu, int ownBatchFacts, double incrementalMillisPerCommit,
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
-            double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, Stats scanPerQuery, Stats gitGrep,
+            double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, int smallCommits,
+            double smallRebuildSeconds, double smallRebuildCpuSeconds, Stats scanPerQuery, Stats gitGrep,
             double buildSeconds) {}
 
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
@@ -86,6 +87,8 @@ public final class SearchBench {
     }
 
     private static final ActorName ACTOR = ActorName.of("bench");
+    /** The size of the larger commits timed on the writer's own path. */
+    static final int OWN_BATCH = 100;
     private static final String[] PREDICATES = {"depends on", "times out after", "listens on", "owned by", "runs in"};
     private static final String[] SYLLABLES = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "do",
         "fe", "gi", "ho", "ju", "ly", "mo", "ni", "po"};
@@ -118,8 +121,8 @@ public final class SearchBench {
      * Runs the benchmark; each commit writes a number of claims drawn uniformly from [{@code minBatch},
      * {@code batch}] (equal bounds: exactly {@code batch}).
      */
-    public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, long seed)
-            throws IOException, PalimpsestException {
+    public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, int smallCommits,
+            long seed) throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
@@ -127,7 +130,7 @@ public final class SearchBench {
         Random rnd = new Random(seed);
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
-        boolean[] gone = new boolean[facts + extra * batch + 1];
+        boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + 1];
         long t0 = System.nanoTime();
         try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
             Transaction first = store.begin(ACTOR);
@@ -148,23 +151,14 @@ public final class SearchBench {
         log.flush();
 
         // cold rebuild of the search index from git (the claims index is built first, not counted)
-        double rebuild;
-        double rebuildCpu;
-        int indexed;
-        try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            ClaimsIndex claims = ClaimsIndex.open(repo);
-            deleteTree(gitDir.resolve("palimpsest-index/search-v1"));
-            long r0 = System.nanoTime();
-            long rc = cpu();
-            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
-                indexed = idx.indexedSeq() + 1;
-            }
-            rebuild = (System.nanoTime() - r0) / 1e9;
-            rebuildCpu = (cpu() - rc) / 1e9;
-        }
-        log.printf("cold rebuild: %,d commits in %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s, %,.0f facts/s"
-                + " wall; %,.0f commits/s, %,.0f facts/s CPU)%n", indexed, rebuild, rebuildCpu, indexed / rebuild,
-                facts / rebuild, indexed / rebuildCpu, facts / rebuildCpu);
+        double[] cold = rebuild(gitDir);
+        double rebuild = cold[0];
+        double rebuildCpu = cold[1];
+        int indexed = (int) cold[2];
+        log.printf("cold rebuild (%,d commits of %s facts): %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s,"
+                + " %,.0f facts/s wall; %,.0f commits/s, %,.0f facts/s CPU)%n", indexed,
+                minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch, rebuild, rebuildCpu,
+                indexed / rebuild, facts / rebuild, indexed / rebuildCpu, facts / rebuildCpu);
         log.flush();
 
         Stats eh;
@@ -216,10 +210,13 @@ public final class SearchBench {
         }
 
         // incremental, (a) the writer's own path: each commit handed to the index as the writer hands it
-        // (its changes and encoded facts), timed alone; (b) catching up from git (diff and decode)
+        // (its changes and encoded facts), timed alone, for one-fact commits (what an agent writes) and
+        // for OWN_BATCH-fact batches; (b) caught up from git (diff and decode), commits of the history's size
+        int batches = Math.max(3, extra / 10);
         long[] own = new long[extra];
         long[] ownCpu = new long[extra];
-        long ownFacts = 0;
+        long[] ownB = new long[batches];
+        long[] ownBCpu = new long[batches];
         double incremental;
         double incrementalCpu;
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
@@ -227,30 +224,18 @@ public final class SearchBench {
             try (SearchIndex idx = SearchIndex.open(repo, claims)) {
                 try (Store writer = Store.open(gitDir, home, opts); RevWalk walk = new RevWalk(repo.repository());
                         ObjectReader reader = repo.newReader()) {
-                    for (int i = 0; i < extra; i++) {
-                        CommitId c = write(writer, rnd, size(rnd, minBatch, batch), next, gone, entities, facts);
+                    for (int i = 0; i < extra + batches; i++) {
+                        boolean one = i < extra;
+                        CommitId c = write(writer, rnd, one ? 1 : OWN_BATCH, next, gone, entities, facts);
                         history.add(c);
-                        RevCommit rc = walk.parseCommit(ObjectId.fromString(c.hex()));
-                        ObjectId parent = rc.getParent(0).copy();
-                        Map<String, ObjectId> changes = changes(reader, walk, rc);
-                        Map<String, Fact> written = new HashMap<>();
-                        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
-                            if (e.getValue() != null && isFactPath(e.getKey())) {
-                                try {
-                                    written.put(e.getKey(), FactCodec.decodeFact(
-                                            reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey()));
-                                } catch (FormatException ex) {
-                                    throw new IOException("the bench wrote an unreadable fact " + e.getKey(), ex);
-                                }
-                            }
+                        long[] t = ownTimed(repo, claims, idx, walk, reader, c);
+                        if (one) {
+                            own[i] = t[0];
+                            ownCpu[i] = t[1];
+                        } else {
+                            ownB[i - extra] = t[0];
+                            ownBCpu[i - extra] = t[1];
                         }
-                        ownFacts += written.size();
-                        claims.committed(rc.copy(), parent, ACTOR, changes, written); // as the writer does: not timed
-                        long a = System.nanoTime();
-                        long ac = cpu();
-                        idx.committed(rc.copy(), parent, ACTOR, changes, written);
-                        ownCpu[i] = cpu() - ac;
-                        own[i] = System.nanoTime() - a;
                     }
                     for (int i = 0; i < extra; i++) {
                         history.add(write(writer, rnd, size(rnd, minBatch, batch), next, gone, entities, facts));
@@ -266,12 +251,41 @@ public final class SearchBench {
         }
         Stats ownStats = Stats.of(own);
         Stats ownCpuStats = Stats.of(ownCpu);
-        double perCommit = (double) ownFacts / extra;
-        log.printf("index update, the writer's own path (%d commits, %.1f facts each on average): wall %s | CPU %s%n",
-                extra, perCommit, ownStats, ownCpuStats);
-        log.printf("index update, caught up from git: %.3f ms wall, %.3f ms CPU per commit (%d commits)%n",
-                incremental, incrementalCpu, extra);
+        Stats ownBStats = Stats.of(ownB);
+        Stats ownBCpuStats = Stats.of(ownBCpu);
+        log.printf("index update, the writer's own path, 1-fact commits (%d): wall %s | CPU %s%n", extra, ownStats,
+                ownCpuStats);
+        log.printf("index update, the writer's own path, %d-fact commits (%d): wall %s | CPU %s%n", OWN_BATCH, batches,
+                ownBStats, ownBCpuStats);
+        log.printf("index update, caught up from git: %.3f ms wall, %.3f ms CPU per commit (%d commits of %s facts)%n",
+                incremental, incrementalCpu, extra, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch);
         log.flush();
+
+        // a second history shape: one fact per commit, as agents write; its cold rebuild
+        double[] small = {0, 0, 0};
+        if (smallCommits > 0) {
+            Path gitDir2 = dir.resolve("small.git");
+            long s0 = System.nanoTime();
+            int[] next2 = {0};
+            boolean[] gone2 = new boolean[smallCommits + 1];
+            try (Store store = Store.initializer(gitDir2).home(home).actor(ACTOR).options(opts).create()) {
+                Transaction first = store.begin(ACTOR);
+                first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
+                first.commit();
+                for (int i = 0; i < smallCommits; i++) {
+                    write(store, rnd, 1, next2, gone2, entities, smallCommits);
+                    if ((i + 1) % 5000 == 0) {
+                        log.printf("  %,d one-fact commits (%.0f s)%n", i + 1, (System.nanoTime() - s0) / 1e9);
+                        log.flush();
+                    }
+                }
+            }
+            small = rebuild(gitDir2);
+            log.printf("cold rebuild (%,d commits of 1 fact): %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s"
+                    + " wall; %,.0f commits/s CPU)%n", (int) small[2], small[0], small[1], small[2] / small[0],
+                    small[2] / small[1]);
+            log.flush();
+        }
 
         // side by side: a rebuild-per-query scan and git grep, at main and at random past commits
         int slow = Math.max(3, Math.min(10, samples / 100));
@@ -300,9 +314,9 @@ public final class SearchBench {
             grep[i] = System.nanoTime() - a;
         }
         Result r = new Result(facts, entities, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch,
-                history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, perCommit, incremental,
-                incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild, indexed / rebuildCpu, Stats.of(scan),
-                Stats.of(grep), build);
+                history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, ownBStats, ownBCpuStats,
+                OWN_BATCH, incremental, incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild,
+                indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build);
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
@@ -315,6 +329,49 @@ public final class SearchBench {
         log.flush();
         deleteTree(dir);
         return r;
+    }
+
+    /** Deletes the search index of {@code gitDir} and reopens it: wall s, CPU s of this thread, commits indexed. */
+    private static double[] rebuild(Path gitDir) throws IOException {
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            deleteTree(gitDir.resolve("palimpsest-index/search-v1"));
+            long r0 = System.nanoTime();
+            long rc = cpu();
+            int indexed;
+            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
+                indexed = idx.indexedSeq() + 1;
+            }
+            return new double[] {(System.nanoTime() - r0) / 1e9, (cpu() - rc) / 1e9, indexed};
+        }
+    }
+
+    /**
+     * Hands commit {@code c} to the claims index (not timed) and then to the search index as the
+     * writer does, with its changes and facts; wall and CPU nanoseconds of the search index's update.
+     */
+    private static long[] ownTimed(GitRepo repo, ClaimsIndex claims, SearchIndex idx, RevWalk walk, ObjectReader reader,
+            CommitId c) throws IOException {
+        RevCommit rc = walk.parseCommit(ObjectId.fromString(c.hex()));
+        ObjectId parent = rc.getParent(0).copy();
+        Map<String, ObjectId> changes = changes(reader, walk, rc);
+        Map<String, Fact> written = new HashMap<>();
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            if (e.getValue() != null && isFactPath(e.getKey())) {
+                try {
+                    written.put(e.getKey(), FactCodec.decodeFact(
+                            reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey()));
+                } catch (FormatException ex) {
+                    throw new IOException("the bench wrote an unreadable fact " + e.getKey(), ex);
+                }
+            }
+        }
+        claims.committed(rc.copy(), parent, ACTOR, changes, written); // as the writer does: not timed
+        long a = System.nanoTime();
+        long ac = cpu();
+        idx.committed(rc.copy(), parent, ACTOR, changes, written);
+        long cpuNs = cpu() - ac;
+        return new long[] {System.nanoTime() - a, cpuNs};
     }
 
     private static int size(Random rnd, int min, int max) {

@@ -277,6 +277,11 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--samples", defaultValue = "2000", description = "Timed questions of each kind. Default: ${DEFAULT-VALUE}.")
         int samples;
 
+        @Option(names = "--small-commits", defaultValue = "20000",
+                description = "One-fact commits of a second history, whose cold rebuild is timed too (0: none)."
+                        + " Default: ${DEFAULT-VALUE}.")
+        int smallCommits;
+
         @Option(names = "--extra", defaultValue = "200",
                 description = "Commits applied on the writer's path, then as many caught up from git. Default: ${DEFAULT-VALUE}.")
         int extra;
@@ -298,13 +303,15 @@ final class BenchCommand implements Callable<Integer> {
             } catch (NumberFormatException e) {
                 throw new Main.UsageException("--batch is N or MIN-MAX, got '" + batch + "'");
             }
-            if (facts < 10 || entities < 1 || min < 1 || max < min || samples < 1 || extra < 1) {
-                throw new Main.UsageException("--facts >= 10, --entities, --batch (1 <= MIN <= MAX), --samples and --extra >= 1");
+            if (facts < 10 || entities < 1 || min < 1 || max < min || samples < 1 || extra < 1
+                    || smallCommits < 0) {
+                throw new Main.UsageException("--facts >= 10, --entities, --batch (1 <= MIN <= MAX), --samples and --extra >= 1,"
+                        + " --small-commits >= 0");
             }
             out().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), out())
-                    .run(facts, entities, min, max, samples, extra, seed);
+                    .run(facts, entities, min, max, samples, extra, smallCommits, seed);
             if (json()) {
                 printJson(r);
             }

@@ -18,7 +18,9 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.util.BytesRef;
 
@@ -39,7 +41,7 @@ final class FactDocs {
     static final String RUN = "run";
     static final String REF = "ref";
     static final String TEXT = "text";
-    static final String GRAMS = "grams";
+    static final String CKEY = "ckey";
     static final String FROM = "from";
     static final String TO = "to";
     static final String SUBJECT = "subject";
@@ -55,7 +57,17 @@ final class FactDocs {
     /** The n of the spelling channel's character n-grams. */
     static final int GRAM = 3;
 
+    /** The text field: analysed, with term frequencies and norms for BM25, no positions (no phrase queries). */
+    private static final FieldType TEXT_TYPE = textType();
+
     private FactDocs() {}
+
+    private static FieldType textType() {
+        FieldType t = new FieldType(TextField.TYPE_NOT_STORED);
+        t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+        t.freeze();
+        return t;
+    }
 
     /** Text: standard tokens, lower case, English stop words removed (the other fields are not analysed). */
     static Analyzer analyzer() {
@@ -94,19 +106,20 @@ final class FactDocs {
             d.add(new StoredField(SUBJECT, g.subject()));
             d.add(new StoredField(PREDICATE, g.predicate()));
             d.add(new StoredField(OBJECT, g.object()));
-            d.add(new SortedDocValuesField(SKEY, new BytesRef(compact(sk))));
-            d.add(new SortedDocValuesField(OKEY, new BytesRef(compact(ok))));
-            Set<String> grams = Spelling.terms(compact(sk));
-            grams.addAll(Spelling.terms(compact(ok)));
-            for (String t : grams) {
-                d.add(new StringField(GRAMS, t, Field.Store.NO));
+            String csk = compact(sk);
+            String cok = compact(ok);
+            d.add(new StringField(CKEY, csk, Field.Store.NO));
+            if (!cok.equals(csk)) {
+                d.add(new StringField(CKEY, cok, Field.Store.NO));
             }
+            d.add(new SortedDocValuesField(SKEY, new BytesRef(csk)));
+            d.add(new SortedDocValuesField(OKEY, new BytesRef(cok)));
             String triple = g.subject() + " " + g.predicate() + " " + g.object();
             if (!f.body().contains(triple)) {
                 text.append('\n').append(triple);
             }
         }
-        d.add(new TextField(TEXT, text.toString(), Field.Store.NO));
+        d.add(new Field(TEXT, text.toString(), TEXT_TYPE));
         d.add(new StoredField(BODY, f.body()));
         Ref source = null;
         for (String target : targets(f)) {

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -39,7 +40,9 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.BytesRef;
 
@@ -69,7 +72,7 @@ public final class Ranker {
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
-    private final Map<IndexReader.CacheKey, Long> classesBySegment = new java.util.WeakHashMap<>();
+    private final Map<IndexReader.CacheKey, Spelling.Keys> keysBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
         this.index = index;
@@ -245,17 +248,25 @@ public final class Ranker {
         if (whole.length() >= FactDocs.GRAM) {
             words.add(whole);
         }
-        long occupied = occupied(s);
-        List<Query> classes = new ArrayList<>();
+        Map<String, Double> keys = new HashMap<>();
         List<Set<String>> grams = new ArrayList<>();
+        List<Spelling.Keys> dictionaries = dictionaries(s);
         for (String w : words) {
-            classes.addAll(Spelling.candidates(w, occupied));
-            grams.add(Spelling.grams(w));
+            Set<String> g = Spelling.grams(w);
+            grams.add(g);
+            for (Spelling.Keys k : dictionaries) {
+                k.matches(g, keys);
+            }
         }
-        if (classes.isEmpty()) {
+        if (keys.isEmpty()) {
             return;
         }
-        Query gq = new DisjunctionMaxQuery(classes, 0f);
+        Map<Double, List<BytesRef>> bySimilarity = new TreeMap<>();
+        keys.forEach((k, sim) -> bySimilarity.computeIfAbsent(sim, x -> new ArrayList<>()).add(new BytesRef(k)));
+        List<Query> bands = new ArrayList<>();
+        bySimilarity.forEach((sim, ks) -> bands.add(new BoostQuery(new ConstantScoreQuery(
+                new TermInSetQuery(FactDocs.CKEY, ks)), sim.floatValue())));
+        Query gq = bands.size() == 1 ? bands.get(0) : new DisjunctionMaxQuery(bands, 0f);
         for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
             String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));
             String ok = nonNull(value(stored, FactDocs.OKEY, sd.doc));
@@ -271,28 +282,28 @@ public final class Ranker {
         }
     }
 
-    /** The length classes holding keys in the searcher's segments (computed once per segment). */
-    private long occupied(IndexSearcher s) throws IOException {
-        long mask = 0;
+    /** The key dictionaries of the searcher's segments (each built once per segment and kept while it lives). */
+    private List<Spelling.Keys> dictionaries(IndexSearcher s) throws IOException {
+        List<Spelling.Keys> out = new ArrayList<>();
         for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
             IndexReader.CacheHelper h = leaf.reader().getCoreCacheHelper();
             if (h == null) {
-                mask |= Spelling.occupied(leaf.reader());
+                out.add(Spelling.Keys.of(leaf.reader()));
                 continue;
             }
-            Long m;
-            synchronized (classesBySegment) {
-                m = classesBySegment.get(h.getKey());
+            Spelling.Keys k;
+            synchronized (keysBySegment) {
+                k = keysBySegment.get(h.getKey());
             }
-            if (m == null) {
-                m = Spelling.occupied(leaf.reader());
-                synchronized (classesBySegment) {
-                    classesBySegment.put(h.getKey(), m);
+            if (k == null) {
+                k = Spelling.Keys.of(leaf.reader());
+                synchronized (keysBySegment) {
+                    keysBySegment.put(h.getKey(), k);
                 }
             }
-            mask |= m;
+            out.add(k);
         }
-        return mask;
+        return out;
     }
 
     /** The sorted doc value of {@code field} for global document {@code doc}, or null. */

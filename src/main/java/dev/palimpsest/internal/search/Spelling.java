@@ -2,20 +2,14 @@ package dev.palimpsest.internal.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.BoostQuery;
-import org.apache.lucene.search.ConstantScoreQuery;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -25,100 +19,176 @@ import org.apache.lucene.util.BytesRef;
  * {@code redsi} and {@code redis} share one trigram of three each (0.33) and stay below {@link
  * #MIN_SIMILARITY}.
  *
- * <p>Candidates are found by term: a key's trigrams are indexed with its <em>length class</em> (of
- * its number of distinct trigrams) as a prefix, so a query word asks each class that could reach
- * the threshold for the number of shared trigrams that class needs (Dice ≥ 0.5 ⇔ {@code 4 |A ∩ B|
- * ≥ |A| + |B|}, hence {@code |A| / 3 ≤ |B| ≤ 3 |A|}) — a conjunction-like query instead of a scored
- * disjunction over every key sharing one common trigram. Stateless; thread-safe.
+ * <p>Candidates are found among keys, not documents: {@link Keys} is the trigram dictionary of the
+ * distinct compact keys one index segment holds (its {@code ckey} terms), built once per segment;
+ * {@link Keys#matches} counts, per key, the trigrams it shares with a query word and keeps the keys
+ * at least {@link #MIN_SIMILARITY} similar — exactly, with no candidate bound to miss. The documents
+ * holding them are then found by term. Stateless (a {@link Keys} is immutable); thread-safe.
  */
 final class Spelling {
     /** The least similarity at which the spelling channel returns a fact. */
     static final double MIN_SIMILARITY = 0.5;
-    /** The smallest trigram count of each length class (each about 1.25 times the last). */
-    private static final int[] LOW = lows();
 
     private Spelling() {}
 
-    private static int[] lows() {
-        List<Integer> out = new ArrayList<>(List.of(1));
-        while (out.size() < 36) {
-            int last = out.get(out.size() - 1);
-            out.add(Math.max(last + 1, last * 5 / 4));
-        }
-        return out.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** The length class of a key with {@code m} distinct trigrams (the last class is open-ended). */
-    static int lengthClass(int m) {
-        int k = 0;
-        while (k + 1 < LOW.length && LOW[k + 1] <= m) {
-            k++;
-        }
-        return k;
-    }
-
-    /** The indexed term of one trigram of a key in length class {@code cls}. */
-    static String term(int cls, String gram) {
-        return (char) ('A' + cls) + gram;
-    }
-
-    /** The terms a compact key is indexed under: its distinct trigrams, prefixed with its length class. */
-    static Set<String> terms(String key) {
-        Set<String> grams = grams(key);
-        Set<String> out = new LinkedHashSet<>();
-        int cls = lengthClass(grams.size());
-        for (String g : grams) {
-            out.add(term(cls, g));
-        }
-        return out;
-    }
-
     /**
-     * The query for keys that may be at least {@link #MIN_SIMILARITY} similar to {@code word}: per
-     * feasible length class, its trigrams with the least number that must match there; each scores
-     * an upper bound of the similarity ({@code 2 × matched / (|A| + the class's least |B|)}), the
-     * best class counting; only classes set in {@code occupied}. Empty when the word has no trigram.
+     * The distinct compact keys of one segment with their trigrams: an in-memory inverted index whose
+     * key numbers ascend with the keys' trigram counts, so each trigram's postings list is sorted by
+     * count and its part for one count is found by binary search.
      */
-    static List<Query> candidates(String word, long occupied) {
-        Set<String> grams = grams(word);
-        int n = grams.size();
-        List<Query> out = new ArrayList<>();
-        if (n == 0) {
-            return out;
-        }
-        int lo = (n + 2) / 3;
-        int hi = 3 * n;
-        for (int k = lengthClass(lo); k < LOW.length && LOW[k] <= hi; k++) {
-            if ((occupied & (1L << k)) == 0) {
-                continue;
-            }
-            int least = Math.max(LOW[k], lo);
-            int need = Math.min(n, Math.max(1, (n + least + 3) / 4));
-            BooleanQuery.Builder b = new BooleanQuery.Builder();
-            for (String g : grams) {
-                b.add(new ConstantScoreQuery(new TermQuery(new Term(FactDocs.GRAMS, term(k, g)))), Occur.SHOULD);
-            }
-            b.setMinimumNumberShouldMatch(need);
-            out.add(new BoostQuery(b.build(), 2.0f / (n + least)));
-        }
-        return out;
-    }
+    static final class Keys {
+        private final String[] keys;
+        /** Keys with m distinct trigrams are numbered [start[m], start[m + 1]). */
+        private final int[] start;
+        private final Map<String, int[]> postings;
 
-    /** Bit k set: some key of {@code reader} is in length class k. */
-    static long occupied(LeafReader reader) throws IOException {
-        Terms terms = reader.terms(FactDocs.GRAMS);
-        if (terms == null) {
-            return 0;
+        private Keys(String[] keys, int[] start, Map<String, int[]> postings) {
+            this.keys = keys;
+            this.start = start;
+            this.postings = postings;
         }
-        TermsEnum te = terms.iterator();
-        long mask = 0;
-        for (int k = 0; k < LOW.length; k++) {
-            String prefix = String.valueOf((char) ('A' + k));
-            if (te.seekCeil(new BytesRef(prefix)) != TermsEnum.SeekStatus.END && te.term().utf8ToString().startsWith(prefix)) {
-                mask |= 1L << k;
+
+        /** The dictionary of the {@code ckey} terms of {@code reader}. */
+        static Keys of(LeafReader reader) throws IOException {
+            List<String> keys = new ArrayList<>();
+            Terms terms = reader.terms(FactDocs.CKEY);
+            if (terms != null) {
+                TermsEnum te = terms.iterator();
+                for (BytesRef t = te.next(); t != null; t = te.next()) {
+                    keys.add(t.utf8ToString());
+                }
+            }
+            return of(keys);
+        }
+
+        /** The dictionary of {@code keys} (distinct). */
+        static Keys of(List<String> keys) {
+            List<Set<String>> grams = new ArrayList<>(keys.size());
+            int most = 0;
+            for (String k : keys) {
+                Set<String> g = grams(k);
+                grams.add(g);
+                most = Math.max(most, g.size());
+            }
+            Integer[] order = new Integer[keys.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> grams.get(i).size()));
+            String[] sorted = new String[order.length];
+            int[] start = new int[most + 2];
+            Map<String, int[]> counts = new HashMap<>();
+            for (int id = 0; id < order.length; id++) {
+                Set<String> g = grams.get(order[id]);
+                sorted[id] = keys.get(order[id]);
+                start[g.size() + 1] = id + 1;
+                for (String t : g) {
+                    counts.computeIfAbsent(t, x -> new int[1])[0]++;
+                }
+            }
+            for (int m = 1; m < start.length; m++) {
+                start[m] = Math.max(start[m], start[m - 1]);
+            }
+            Map<String, int[]> postings = new HashMap<>(counts.size() * 2);
+            counts.forEach((t, n) -> postings.put(t, new int[n[0]]));
+            for (int id = 0; id < order.length; id++) {
+                for (String t : grams.get(order[id])) {
+                    int[] fill = counts.get(t);
+                    int[] p = postings.get(t);
+                    p[p.length - fill[0]--] = id;
+                }
+            }
+            return new Keys(sorted, start, postings);
+        }
+
+        /**
+         * Adds to {@code out} every key at least {@link #MIN_SIMILARITY} similar to the word
+         * (whose trigrams are {@code grams}) with its similarity, keeping the larger one for a key
+         * already there. Dice ≥ 0.5 between n and m trigrams needs {@code t = ⌈(n + m) / 4⌉} shared,
+         * so m lies in [n / 3, 3 n]; for each such m, a key sharing t trigrams appears in at least two
+         * of the postings of any n − t + 2 of the word's trigrams (in one of n − t + 1), so keys are
+         * counted over the rarest n − t + 2, and those seen often enough are counted exactly by binary
+         * search in the others.
+         */
+        void matches(Set<String> grams, Map<String, Double> out) {
+            int n = grams.size();
+            if (n == 0 || keys.length == 0) {
+                return;
+            }
+            List<int[]> all = new ArrayList<>(n);
+            for (String g : grams) {
+                int[] p = postings.get(g);
+                all.add(p == null ? new int[0] : p);
+            }
+            int[] from = new int[n];
+            int[] to = new int[n];
+            Integer[] rank = new Integer[n];
+            for (int m = (n + 2) / 3; m <= 3 * n && m + 1 < start.length; m++) {
+                int lo = start[m];
+                int hi = start[m + 1];
+                int t = Math.max(1, (n + m + 3) / 4);
+                if (lo == hi || t > Math.min(n, m)) {
+                    continue;
+                }
+                for (int i = 0; i < n; i++) {
+                    int[] p = all.get(i);
+                    from[i] = lowerBound(p, lo);
+                    to[i] = lowerBound(p, hi);
+                    rank[i] = i;
+                }
+                java.util.Arrays.sort(rank, java.util.Comparator.comparingInt(i -> to[i] - from[i]));
+                // a key sharing t trigrams holds at least need = t - (n - lists) of any `lists` of the word's
+                int lists = Math.min(n, n - t + 2);
+                int need = t - (n - lists);
+                int[] count = new int[hi - lo];
+                for (int r = 0; r < lists; r++) {
+                    int[] p = all.get(rank[r]);
+                    for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
+                        count[p[x] - lo]++;
+                    }
+                }
+                for (int r = 0; r < lists; r++) {
+                    int[] p = all.get(rank[r]);
+                    for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
+                        int id = p[x];
+                        int shared = count[id - lo];
+                        if (shared < need) {
+                            continue;
+                        }
+                        count[id - lo] = 0; // counted once
+                        for (int q = lists; q < n && shared + (n - q) >= t; q++) {
+                            int i = rank[q];
+                            if (java.util.Arrays.binarySearch(all.get(i), from[i], to[i], id) >= 0) {
+                                shared++;
+                            }
+                        }
+                        if (4 * shared >= n + m) { // Dice >= 0.5; a key equal to the word shares all: 1.0
+                            out.merge(keys[id], 2.0 * shared / (n + m), Math::max);
+                        }
+                    }
+                }
             }
         }
-        return mask;
+
+        /** The first index of {@code p} whose value is at least {@code v}. */
+        private static int lowerBound(int[] p, int v) {
+            int lo = 0;
+            int hi = p.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (p[mid] < v) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** How many keys the dictionary holds. */
+        int size() {
+            return keys.length;
+        }
     }
 
     static Set<String> grams(String s) {

@@ -8,9 +8,9 @@ import dev.palimpsest.testing.Seeds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -18,9 +18,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.search.DisjunctionMaxQuery;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SpellingTest {
 
     @Test
-    void lengthClassedTrigramTermsFindEveryKeyAtLeastHalfSimilar(Seed seed) throws IOException {
+    void theKeyDictionaryFindsExactlyTheKeysAtLeastHalfSimilarWithTheirSimilarity(Seed seed) throws IOException {
         Random rnd = seed.random();
         String alphabet = "abcde"; // few letters: many shared trigrams, the hard case for candidates
         List<String> keys = new ArrayList<>();
@@ -40,10 +37,7 @@ class SpellingTest {
                 IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(FactDocs.analyzer()))) {
             for (String k : keys) {
                 Document d = new Document();
-                d.add(new StringField("key", k, Field.Store.YES));
-                for (String t : Spelling.terms(k)) {
-                    d.add(new StringField(FactDocs.GRAMS, t, Field.Store.NO));
-                }
+                d.add(new StringField(FactDocs.CKEY, k, Field.Store.NO));
                 w.addDocument(d);
                 if (rnd.nextInt(100) == 0) {
                     w.flush(); // several segments
@@ -51,35 +45,54 @@ class SpellingTest {
             }
             w.commit();
             try (DirectoryReader r = DirectoryReader.open(dir)) {
-                IndexSearcher s = new IndexSearcher(r);
-                long occupied = 0;
+                List<Spelling.Keys> dictionaries = new ArrayList<>();
                 for (LeafReaderContext leaf : r.leaves()) {
-                    occupied |= Spelling.occupied(leaf.reader());
+                    dictionaries.add(Spelling.Keys.of(leaf.reader()));
                 }
-                for (int q = 0; q < 200; q++) {
-                    String word = word(rnd, alphabet, 3 + rnd.nextInt(20));
-                    Set<String> expected = new TreeSet<>();
+                assertTrue(dictionaries.size() > 1, "several segments");
+                for (int q = 0; q < 300; q++) {
+                    String word = q % 3 == 0 ? keys.get(rnd.nextInt(keys.size())) : word(rnd, alphabet, 3 + rnd.nextInt(20));
+                    if (word.length() < FactDocs.GRAM) {
+                        continue;
+                    }
+                    Map<String, Double> expected = new TreeMap<>();
                     for (String k : keys) {
-                        if (Spelling.similarity(word, k) >= Spelling.MIN_SIMILARITY && !Spelling.grams(k).isEmpty()) {
-                            expected.add(k);
+                        double sim = Spelling.similarity(word, k);
+                        if (sim >= Spelling.MIN_SIMILARITY && !Spelling.grams(k).isEmpty()) {
+                            expected.merge(k, sim, Math::max);
                         }
                     }
-                    Set<String> found = new TreeSet<>();
-                    List<org.apache.lucene.search.Query> classes = Spelling.candidates(word, occupied);
-                    if (!classes.isEmpty()) {
-                        for (ScoreDoc sd : s.search(new DisjunctionMaxQuery(classes, 0f), keys.size()).scoreDocs) {
-                            String k = s.storedFields().document(sd.doc).get("key");
-                            double sim = Spelling.similarity(word, k);
-                            assertTrue(sd.score + 1e-6 >= sim, "the score bounds the similarity: " + word + " / " + k);
-                            if (sim >= Spelling.MIN_SIMILARITY) {
-                                found.add(k);
-                            }
-                        }
+                    Map<String, Double> found = new TreeMap<>();
+                    for (Spelling.Keys k : dictionaries) {
+                        k.matches(Spelling.grams(word), found);
                     }
                     assertEquals(expected, found, "query " + word);
                 }
             }
         }
+    }
+
+    @Test
+    void theThresholdIsInclusiveAndSpacesDoNotCount() {
+        Spelling.Keys keys = Spelling.Keys.of(List.of("authservice", "abcdef", "abcxyz", "redis"));
+        Map<String, Double> found = new TreeMap<>();
+        keys.matches(Spelling.grams("authservice"), found);
+        assertEquals(Map.of("authservice", 1.0), found, "auth-service's compact key, found by authservice");
+        found.clear();
+        // abcd: {abc, bcd}; abcdef: {abc, bcd, cde, def}: 2*2/(2+4) = 0.67; abcxyz: 2*1/(2+4) = 0.33
+        keys.matches(Spelling.grams("abcd"), found);
+        assertEquals(Map.of("abcdef", 2.0 * 2 / 6), found);
+        found.clear();
+        // abcdefgh: 6 trigrams; abcdef shares 4 of its 4: 8/10 = 0.8; abcxyz shares 1: 2/10
+        keys.matches(Spelling.grams("abcdefgh"), found);
+        assertEquals(Map.of("abcdef", 0.8), found);
+        found.clear();
+        Spelling.Keys edge = Spelling.Keys.of(List.of("abcdxy")); // {abc, bcd, cdx, dxy}
+        keys.matches(Spelling.grams("redsi"), found);
+        assertTrue(found.isEmpty(), "redsi / redis share one trigram of three each: 0.33, below the threshold");
+        edge.matches(Spelling.grams("abcdqr"), found); // {abc, bcd, cdq, dqr}: 2*2/8 = 0.5
+        assertEquals(Map.of("abcdxy", 0.5), found, "exactly the minimum similarity is found");
+        assertEquals(0.5, Spelling.MIN_SIMILARITY, "the documented minimum similarity");
     }
 
     @Test
