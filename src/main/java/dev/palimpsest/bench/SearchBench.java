@@ -6,9 +6,7 @@ import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.claims.ClaimsIndex;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
-import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.search.SearchIndex;
-import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
@@ -33,29 +31,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.ByteBuffersDirectory;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * Recall at scale: {@code facts} claims over {@code entities} entities (objects of 2-4 words from a
@@ -63,11 +42,13 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * fifty retracts an earlier one), a fixed or random number per signed commit; then the cold rebuild
  * of the index from git; through the public API, {@code search} (an entity; two words) and {@code
  * brief} (an entity, 500 tokens) at main and at a random past commit; the index update per commit
- * on the writer's own path ({@code extra} commits, each handed to the index with its changes and
- * encoded facts as the writer hands them, timed alone) and caught up from git ({@code extra} more
- * commits: diff and decode); and side by side, a rebuild-per-query scan (decode every live fact at
- * the commit into a fresh in-memory Lucene index, then search it: what a snapshot index costs to
- * keep fresh) and {@code git grep} at the commit. Wall and the calling thread's CPU time.
+ * on the writer's own path (one-fact commits and {@value #OWN_BATCH}-fact commits, each handed to
+ * the index with its changes and decoded facts as the writer hands them, timed alone) and caught up
+ * from git ({@code extra} commits of the history's size: diff and decode); a second history of
+ * one-fact commits (as agents write) and its cold rebuild; and side by side, a rebuild-per-query
+ * scan (decode every live fact at the commit into a fresh in-memory Lucene index, then search it:
+ * what a snapshot index costs to keep fresh) and {@code git grep} at the commit. Wall and the
+ * calling thread's CPU time.
  */
 public final class SearchBench {
     /** Results (durations in the units their names say). */
@@ -297,7 +278,7 @@ public final class SearchBench {
                         : history.get(rnd.nextInt(history.size()))).hex());
                 String q = word(rnd.nextInt(5000));
                 long a = System.nanoTime();
-                scanSearch(repo, c, q);
+                SearchBenchGit.scanSearch(repo, c, q);
                 scan[i] = System.nanoTime() - a;
             }
         }
@@ -354,10 +335,10 @@ public final class SearchBench {
             CommitId c) throws IOException {
         RevCommit rc = walk.parseCommit(ObjectId.fromString(c.hex()));
         ObjectId parent = rc.getParent(0).copy();
-        Map<String, ObjectId> changes = changes(reader, walk, rc);
+        Map<String, ObjectId> changes = SearchBenchGit.changes(reader, walk, rc);
         Map<String, Fact> written = new HashMap<>();
         for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
-            if (e.getValue() != null && isFactPath(e.getKey())) {
+            if (e.getValue() != null && SearchBenchGit.isFactPath(e.getKey())) {
                 try {
                     written.put(e.getKey(), FactCodec.decodeFact(
                             reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey()));
@@ -376,31 +357,6 @@ public final class SearchBench {
 
     private static int size(Random rnd, int min, int max) {
         return min >= max ? max : min + rnd.nextInt(max - min + 1);
-    }
-
-    private static boolean isFactPath(String path) {
-        for (String f : StorePaths.FACT_FOLDERS) {
-            if (path.startsWith(f + "/")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Every path {@code c} changed against its first parent: the new blob, null when removed. */
-    private static Map<String, ObjectId> changes(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        Map<String, ObjectId> out = new HashMap<>();
-        try (TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(TreeFilter.ANY_DIFF);
-            tw.addTree(walk.parseCommit(c.getParent(0)).getTree());
-            tw.addTree(c.getTree());
-            while (tw.next()) {
-                out.put(tw.getPathString(), (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE
-                        ? tw.getObjectId(1) : null);
-            }
-        }
-        return out;
     }
 
     private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
@@ -425,38 +381,6 @@ public final class SearchBench {
             }
         }
         return tx.commit().id();
-    }
-
-    /** Decodes every fact at {@code c} into a fresh in-memory index and runs one BM25 query. */
-    private static int scanSearch(GitRepo repo, ObjectId c, String word) throws IOException {
-        try (ByteBuffersDirectory d = new ByteBuffersDirectory();
-                IndexWriter w = new IndexWriter(d, new IndexWriterConfig(
-                        new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET)));
-                RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader();
-                TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS));
-            tw.addTree(walk.parseCommit(c).getTree());
-            while (tw.next()) {
-                Fact f;
-                try {
-                    f = CanonicalFacts.fact(reader.open(tw.getObjectId(0)).getCachedBytes(Snapshot.MAX_READ),
-                            tw.getPathString());
-                } catch (Exception e) {
-                    continue;
-                }
-                Document doc = new Document();
-                doc.add(new StringField("id", f.id().value(), Field.Store.YES));
-                doc.add(new TextField("text", f.body(), Field.Store.NO));
-                w.addDocument(doc);
-            }
-            w.commit();
-            try (DirectoryReader r = DirectoryReader.open(d)) {
-                BooleanQuery q = new BooleanQuery.Builder()
-                        .add(new TermQuery(new Term("text", word)), BooleanClause.Occur.SHOULD).build();
-                return new IndexSearcher(r).search(q, 10).scoreDocs.length;
-            }
-        }
     }
 
     private static void deleteTree(Path p) throws IOException {

@@ -2,7 +2,6 @@ package dev.palimpsest.internal.search;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +39,14 @@ final class Spelling {
         private final String[] keys;
         /** Keys with m distinct trigrams are numbered [start[m], start[m + 1]). */
         private final int[] start;
-        private final Map<String, int[]> postings;
+        /** Trigram code (three UTF-16 units in a long) to its number in {@link #postings}. */
+        private final Codes codes;
+        private final int[][] postings;
 
-        private Keys(String[] keys, int[] start, Map<String, int[]> postings) {
+        private Keys(String[] keys, int[] start, Codes codes, int[][] postings) {
             this.keys = keys;
             this.start = start;
+            this.codes = codes;
             this.postings = postings;
         }
 
@@ -63,42 +65,51 @@ final class Spelling {
 
         /** The dictionary of {@code keys} (distinct). */
         static Keys of(List<String> keys) {
-            List<Set<String>> grams = new ArrayList<>(keys.size());
+            int n = keys.size();
+            long[][] grams = new long[n][];
             int most = 0;
-            for (String k : keys) {
-                Set<String> g = grams(k);
-                grams.add(g);
-                most = Math.max(most, g.size());
+            for (int i = 0; i < n; i++) {
+                grams[i] = codes(keys.get(i));
+                most = Math.max(most, grams[i].length);
             }
-            Integer[] order = new Integer[keys.size()];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> grams.get(i).size()));
-            String[] sorted = new String[order.length];
             int[] start = new int[most + 2];
-            Map<String, int[]> counts = new HashMap<>();
-            for (int id = 0; id < order.length; id++) {
-                Set<String> g = grams.get(order[id]);
-                sorted[id] = keys.get(order[id]);
-                start[g.size() + 1] = id + 1;
-                for (String t : g) {
-                    counts.computeIfAbsent(t, x -> new int[1])[0]++;
-                }
+            for (long[] g : grams) {
+                start[g.length + 1]++;
             }
             for (int m = 1; m < start.length; m++) {
-                start[m] = Math.max(start[m], start[m - 1]);
+                start[m] += start[m - 1];
             }
-            Map<String, int[]> postings = new HashMap<>(counts.size() * 2);
-            counts.forEach((t, n) -> postings.put(t, new int[n[0]]));
-            for (int id = 0; id < order.length; id++) {
-                for (String t : grams.get(order[id])) {
-                    int[] fill = counts.get(t);
-                    int[] p = postings.get(t);
-                    p[p.length - fill[0]--] = id;
+            int[] next = java.util.Arrays.copyOf(start, start.length);
+            String[] sorted = new String[n];
+            long[][] byId = new long[n][];
+            for (int i = 0; i < n; i++) {
+                int id = next[grams[i].length]++;
+                sorted[id] = keys.get(i);
+                byId[id] = grams[i];
+            }
+            Codes codes = new Codes();
+            int[] count = new int[64];
+            for (long[] g : byId) {
+                for (long c : g) {
+                    int k = codes.add(c);
+                    if (k == count.length) {
+                        count = java.util.Arrays.copyOf(count, count.length * 2);
+                    }
+                    count[k]++;
                 }
             }
-            return new Keys(sorted, start, postings);
+            int[][] postings = new int[codes.size()][];
+            for (int k = 0; k < postings.length; k++) {
+                postings[k] = new int[count[k]];
+                count[k] = 0;
+            }
+            for (int id = 0; id < n; id++) {
+                for (long c : byId[id]) {
+                    int k = codes.get(c);
+                    postings[k][count[k]++] = id;
+                }
+            }
+            return new Keys(sorted, start, codes, postings);
         }
 
         /**
@@ -117,8 +128,8 @@ final class Spelling {
             }
             List<int[]> all = new ArrayList<>(n);
             for (String g : grams) {
-                int[] p = postings.get(g);
-                all.add(p == null ? new int[0] : p);
+                int k = codes.get(code(g, 0));
+                all.add(k < 0 ? new int[0] : postings[k]);
             }
             int[] from = new int[n];
             int[] to = new int[n];
@@ -188,6 +199,95 @@ final class Spelling {
         /** How many keys the dictionary holds. */
         int size() {
             return keys.length;
+        }
+    }
+
+    /** The trigram at {@code i} of {@code s} as one number: its three UTF-16 units, 16 bits each. */
+    static long code(String s, int i) {
+        return (long) s.charAt(i) << 32 | (long) s.charAt(i + 1) << 16 | s.charAt(i + 2);
+    }
+
+    /** The distinct trigram codes of {@code s}, ascending. */
+    static long[] codes(String s) {
+        int n = Math.max(0, s.length() - FactDocs.GRAM + 1);
+        long[] c = new long[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = code(s, i);
+        }
+        java.util.Arrays.sort(c);
+        int d = 0;
+        for (int i = 0; i < n; i++) {
+            if (d == 0 || c[i] != c[d - 1]) {
+                c[d++] = c[i];
+            }
+        }
+        return d == n ? c : java.util.Arrays.copyOf(c, d);
+    }
+
+    /** Numbers trigram codes 0, 1, 2, … in order of first addition: open addressing, linear probing. */
+    static final class Codes {
+        private long[] table = new long[1024];
+        private int[] number = new int[1024];
+        private boolean[] used = new boolean[1024];
+        private int size;
+
+        /** The number of {@code c}, or -1. */
+        int get(long c) {
+            int mask = table.length - 1;
+            for (int i = hash(c) & mask; used[i]; i = (i + 1) & mask) {
+                if (table[i] == c) {
+                    return number[i];
+                }
+            }
+            return -1;
+        }
+
+        /** The number of {@code c}, giving it the next one when new. */
+        int add(long c) {
+            int mask = table.length - 1;
+            int i = hash(c) & mask;
+            for (; used[i]; i = (i + 1) & mask) {
+                if (table[i] == c) {
+                    return number[i];
+                }
+            }
+            used[i] = true;
+            table[i] = c;
+            number[i] = size;
+            if (++size * 2 > table.length) {
+                grow();
+            }
+            return size - 1;
+        }
+
+        int size() {
+            return size;
+        }
+
+        private void grow() {
+            long[] t = table;
+            int[] num = number;
+            boolean[] u = used;
+            table = new long[t.length * 2];
+            number = new int[t.length * 2];
+            used = new boolean[t.length * 2];
+            int mask = table.length - 1;
+            for (int j = 0; j < t.length; j++) {
+                if (u[j]) {
+                    int i = hash(t[j]) & mask;
+                    while (used[i]) {
+                        i = (i + 1) & mask;
+                    }
+                    used[i] = true;
+                    table[i] = t[j];
+                    number[i] = num[j];
+                }
+            }
+        }
+
+        private static int hash(long c) {
+            long h = c * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
         }
     }
 

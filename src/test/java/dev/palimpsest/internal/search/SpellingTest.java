@@ -93,6 +93,13 @@ class SpellingTest {
         edge.matches(Spelling.grams("abcdqr"), found); // {abc, bcd, cdq, dqr}: 2*2/8 = 0.5
         assertEquals(Map.of("abcdxy", 0.5), found, "exactly the minimum similarity is found");
         assertEquals(0.5, Spelling.MIN_SIMILARITY, "the documented minimum similarity");
+        found.clear();
+        Spelling.Keys unicode = Spelling.Keys.of(List.of("東京タワー", "東京駅前", "\ud83d\ude00\ud83d\ude00x"));
+        unicode.matches(Spelling.grams("東京タワー"), found);
+        assertEquals(Map.of("東京タワー", 1.0), found, "trigrams of UTF-16 units, as the similarity counts them");
+        found.clear();
+        unicode.matches(Spelling.grams("\ud83d\ude00\ud83d\ude00x"), found);
+        assertEquals(Map.of("\ud83d\ude00\ud83d\ude00x", 1.0), found);
     }
 
     @Test
