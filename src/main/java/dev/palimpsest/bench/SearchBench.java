@@ -6,9 +6,9 @@ import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.claims.ClaimsIndex;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
-import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.search.SearchIndex;
 import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.ClaimSpec;
@@ -26,48 +26,39 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.store.ByteBuffersDirectory;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 
 /**
  * Recall at scale: {@code facts} claims over {@code entities} entities (objects of 2-4 words from a
  * 5,000-word vocabulary; one claim in ten after the first tenth supersedes an earlier one; one in
- * fifty retracts an earlier one), {@code batch} per signed commit; then, through the public API,
- * {@code search} (an entity; two words) and {@code brief} (an entity, 500 tokens) at main and at a
- * random past commit; the incremental update (catching up {@code extra} commits of the same shape
- * from git, an upper bound of the writer's own path, which skips the diff and the decode); the cold
- * rebuild of the index from git; and side by side, a rebuild-per-query scan (decode every live fact
- * at the commit into a fresh in-memory Lucene index, then search it: what a snapshot index costs to
- * keep fresh) and {@code git grep} at the commit.
+ * fifty retracts an earlier one), a fixed or random number per signed commit; then the cold rebuild
+ * of the index from git; through the public API, {@code search} (an entity; two words) and {@code
+ * brief} (an entity, 500 tokens) at main and at a random past commit; the index update per commit
+ * on the writer's own path (one-fact commits and {@value #OWN_BATCH}-fact commits, each handed to
+ * the index with its changes and decoded facts as the writer hands them, timed alone) and caught up
+ * from git ({@code extra} commits of the history's size: diff and decode); a second history of
+ * one-fact commits (as agents write) and its cold rebuild; and side by side, a rebuild-per-query
+ * scan (decode every live fact at the commit into a fresh in-memory Lucene index, then search it:
+ * what a snapshot index costs to keep fresh) and {@code git grep} at the commit. Wall and the
+ * calling thread's CPU time.
  */
 public final class SearchBench {
     /** Results (durations in the units their names say). */
-    public record Result(int facts, int entities, int commits, Stats entityHead, Stats entityPast, Stats textHead,
-            Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, double incrementalMillisPerCommit,
+    public record Result(int facts, int entities, String batch, int commits, Stats entityHead, Stats entityPast,
+            Stats textHead, Stats textPast, Stats briefHead, Stats briefPast, List<Stats> cpu, Stats ownOneFact,
+            Stats ownOneFactCpu, Stats ownBatch, Stats ownBatchCpu, int ownBatchFacts, double incrementalMillisPerCommit,
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
-            double rebuildCommitsPerSecond, Stats scanPerQuery, Stats gitGrep, double buildSeconds) {}
+            double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, int smallCommits,
+            double smallRebuildSeconds, double smallRebuildCpuSeconds, Stats scanPerQuery, Stats gitGrep,
+            double buildSeconds) {}
 
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
             .getThreadMXBean();
@@ -77,6 +68,8 @@ public final class SearchBench {
     }
 
     private static final ActorName ACTOR = ActorName.of("bench");
+    /** The size of the larger commits timed on the writer's own path. */
+    static final int OWN_BATCH = 100;
     private static final String[] PREDICATES = {"depends on", "times out after", "listens on", "owned by", "runs in"};
     private static final String[] SYLLABLES = {"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "do",
         "fe", "gi", "ho", "ju", "ly", "mo", "ni", "po"};
@@ -105,8 +98,12 @@ public final class SearchBench {
         return b.toString();
     }
 
-    public Result run(int facts, int entities, int batch, int samples, int extra, long seed)
-            throws IOException, PalimpsestException {
+    /**
+     * Runs the benchmark; each commit writes a number of claims drawn uniformly from [{@code minBatch},
+     * {@code batch}] (equal bounds: exactly {@code batch}).
+     */
+    public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, int smallCommits,
+            long seed) throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
@@ -114,14 +111,15 @@ public final class SearchBench {
         Random rnd = new Random(seed);
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
-        boolean[] gone = new boolean[facts + extra * batch + 1];
+        boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + 1];
         long t0 = System.nanoTime();
         try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
             Transaction first = store.begin(ACTOR);
             first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
             first.commit();
             while (next[0] < facts) {
-                history.add(write(store, rnd, Math.min(batch, facts - next[0]), next, gone, entities, facts));
+                history.add(write(store, rnd, Math.min(size(rnd, minBatch, batch), facts - next[0]), next, gone,
+                        entities, facts));
                 if (history.size() % 100 == 0) {
                     log.printf("  %,d facts in %,d commits (%.0f s)%n", next[0], history.size(),
                             (System.nanoTime() - t0) / 1e9);
@@ -134,22 +132,14 @@ public final class SearchBench {
         log.flush();
 
         // cold rebuild of the search index from git (the claims index is built first, not counted)
-        double rebuild;
-        double rebuildCpu;
-        int indexed;
-        try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            ClaimsIndex claims = ClaimsIndex.open(repo);
-            deleteTree(gitDir.resolve("palimpsest-index/search-v1"));
-            long r0 = System.nanoTime();
-            long rc = cpu();
-            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
-                indexed = idx.indexedSeq() + 1;
-            }
-            rebuild = (System.nanoTime() - r0) / 1e9;
-            rebuildCpu = (cpu() - rc) / 1e9;
-        }
-        log.printf("cold rebuild: %,d commits in %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s, %,.0f facts/s"
-                + " wall)%n", indexed, rebuild, rebuildCpu, indexed / rebuild, facts / rebuild);
+        double[] cold = rebuild(gitDir);
+        double rebuild = cold[0];
+        double rebuildCpu = cold[1];
+        int indexed = (int) cold[2];
+        log.printf("cold rebuild (%,d commits of %s facts): %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s,"
+                + " %,.0f facts/s wall; %,.0f commits/s, %,.0f facts/s CPU)%n", indexed,
+                minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch, rebuild, rebuildCpu,
+                indexed / rebuild, facts / rebuild, indexed / rebuildCpu, facts / rebuildCpu);
         log.flush();
 
         Stats eh;
@@ -200,15 +190,36 @@ public final class SearchBench {
             bp = Stats.of(t[5]);
         }
 
-        // incremental: extra commits written while the index is open elsewhere, then caught up from git
+        // incremental, (a) the writer's own path: each commit handed to the index as the writer hands it
+        // (its changes and encoded facts), timed alone, for one-fact commits (what an agent writes) and
+        // for OWN_BATCH-fact batches; (b) caught up from git (diff and decode), commits of the history's size
+        int batches = Math.max(3, extra / 10);
+        long[] own = new long[extra];
+        long[] ownCpu = new long[extra];
+        long[] ownB = new long[batches];
+        long[] ownBCpu = new long[batches];
         double incremental;
         double incrementalCpu;
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
             ClaimsIndex claims = ClaimsIndex.open(repo);
             try (SearchIndex idx = SearchIndex.open(repo, claims)) {
-                try (Store writer = Store.open(gitDir, home, opts)) {
+                try (Store writer = Store.open(gitDir, home, opts); RevWalk walk = new RevWalk(repo.repository());
+                        ObjectReader reader = repo.newReader()) {
+                    for (int i = 0; i < extra + batches; i++) {
+                        boolean one = i < extra;
+                        CommitId c = write(writer, rnd, one ? 1 : OWN_BATCH, next, gone, entities, facts);
+                        history.add(c);
+                        long[] t = ownTimed(repo, claims, idx, walk, reader, c);
+                        if (one) {
+                            own[i] = t[0];
+                            ownCpu[i] = t[1];
+                        } else {
+                            ownB[i - extra] = t[0];
+                            ownBCpu[i - extra] = t[1];
+                        }
+                    }
                     for (int i = 0; i < extra; i++) {
-                        history.add(write(writer, rnd, batch, next, gone, entities, facts));
+                        history.add(write(writer, rnd, size(rnd, minBatch, batch), next, gone, entities, facts));
                     }
                 }
                 claims.seq(repo.head()); // the claims index catches up first: not counted
@@ -219,8 +230,43 @@ public final class SearchBench {
                 incrementalCpu = (cpu() - ic) / 1e6 / Math.max(1, applied);
             }
         }
-        log.printf("incremental update: %.3f ms wall, %.3f ms CPU per commit of %d facts (%d commits caught up from"
-                + " git)%n", incremental, incrementalCpu, batch, extra);
+        Stats ownStats = Stats.of(own);
+        Stats ownCpuStats = Stats.of(ownCpu);
+        Stats ownBStats = Stats.of(ownB);
+        Stats ownBCpuStats = Stats.of(ownBCpu);
+        log.printf("index update, the writer's own path, 1-fact commits (%d): wall %s | CPU %s%n", extra, ownStats,
+                ownCpuStats);
+        log.printf("index update, the writer's own path, %d-fact commits (%d): wall %s | CPU %s%n", OWN_BATCH, batches,
+                ownBStats, ownBCpuStats);
+        log.printf("index update, caught up from git: %.3f ms wall, %.3f ms CPU per commit (%d commits of %s facts)%n",
+                incremental, incrementalCpu, extra, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch);
+        log.flush();
+
+        // a second history shape: one fact per commit, as agents write; its cold rebuild
+        double[] small = {0, 0, 0};
+        if (smallCommits > 0) {
+            Path gitDir2 = dir.resolve("small.git");
+            long s0 = System.nanoTime();
+            int[] next2 = {0};
+            boolean[] gone2 = new boolean[smallCommits + 1];
+            try (Store store = Store.initializer(gitDir2).home(home).actor(ACTOR).options(opts).create()) {
+                Transaction first = store.begin(ACTOR);
+                first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
+                first.commit();
+                for (int i = 0; i < smallCommits; i++) {
+                    write(store, rnd, 1, next2, gone2, entities, smallCommits);
+                    if ((i + 1) % 5000 == 0) {
+                        log.printf("  %,d one-fact commits (%.0f s)%n", i + 1, (System.nanoTime() - s0) / 1e9);
+                        log.flush();
+                    }
+                }
+            }
+            small = rebuild(gitDir2);
+            log.printf("cold rebuild (%,d commits of 1 fact): %.2f s wall, %.2f s CPU of this thread (%,.0f commits/s"
+                    + " wall; %,.0f commits/s CPU)%n", (int) small[2], small[0], small[1], small[2] / small[0],
+                    small[2] / small[1]);
+            log.flush();
+        }
 
         // side by side: a rebuild-per-query scan and git grep, at main and at random past commits
         int slow = Math.max(3, Math.min(10, samples / 100));
@@ -232,7 +278,7 @@ public final class SearchBench {
                         : history.get(rnd.nextInt(history.size()))).hex());
                 String q = word(rnd.nextInt(5000));
                 long a = System.nanoTime();
-                scanSearch(repo, c, q);
+                SearchBenchGit.scanSearch(repo, c, q);
                 scan[i] = System.nanoTime() - a;
             }
         }
@@ -248,8 +294,10 @@ public final class SearchBench {
             }
             grep[i] = System.nanoTime() - a;
         }
-        Result r = new Result(facts, entities, history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, incremental,
-                incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild, Stats.of(scan), Stats.of(grep), build);
+        Result r = new Result(facts, entities, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch,
+                history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, ownBStats, ownBCpuStats,
+                OWN_BATCH, incremental, incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild,
+                indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build);
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
@@ -262,6 +310,53 @@ public final class SearchBench {
         log.flush();
         deleteTree(dir);
         return r;
+    }
+
+    /** Deletes the search index of {@code gitDir} and reopens it: wall s, CPU s of this thread, commits indexed. */
+    private static double[] rebuild(Path gitDir) throws IOException {
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            deleteTree(gitDir.resolve("palimpsest-index/search-v1"));
+            long r0 = System.nanoTime();
+            long rc = cpu();
+            int indexed;
+            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
+                indexed = idx.indexedSeq() + 1;
+            }
+            return new double[] {(System.nanoTime() - r0) / 1e9, (cpu() - rc) / 1e9, indexed};
+        }
+    }
+
+    /**
+     * Hands commit {@code c} to the claims index (not timed) and then to the search index as the
+     * writer does, with its changes and facts; wall and CPU nanoseconds of the search index's update.
+     */
+    private static long[] ownTimed(GitRepo repo, ClaimsIndex claims, SearchIndex idx, RevWalk walk, ObjectReader reader,
+            CommitId c) throws IOException {
+        RevCommit rc = walk.parseCommit(ObjectId.fromString(c.hex()));
+        ObjectId parent = rc.getParent(0).copy();
+        Map<String, ObjectId> changes = SearchBenchGit.changes(reader, walk, rc);
+        Map<String, Fact> written = new HashMap<>();
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            if (e.getValue() != null && SearchBenchGit.isFactPath(e.getKey())) {
+                try {
+                    written.put(e.getKey(), FactCodec.decodeFact(
+                            reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey()));
+                } catch (FormatException ex) {
+                    throw new IOException("the bench wrote an unreadable fact " + e.getKey(), ex);
+                }
+            }
+        }
+        claims.committed(rc.copy(), parent, ACTOR, changes, written); // as the writer does: not timed
+        long a = System.nanoTime();
+        long ac = cpu();
+        idx.committed(rc.copy(), parent, ACTOR, changes, written);
+        long cpuNs = cpu() - ac;
+        return new long[] {System.nanoTime() - a, cpuNs};
+    }
+
+    private static int size(Random rnd, int min, int max) {
+        return min >= max ? max : min + rnd.nextInt(max - min + 1);
     }
 
     private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
@@ -286,38 +381,6 @@ public final class SearchBench {
             }
         }
         return tx.commit().id();
-    }
-
-    /** Decodes every fact at {@code c} into a fresh in-memory index and runs one BM25 query. */
-    private static int scanSearch(GitRepo repo, ObjectId c, String word) throws IOException {
-        try (ByteBuffersDirectory d = new ByteBuffersDirectory();
-                IndexWriter w = new IndexWriter(d, new IndexWriterConfig(
-                        new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET)));
-                RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader();
-                TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(PathFilterGroup.createFromStrings(StorePaths.FACT_FOLDERS));
-            tw.addTree(walk.parseCommit(c).getTree());
-            while (tw.next()) {
-                Fact f;
-                try {
-                    f = FactCodec.decodeFact(reader.open(tw.getObjectId(0)).getCachedBytes(Snapshot.MAX_READ),
-                            tw.getPathString());
-                } catch (Exception e) {
-                    continue;
-                }
-                Document doc = new Document();
-                doc.add(new StringField("id", f.id().value(), Field.Store.YES));
-                doc.add(new TextField("text", f.body(), Field.Store.NO));
-                w.addDocument(doc);
-            }
-            w.commit();
-            try (DirectoryReader r = DirectoryReader.open(d)) {
-                BooleanQuery q = new BooleanQuery.Builder()
-                        .add(new TermQuery(new Term("text", word)), BooleanClause.Occur.SHOULD).build();
-                return new IndexSearcher(r).search(q, 10).scoreDocs.length;
-            }
-        }
     }
 
     private static void deleteTree(Path p) throws IOException {

@@ -304,14 +304,21 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--entities", defaultValue = "10000", description = "Distinct subjects. Default: ${DEFAULT-VALUE}.")
         int entities;
 
-        @Option(names = "--batch", defaultValue = "100", description = "Claims per commit. Default: ${DEFAULT-VALUE}.")
-        int batch;
+        @Option(names = "--batch", defaultValue = "100",
+                description = "Claims per commit: N, or MIN-MAX drawn uniformly per commit (e.g. 1-10, agents' writes)."
+                        + " Default: ${DEFAULT-VALUE}.")
+        String batch;
 
         @Option(names = "--samples", defaultValue = "2000", description = "Timed questions of each kind. Default: ${DEFAULT-VALUE}.")
         int samples;
 
+        @Option(names = "--small-commits", defaultValue = "20000",
+                description = "One-fact commits of a second history, whose cold rebuild is timed too (0: none)."
+                        + " Default: ${DEFAULT-VALUE}.")
+        int smallCommits;
+
         @Option(names = "--extra", defaultValue = "200",
-                description = "Commits written after the index, then caught up incrementally. Default: ${DEFAULT-VALUE}.")
+                description = "Commits applied on the writer's path, then as many caught up from git. Default: ${DEFAULT-VALUE}.")
         int extra;
 
         @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
@@ -322,13 +329,24 @@ final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (facts < 10 || entities < 1 || batch < 1 || samples < 1 || extra < 1) {
-                throw new Main.UsageException("--facts >= 10, --entities, --batch, --samples and --extra >= 1");
+            int min;
+            int max;
+            try {
+                int dash = batch.indexOf('-');
+                min = Integer.parseInt(dash < 0 ? batch.trim() : batch.substring(0, dash).trim());
+                max = dash < 0 ? min : Integer.parseInt(batch.substring(dash + 1).trim());
+            } catch (NumberFormatException e) {
+                throw new Main.UsageException("--batch is N or MIN-MAX, got '" + batch + "'");
+            }
+            if (facts < 10 || entities < 1 || min < 1 || max < min || samples < 1 || extra < 1
+                    || smallCommits < 0) {
+                throw new Main.UsageException("--facts >= 10, --entities, --batch (1 <= MIN <= MAX), --samples and --extra >= 1,"
+                        + " --small-commits >= 0");
             }
             out().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), out())
-                    .run(facts, entities, batch, samples, extra, seed);
+                    .run(facts, entities, min, max, samples, extra, smallCommits, seed);
             if (json()) {
                 printJson(r);
             }

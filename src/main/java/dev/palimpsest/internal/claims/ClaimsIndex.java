@@ -6,6 +6,7 @@ import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.WriterLock;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Writer;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
@@ -449,7 +450,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
                 Fact f = known.get(path);
                 if (f == null) {
                     try {
-                        f = FactCodec.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path, repo.vault());
+                        f = CanonicalFacts.fact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path, repo.vault());
                     } catch (FormatException | RuntimeException e) {
                         f = null; // a malformed file states no claim; the audit reports it
                     }

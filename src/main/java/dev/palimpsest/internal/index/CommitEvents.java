@@ -215,7 +215,7 @@ final class CommitEvents {
     private FactEvent written(ObjectReader reader, ObjectId commit, ObjectId version, FactId id, ObjectId blob)
             throws IOException {
         try {
-            return written(CanonicalFacts.decodeFact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), id.value()),
+            return written(CanonicalFacts.fact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), id.value()),
                     commit, version, blob);
         } catch (FormatException | org.eclipse.jgit.errors.LargeObjectException e) {
             // a malformed or oversize file is still a version; the audit reports it

@@ -328,7 +328,7 @@ final class MergeSettle {
             return null;
         }
         try {
-            return CanonicalFacts.decodeFact(reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(64 << 20), id.value());
+            return CanonicalFacts.fact(reader.open(blob, Constants.OBJ_BLOB).getCachedBytes(64 << 20), id.value());
         } catch (FormatException | org.eclipse.jgit.errors.LargeObjectException e) {
             return null;
         }

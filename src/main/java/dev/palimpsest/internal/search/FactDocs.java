@@ -7,13 +7,9 @@ import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Sentence;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.core.WhitespaceTokenizer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
-import org.apache.lucene.analysis.ngram.NGramTokenFilter;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -22,7 +18,9 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.util.BytesRef;
 
@@ -43,7 +41,7 @@ final class FactDocs {
     static final String RUN = "run";
     static final String REF = "ref";
     static final String TEXT = "text";
-    static final String GRAMS = "grams";
+    static final String CKEY = "ckey";
     static final String FROM = "from";
     static final String TO = "to";
     static final String SUBJECT = "subject";
@@ -59,19 +57,21 @@ final class FactDocs {
     /** The n of the spelling channel's character n-grams. */
     static final int GRAM = 3;
 
+    /** The text field: analysed, with term frequencies and norms for BM25, no positions (no phrase queries). */
+    private static final FieldType TEXT_TYPE = textType();
+
     private FactDocs() {}
 
-    /** Text: standard tokens, lower case, English stop words removed; grams: trigrams of whitespace tokens. */
+    private static FieldType textType() {
+        FieldType t = new FieldType(TextField.TYPE_NOT_STORED);
+        t.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
+        t.freeze();
+        return t;
+    }
+
+    /** Text: standard tokens, lower case, English stop words removed (the other fields are not analysed). */
     static Analyzer analyzer() {
-        Analyzer grams = new Analyzer() {
-            @Override
-            protected TokenStreamComponents createComponents(String field) {
-                WhitespaceTokenizer t = new WhitespaceTokenizer();
-                return new TokenStreamComponents(t, new NGramTokenFilter(t, GRAM, GRAM, false));
-            }
-        };
-        return new PerFieldAnalyzerWrapper(new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET),
-                Map.of(GRAMS, grams));
+        return new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
     }
 
     /** The term naming one version: id, space, first commit number. */
@@ -106,15 +106,20 @@ final class FactDocs {
             d.add(new StoredField(SUBJECT, g.subject()));
             d.add(new StoredField(PREDICATE, g.predicate()));
             d.add(new StoredField(OBJECT, g.object()));
-            d.add(new SortedDocValuesField(SKEY, new BytesRef(compact(sk))));
-            d.add(new SortedDocValuesField(OKEY, new BytesRef(compact(ok))));
-            d.add(new TextField(GRAMS, compact(sk) + " " + compact(ok), Field.Store.NO));
+            String csk = compact(sk);
+            String cok = compact(ok);
+            d.add(new StringField(CKEY, csk, Field.Store.NO));
+            if (!cok.equals(csk)) {
+                d.add(new StringField(CKEY, cok, Field.Store.NO));
+            }
+            d.add(new SortedDocValuesField(SKEY, new BytesRef(csk)));
+            d.add(new SortedDocValuesField(OKEY, new BytesRef(cok)));
             String triple = g.subject() + " " + g.predicate() + " " + g.object();
             if (!f.body().contains(triple)) {
                 text.append('\n').append(triple);
             }
         }
-        d.add(new TextField(TEXT, text.toString(), Field.Store.NO));
+        d.add(new Field(TEXT, text.toString(), TEXT_TYPE));
         d.add(new StoredField(BODY, f.body()));
         Ref source = null;
         for (String target : targets(f)) {

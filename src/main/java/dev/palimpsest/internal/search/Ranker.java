@@ -18,12 +18,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.IntPoint;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
@@ -32,12 +34,15 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.BytesRef;
 
@@ -61,11 +66,13 @@ public final class Ranker {
     public static final double HOP_DECAY = 0.45;
     private static final int ENTITY_CAP = 1000;
     private static final int NEIGHBOUR_CAP = 200;
+
     /** Hops start from at most this many of the previous level's best hits. */
     public static final int HOP_PARENTS = 10;
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
+    private final Map<IndexReader.CacheKey, Spelling.Keys> keysBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
         this.index = index;
@@ -241,29 +248,33 @@ public final class Ranker {
         if (whole.length() >= FactDocs.GRAM) {
             words.add(whole);
         }
-        // Dice >= 0.5 needs at least a quarter of the word's trigrams in common: each word's clause requires that many
-        BooleanQuery.Builder gq = new BooleanQuery.Builder();
-        int clauses = 0;
+        Map<String, Double> keys = new HashMap<>();
+        List<Set<String>> grams = new ArrayList<>();
+        List<Spelling.Keys> dictionaries = dictionaries(s);
         for (String w : words) {
-            Set<String> grams = Spelling.grams(w);
-            if (grams.isEmpty() || clauses + grams.size() > IndexSearcher.getMaxClauseCount() - 16) {
-                continue;
+            Set<String> g = Spelling.grams(w);
+            grams.add(g);
+            for (Spelling.Keys k : dictionaries) {
+                k.matches(g, keys);
             }
-            BooleanQuery.Builder one = new BooleanQuery.Builder();
-            grams.forEach(g -> one.add(new TermQuery(new Term(FactDocs.GRAMS, g)), Occur.SHOULD));
-            one.setMinimumNumberShouldMatch(Math.max(1, (grams.size() + 3) / 4));
-            gq.add(one.build(), Occur.SHOULD);
-            clauses += grams.size();
         }
-        if (clauses == 0) {
+        if (keys.isEmpty()) {
             return;
         }
-        for (ScoreDoc sd : s.search(query(gq.build(), filters), q.limit() * 3 + 20).scoreDocs) {
+        Map<Double, List<BytesRef>> bySimilarity = new TreeMap<>();
+        keys.forEach((k, sim) -> bySimilarity.computeIfAbsent(sim, x -> new ArrayList<>()).add(new BytesRef(k)));
+        List<Query> bands = new ArrayList<>();
+        bySimilarity.forEach((sim, ks) -> bands.add(new BoostQuery(new ConstantScoreQuery(
+                new TermInSetQuery(FactDocs.CKEY, ks)), sim.floatValue())));
+        Query gq = bands.size() == 1 ? bands.get(0) : new DisjunctionMaxQuery(bands, 0f);
+        for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
             String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));
             String ok = nonNull(value(stored, FactDocs.OKEY, sd.doc));
             double sim = 0;
+            int i = 0;
             for (String w : words) {
-                sim = Math.max(sim, Math.max(Spelling.similarity(w, sk), Spelling.similarity(w, ok)));
+                Set<String> g = grams.get(i++);
+                sim = Math.max(sim, Math.max(Spelling.similarity(w, g, sk), Spelling.similarity(w, g, ok)));
             }
             if (sim >= Spelling.MIN_SIMILARITY) {
                 offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
@@ -271,18 +282,56 @@ public final class Ranker {
         }
     }
 
+    /** The key dictionaries of the searcher's segments (each built once per segment and kept while it lives). */
+    private List<Spelling.Keys> dictionaries(IndexSearcher s) throws IOException {
+        List<Spelling.Keys> out = new ArrayList<>();
+        for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            IndexReader.CacheHelper h = leaf.reader().getCoreCacheHelper();
+            if (h == null) {
+                out.add(Spelling.Keys.of(leaf.reader()));
+                continue;
+            }
+            Spelling.Keys k;
+            synchronized (keysBySegment) {
+                k = keysBySegment.get(h.getKey());
+            }
+            if (k == null) {
+                k = Spelling.Keys.of(leaf.reader());
+                synchronized (keysBySegment) {
+                    keysBySegment.put(h.getKey(), k);
+                }
+            }
+            out.add(k);
+        }
+        return out;
+    }
+
     /** The sorted doc value of {@code field} for global document {@code doc}, or null. */
     private static String value(Leaves leaves, String field, int doc) throws IOException {
-        LeafReaderContext leaf = leaves.list.get(ReaderUtil.subIndex(doc, leaves.list));
-        SortedDocValues dv = leaf.reader().getSortedDocValues(field);
-        if (dv == null || !dv.advanceExact(doc - leaf.docBase)) {
+        int i = ReaderUtil.subIndex(doc, leaves.list);
+        LeafReaderContext leaf = leaves.list.get(i);
+        int d = doc - leaf.docBase;
+        String slot = field + '\0' + i;
+        SortedDocValues dv = leaves.values.get(slot);
+        if (dv == null || dv.docID() > d) {
+            dv = leaf.reader().getSortedDocValues(field);
+            if (dv == null) {
+                return null;
+            }
+            leaves.values.put(slot, dv);
+        }
+        if (!dv.advanceExact(d)) {
             return null;
         }
         return dv.lookupOrd(dv.ordValue()).utf8ToString();
     }
 
-    /** A searcher's stored fields and leaves. */
-    private record Leaves(StoredFields fields, List<LeafReaderContext> list) {}
+    /** A searcher's stored fields and leaves, and the doc-values iterators opened on them (forward only). */
+    private record Leaves(StoredFields fields, List<LeafReaderContext> list, Map<String, SortedDocValues> values) {
+        Leaves(StoredFields fields, List<LeafReaderContext> list) {
+            this(fields, list, new HashMap<>());
+        }
+    }
 
     private static String nonNull(String s) {
         return s == null ? "" : s;

@@ -5,7 +5,7 @@ import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Writer;
-import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -26,6 +27,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -55,7 +57,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-1";
+    static final String FORMAT = "palimpsest-search-3";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
@@ -127,7 +129,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             indexed = null;
             indexedSeq = -1;
         }
-        searchers = new SearcherManager(writer, null);
+        searchers = new SearcherManager(writer, SEARCHERS);
         if (headSeq >= 0) {
             catchUpTo(headSeq, problem != null);
         }
@@ -143,12 +145,22 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         persistent = false;
         indexed = null;
         indexedSeq = -1;
-        searchers = new SearcherManager(writer, null);
+        searchers = new SearcherManager(writer, SEARCHERS);
         ObjectId head = repo.head();
         if (head != null) {
             catchUpTo(claims.seq(head), true);
         }
     }
+
+    /** Searchers without Lucene's query cache: every query here is a one-off (its filters name a commit). */
+    private static final SearcherFactory SEARCHERS = new SearcherFactory() {
+        @Override
+        public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+            IndexSearcher s = new IndexSearcher(reader);
+            s.setQueryCache(null);
+            return s;
+        }
+    };
 
     private static IndexWriterConfig config(IndexWriterConfig.OpenMode mode) {
         IndexWriterConfig c = new IndexWriterConfig(FactDocs.analyzer());
@@ -304,7 +316,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             Fact f = known.get(e.getKey());
             if (f == null) {
                 try {
-                    f = FactCodec.decodeFact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey(),
+                    f = CanonicalFacts.fact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ), e.getKey(),
                             repo.vault());
                 } catch (FormatException | RuntimeException ex) {
                     continue; // a malformed file states nothing to find; the audit reports it

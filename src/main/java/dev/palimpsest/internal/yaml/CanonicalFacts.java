@@ -5,6 +5,7 @@ import dev.palimpsest.model.BlobId;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import java.nio.charset.StandardCharsets;
@@ -13,13 +14,19 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Decodes a fact file and tells whether it is canonical, fast for the common case: a file whose
- * strings are all printable ASCII without {@code "} or {@code \} is parsed directly against the
- * canonical layout, which {@link FactCodec#encode(Fact)} writes byte for byte for such facts; any
- * other file goes through {@link FactCodec} (decode, then compare with its re-encoding). The same
- * holds in the other direction for retraction records, which a cleanup cascade writes by the
- * thousand: {@link #encodeRetraction} writes the canonical bytes directly when every string is
- * simple. Stateless and thread-safe.
+ * Decodes a fact file and tells whether it is canonical, fast for the common case: a file in the
+ * canonical layout of the fields {@code id}, {@code kind}, {@code body} (or a {@code sealed}
+ * envelope whose sealed content is the body alone, opened with the reader's keys), {@code
+ * confidence}, {@code run}, {@code refs} (quotes plain or sealed), a claim's triple ({@code subject},
+ * {@code predicate}, {@code object}) and {@code retain_until} — each string double-quoted on one
+ * line, with YAML's escapes and UTF-8 text — is parsed directly; any other file (pooled evidence,
+ * receipts, sentences, a review, a sealed triple, line folding, anything unusual) goes through
+ * {@link FactCodec}. Files whose strings are all printable ASCII without {@code "} or
+ * {@code \} are canonical when they parse, since {@link FactCodec#encode(Fact)} writes them byte
+ * for byte; for others canonicity is decided by comparing with the re-encoding. The same holds in
+ * the other direction for retraction records, which a cleanup cascade writes by the thousand:
+ * {@link #encodeRetraction} writes the canonical bytes directly when every string is simple.
+ * Stateless and thread-safe.
  */
 public final class CanonicalFacts {
     /** A decoded fact and whether its bytes are exactly its canonical encoding. */
@@ -37,21 +44,37 @@ public final class CanonicalFacts {
 
     /** As {@link #decode(byte[], String)}, opening sealed content with {@code keys}. */
     public static Decoded decode(byte[] bytes, String what, SealKeys keys) throws FormatException {
-        Fact f = new Parser(bytes, keys).fact();
+        Parser p = new Parser(bytes, keys);
+        Fact f = p.fact();
         if (f != null) {
-            return new Decoded(f, true);
+            return new Decoded(f, p.simple || FactCodec.isCanonicalFact(bytes, f));
         }
         f = FactCodec.decodeFact(bytes, what, keys);
         return new Decoded(f, FactCodec.isCanonicalFact(bytes, f));
     }
 
     /**
-     * The fact in {@code bytes}, as {@link FactCodec#decodeFact} decodes it, without telling whether
-     * the file is canonical: the fast parser for the simple canonical layout, else the YAML mapper.
+     * The fact a file holds, exactly as {@link FactCodec#decodeFact} reads it (the same fact, or the
+     * same {@link FormatException}), without deciding whether the file is canonical: what indexes
+     * derived from git read.
      */
-    public static Fact decodeFact(byte[] bytes, String what) throws FormatException {
-        Fact f = new Parser(bytes, SealKeys.NONE).fact();
-        return f != null ? f : FactCodec.decodeFact(bytes, what);
+    public static Fact fact(byte[] bytes, String what) throws FormatException {
+        return fact(bytes, what, SealKeys.NONE);
+    }
+
+    /**
+     * As {@link #fact(byte[], String)}, opening sealed content with {@code keys}: a sealed file whose
+     * sealed content is its body alone is read on the fast path, anything else sealed by {@link
+     * FactCodec#decodeFact(byte[], String, SealKeys)}.
+     */
+    public static Fact fact(byte[] bytes, String what, SealKeys keys) throws FormatException {
+        Fact f = new Parser(bytes, keys).fact();
+        return f != null ? f : FactCodec.decodeFact(bytes, what, keys);
+    }
+
+    /** Whether {@code bytes} are in the layout read without the YAML library (for tests and benchmarks). */
+    static boolean parses(byte[] bytes, SealKeys keys) {
+        return new Parser(bytes, keys).fact() != null;
     }
 
     /**
@@ -87,12 +110,14 @@ public final class CanonicalFacts {
         return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
     }
 
-    /** A parser of the simple canonical layout; every method returns null (or -1) on the first deviation. */
+    /** A parser of the canonical layout; every method returns null (or -1) on the first deviation. */
     private static final class Parser {
         private final byte[] b;
         private final SealKeys keys;
         private int pos;
         private FactId referrer;
+        /** Every string so far was printable ASCII without quote or backslash. */
+        boolean simple = true;
 
         Parser(byte[] b, SealKeys keys) {
             this.b = b;
@@ -143,6 +168,13 @@ public final class CanonicalFacts {
                 }
                 pos = end + 1;
             }
+            String run = null;
+            if (at("run: ")) {
+                run = quoted();
+                if (run == null) {
+                    return null;
+                }
+            }
             List<Ref> refs = new ArrayList<>();
             if (at("refs:\n")) {
                 while (at("- ")) {
@@ -153,6 +185,17 @@ public final class CanonicalFacts {
                     refs.add(r);
                 }
                 if (refs.isEmpty()) {
+                    return null;
+                }
+            }
+            String subject = null;
+            String predicate = null;
+            String object = null;
+            if (at("subject: ")) {
+                subject = quoted();
+                predicate = subject == null ? null : field("predicate: ");
+                object = predicate == null ? null : field("object: ");
+                if (object == null || envelope != null) {
                     return null;
                 }
             }
@@ -183,7 +226,9 @@ public final class CanonicalFacts {
                         return null; // more than a body is sealed, or it does not open: the full decoder decides
                     }
                 }
-                return new Fact(referrer, k, body, confidence, refs, null, null, null, seal, retainUntil);
+                Grounding g = subject == null ? Grounding.NONE
+                        : new Grounding(subject, predicate, object, null, List.of(), false, null);
+                return new Fact(referrer, k, body, confidence, refs, null, g, run, seal, retainUntil);
             } catch (IllegalArgumentException e) {
                 return null;
             }
@@ -238,24 +283,121 @@ public final class CanonicalFacts {
             return at(key) ? quoted() : null;
         }
 
-        /** A {@code "..."} of printable ASCII without quote or backslash, then a newline. */
+        /**
+         * A {@code "..."} on one line, then a newline: printable ASCII as it is, YAML's escapes,
+         * and UTF-8 text of printable characters other than line breaks (else null: the YAML
+         * library decides).
+         */
         private String quoted() {
             if (pos >= b.length || b[pos] != '"') {
                 return null;
             }
             int start = pos + 1;
             int i = start;
-            while (i < b.length && b[i] != '"') {
-                if (!plain(b[i])) {
+            while (i < b.length && plain(b[i])) {
+                i++;
+            }
+            if (i < b.length && b[i] == '"') {
+                if (i + 1 >= b.length || b[i + 1] != '\n') {
                     return null;
                 }
-                i++;
+                pos = i + 2;
+                return new String(b, start, i - start, StandardCharsets.US_ASCII);
+            }
+            simple = false;
+            StringBuilder out = new StringBuilder(i - start + 16).append(new String(b, start, i - start,
+                    StandardCharsets.US_ASCII));
+            while (i < b.length && b[i] != '"') {
+                int c = b[i] & 0xff;
+                if (plain(c)) {
+                    out.append((char) c);
+                    i++;
+                } else if (c == '\\') {
+                    i = escape(i + 1, out);
+                } else if (c >= 0x80) {
+                    i = utf8(i, out);
+                } else {
+                    return null; // control characters, DEL, line breaks
+                }
+                if (i < 0) {
+                    return null;
+                }
             }
             if (i + 1 >= b.length || b[i + 1] != '\n') {
                 return null;
             }
             pos = i + 2;
-            return new String(b, start, i - start, StandardCharsets.US_ASCII);
+            return out.toString();
+        }
+
+        /** Appends the escape at {@code i} (after the backslash); the offset after it, or -1. */
+        private int escape(int i, StringBuilder out) {
+            if (i >= b.length) {
+                return -1;
+            }
+            int digits;
+            switch (b[i]) {
+                case '0': out.append('\0'); return i + 1;
+                case 'a': out.append('\u0007'); return i + 1;
+                case 'b': out.append('\b'); return i + 1;
+                case 't': out.append('\t'); return i + 1;
+                case 'n': out.append('\n'); return i + 1;
+                case 'v': out.append('\u000b'); return i + 1;
+                case 'f': out.append('\f'); return i + 1;
+                case 'r': out.append('\r'); return i + 1;
+                case 'e': out.append('\u001b'); return i + 1;
+                case '"': out.append('"'); return i + 1;
+                case '\\': out.append('\\'); return i + 1;
+                case 'N': out.append('\u0085'); return i + 1;
+                case '_': out.append('\u00a0'); return i + 1;
+                case 'L': out.append('\u2028'); return i + 1;
+                case 'P': out.append('\u2029'); return i + 1;
+                case 'x': digits = 2; break;
+                case 'u': digits = 4; break;
+                case 'U': digits = 8; break;
+                default: return -1;
+            }
+            if (i + 1 + digits > b.length) {
+                return -1;
+            }
+            int cp = 0;
+            for (int k = i + 1; k <= i + digits; k++) {
+                int d = Character.digit(b[k], 16);
+                if (d < 0) {
+                    return -1;
+                }
+                cp = cp * 16 + d;
+            }
+            if (cp < 0 || cp > Character.MAX_CODE_POINT) {
+                return -1;
+            }
+            out.appendCodePoint(cp);
+            return i + 1 + digits;
+        }
+
+        /** Appends the UTF-8 sequence at {@code i} when well formed and printable in YAML; the offset after it, or -1. */
+        private int utf8(int i, StringBuilder out) {
+            int c = b[i] & 0xff;
+            int n = c >= 0xf0 && c <= 0xf4 ? 3 : c >= 0xe0 ? (c <= 0xef ? 2 : -1) : c >= 0xc2 ? 1 : -1;
+            if (n < 0 || i + n >= b.length) {
+                return -1;
+            }
+            int cp = c & (0x3f >> n);
+            for (int k = 1; k <= n; k++) {
+                int cc = b[i + k] & 0xff;
+                if ((cc & 0xc0) != 0x80) {
+                    return -1;
+                }
+                cp = (cp << 6) | (cc & 0x3f);
+            }
+            int least = n == 1 ? 0x80 : n == 2 ? 0x800 : 0x10000;
+            boolean printable = cp >= 0xa0 && cp <= 0xd7ff && cp != 0x2028 && cp != 0x2029
+                    || cp >= 0xe000 && cp <= 0xfffd && cp != 0xfeff || cp >= 0x10000 && cp <= 0x10ffff;
+            if (cp < least || !printable) {
+                return -1;
+            }
+            out.appendCodePoint(cp);
+            return i + n + 1;
         }
 
         private boolean at(String literal) {

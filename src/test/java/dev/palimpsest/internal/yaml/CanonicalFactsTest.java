@@ -5,6 +5,7 @@ import dev.palimpsest.testing.Seeds;
 import org.junit.jupiter.api.extension.ExtendWith;
 import dev.palimpsest.model.RefRole;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.BlobId;
@@ -12,6 +13,7 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactVersion;
+import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 @ExtendWith(Seeds.class)
 class CanonicalFactsTest {
-    private static final String CHARS = "abc XYZ 019 :#-'\"\\\t\né{}[],&*!|>%@`";
+    private static final String CHARS = "abc XYZ 019 :#-'\"\\\t\né{}[],&*!|>%@`東京😀\u2028\u0085\u00a0\u007f\u0001\ufeff\u00ff";
+    private static final int[] CODE_POINTS = CHARS.codePoints().toArray();
 
     @Test
     void everyEncodedFactDecodesToItselfAsCanonical(Seed seed) throws Exception {
@@ -57,6 +60,92 @@ class CanonicalFactsTest {
             }
         }
         assertThat(accepted).isGreaterThan(500);
+    }
+
+    @Test
+    void theFastReaderReturnsWhatTheYamlLibraryReadsOrTheSameError(Seed seed) {
+        Random rnd = seed.random();
+        int fast = 0;
+        for (int i = 0; i < 6000; i++) {
+            byte[] bytes = FactCodec.encode(randomFact(rnd));
+            byte[] m = i % 2 == 0 ? bytes : mutate(rnd, bytes);
+            String shown = new String(m, StandardCharsets.UTF_8);
+            Fact slow;
+            try {
+                slow = FactCodec.decodeFact(m, "f");
+            } catch (FormatException e) {
+                assertThatThrownBy(() -> CanonicalFacts.fact(m, "f")).as(shown).isInstanceOf(FormatException.class)
+                        .hasMessage(e.getMessage());
+                continue;
+            }
+            try {
+                assertThat(CanonicalFacts.fact(m, "f")).as(shown).isEqualTo(slow);
+            } catch (FormatException e) {
+                throw new AssertionError(shown + ": the fast reader failed where the YAML library read " + slow, e);
+            }
+            fast += CanonicalFacts.parses(m, SealKeys.NONE) ? 1 : 0;
+        }
+        assertThat(fast).as("files read without the YAML library").isGreaterThan(2000);
+    }
+
+    @Test
+    void sealedRetainedAndSealedQuoteFilesDecodeAsTheYamlLibraryDoesWithAndWithoutTheirKeys(Seed seed) throws Exception {
+        Random rnd = seed.random();
+        for (int i = 0; i < 300; i++) {
+            Fact plain = randomFact(rnd);
+            byte[] key = new byte[32];
+            rnd.nextBytes(key);
+            Fact variant;
+            switch (i % 3) {
+                case 0 -> variant = Sealing.seal(plain, key);
+                case 1 -> variant = new Fact(plain.id(), plain.kind(), plain.body(), plain.confidence(), plain.refs(),
+                        null, plain.grounding(), plain.run(), null, java.time.Instant.ofEpochSecond(rnd.nextInt(1 << 30)));
+                default -> {
+                    FactId src = FactId.of("s-" + rnd.nextInt(10));
+                    List<Ref> refs = new ArrayList<>(plain.refs());
+                    refs.add(new Ref(src, RefRole.of("cites"), null, null, null,
+                            Sealing.sealQuote(key, src, plain.id(), "quoted " + i)));
+                    variant = new Fact(plain.id(), plain.kind(), plain.body(), plain.confidence(), refs, null,
+                            plain.grounding(), plain.run());
+                }
+            }
+            byte[] bytes = FactCodec.encode(variant);
+            String shown = new String(bytes, StandardCharsets.UTF_8);
+            SealKeys keys = id -> key;
+            boolean plainIsFast = CanonicalFacts.parses(FactCodec.encode(plain), SealKeys.NONE);
+            boolean sealedTriple = i % 3 == 0 && plain.grounding().subject() != null;
+            if (sealedTriple) {
+                assertThat(CanonicalFacts.parses(bytes, keys)).as("a sealed triple takes the YAML path: " + shown).isFalse();
+            } else if (plainIsFast) {
+                assertThat(CanonicalFacts.parses(bytes, keys)).as("fast path: " + shown).isTrue();
+            }
+            for (SealKeys k : List.of(keys, SealKeys.NONE)) {
+                Fact slow = FactCodec.decodeFact(bytes, "f", k);
+                assertThat(CanonicalFacts.fact(bytes, "f", k)).as(shown).isEqualTo(slow);
+                CanonicalFacts.Decoded d = CanonicalFacts.decode(bytes, "f", k);
+                assertThat(d.fact()).isEqualTo(slow);
+                assertThat(d.canonical()).isTrue();
+            }
+            Fact opened = CanonicalFacts.fact(bytes, "f", keys);
+            assertThat(opened.body()).isEqualTo(plain.body());
+            assertThat(opened.grounding()).isEqualTo(plain.grounding());
+            if (i % 3 == 0) {
+                assertThat(CanonicalFacts.fact(bytes, "f").contentUnavailable()).as("forgotten: no key").isTrue();
+            }
+            if (i % 3 == 2) {
+                assertThat(opened.refs().get(opened.refs().size() - 1).quote()).isEqualTo("quoted " + i);
+            }
+        }
+    }
+
+    @Test
+    void escapesAndUnicodeAreReadWithoutTheYamlLibrary() throws Exception {
+        byte[] m = ("id: \"x\"\nkind: \"entity-claim\"\nbody: \"東京 \\\"q\\\" \\t \\u00e9 \\x41 \\U0001F600 \\\\\"\n"
+                + "run: \"r1\"\nsubject: \"auth-service\"\npredicate: \"depends on\"\nobject: \"redis\"\n")
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(CanonicalFacts.parses(m, SealKeys.NONE)).isTrue();
+        assertThat(CanonicalFacts.fact(m, "f")).isEqualTo(FactCodec.decodeFact(m, "f"));
+        assertThat(CanonicalFacts.fact(m, "f").body()).isEqualTo("東京 \"q\" \t é A \ud83d\ude00 \\");
     }
 
     @Test
@@ -101,8 +190,10 @@ class CanonicalFactsTest {
                     rnd.nextBoolean() ? text(rnd) : null));
         }
         Double conf = rnd.nextInt(3) == 0 ? null : rnd.nextInt(4) == 0 ? (double) rnd.nextInt(2) : rnd.nextDouble();
+        Grounding g = rnd.nextBoolean() ? Grounding.NONE : Grounding.triple(text(rnd), text(rnd), text(rnd));
+        String run = rnd.nextBoolean() ? null : "run-" + rnd.nextInt(100) + (rnd.nextBoolean() ? ":a.b_c" : "");
         return new Fact(FactId.of("f-" + rnd.nextInt(100)), rnd.nextBoolean() ? Kind.CLAIM : Kind.SOURCE, text(rnd),
-                conf, refs);
+                conf, refs, null, g, run);
     }
 
     private static String text(Random rnd) {
@@ -110,7 +201,7 @@ class CanonicalFactsTest {
         int n = rnd.nextInt(30);
         boolean simple = rnd.nextBoolean();
         for (int i = 0; i < n; i++) {
-            b.append(simple ? (char) ('a' + rnd.nextInt(26)) : CHARS.charAt(rnd.nextInt(CHARS.length())));
+            b.appendCodePoint(simple ? 'a' + rnd.nextInt(26) : CODE_POINTS[rnd.nextInt(CODE_POINTS.length)]);
         }
         return b.toString();
     }
