@@ -98,9 +98,7 @@ public final class Vault implements SealKeys {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.write(ByteBuffer.wrap(k));
-                if (fsync) {
-                    ch.force(true);
-                }
+                force(ch);
             }
             try {
                 Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
@@ -151,9 +149,7 @@ public final class Vault implements SealKeys {
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {
                 java.nio.channels.FileLock lock = ch.lock();
-                if (fsync) {
-                    ch.force(true);
-                }
+                force(ch);
                 syncDir(dir);
                 return new Intent(f, ch, lock);
             } catch (IOException | RuntimeException e) {
@@ -258,6 +254,14 @@ public final class Vault implements SealKeys {
         return dir;
     }
 
+    @dev.palimpsest.model.DoNotMutate("fsync: its effect shows only after a power loss, which no test can cause")
+    private void force(FileChannel ch) throws IOException {
+        if (fsync) {
+            ch.force(true);
+        }
+    }
+
+    @dev.palimpsest.model.DoNotMutate("fsync: its effect shows only after a power loss, which no test can cause")
     private void syncDir(Path dir) throws IOException {
         if (!fsync) {
             return;

@@ -90,6 +90,22 @@ class SealingTest {
     }
 
     @Test
+    void aSealedEnvelopeOrQuoteOpensOnlyForTheFactItWasWrittenFor() throws Exception {
+        byte[] bytes = FactCodec.encode(Sealing.seal(plain(Kind.of("note"), Grounding.NONE), KEY));
+        byte[] moved = new String(bytes, StandardCharsets.UTF_8).replaceFirst("id: \"a\"", "id: \"b\"")
+                .getBytes(StandardCharsets.UTF_8);
+        SealKeys sameKeyForB = id -> id.equals(FactId.of("b")) ? KEY.clone() : null;
+        assertThatThrownBy(() -> FactCodec.decodeFact(moved, "b", sameKeyForB)).as("the id is authenticated")
+                .isInstanceOf(FormatException.class);
+        assertThatThrownBy(() -> CanonicalFacts.decode(moved, "b", sameKeyForB)).isInstanceOf(FormatException.class);
+        String quote = Sealing.sealQuote(SRC_KEY, SRC, A, "quoted words here");
+        assertThat(Sealing.openQuote(SRC_KEY, SRC, A, quote, "q")).isEqualTo("quoted words here");
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, FactId.of("b"), quote, "q"))
+                .as("a quote copied into another referrer").isInstanceOf(FormatException.class);
+        assertThat(Sealing.sealQuote(SRC_KEY, SRC, A, "quoted words here")).as("a fresh nonce each time").isNotEqualTo(quote);
+    }
+
+    @Test
     void theDigestIsKeyedAndIndependentOfTheNonce() {
         Fact f = plain(Kind.of("note"), Grounding.NONE);
         Fact one = Sealing.seal(f, KEY);
