@@ -146,10 +146,10 @@ class McpServerTest {
         assertThat(ids(hits)).contains("pmid-1");
         assertThat(alice.ok("search", Map.of("entity", List.of("Auth Service"), "hops", 0)).get("hits"))
                 .isEqualTo(cliJson("search", "--entity", "Auth Service", "--hops", "0"));
-        JsonNode brief = alice.ok("brief", Map.of("entity", List.of("auth-service"), "max_tokens", 400));
+        JsonNode brief = alice.ok("brief", Map.of("entity", List.of("auth-service"), "max_tokens", 1000));
         assertThat(brief.get("text").asText()).contains("60s").contains("30s (superseded by t3");
         ((com.fasterxml.jackson.databind.node.ObjectNode) brief).remove("text");
-        assertThat(brief).isEqualTo(cliJson("brief", "--entity", "auth-service", "--max-tokens", "400"));
+        assertThat(brief).isEqualTo(cliJson("brief", "--entity", "auth-service", "--max-tokens", "1000"));
         JsonNode review = alice.ok("review", Map.of()).get("items");
         assertThat(review).isEqualTo(cliJson("review"));
         assertThat(ids(review)).contains("c2");
