@@ -214,9 +214,7 @@ public final class Erasure {
             throw new PalimpsestInternalException("cannot read the tombstones a pull brought: " + e.getMessage(), e);
         }
         if (!destroyed.isEmpty()) {
-            store.recall().scrub();
-            store.claims().scrub();
-            Scrub.caches(repo.gitDir());
+            scrubCaches();
         }
         destroyed.sort(java.util.Comparator.comparing(FactId::value));
         return destroyed;
@@ -250,10 +248,15 @@ public final class Erasure {
         for (FactId id : landed.result().forgotten()) {
             repo.vault().destroy(id);
         }
+        scrubCaches();
+        landed.intent().done();
+    }
+
+    /** Closes this store's handles on the caches that may hold plaintext, then deletes them (rebuilt from git). */
+    private void scrubCaches() {
         store.recall().scrub();
         store.claims().scrub();
         Scrub.caches(repo.gitDir());
-        landed.intent().done();
     }
 
     private ForgetReport report(CommitResult r) {
