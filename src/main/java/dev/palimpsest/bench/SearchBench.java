@@ -103,7 +103,7 @@ public final class SearchBench {
      * {@code batch}] (equal bounds: exactly {@code batch}).
      */
     public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, int smallCommits,
-            long seed) throws IOException, PalimpsestException {
+            long seed, boolean keep) throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
@@ -112,23 +112,42 @@ public final class SearchBench {
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
         boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + 1];
-        long t0 = System.nanoTime();
-        try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
-            Transaction first = store.begin(ACTOR);
-            first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
-            first.commit();
-            while (next[0] < facts) {
-                history.add(write(store, rnd, Math.min(size(rnd, minBatch, batch), facts - next[0]), next, gone,
-                        entities, facts));
-                if (history.size() % 100 == 0) {
-                    log.printf("  %,d facts in %,d commits (%.0f s)%n", next[0], history.size(),
-                            (System.nanoTime() - t0) / 1e9);
-                    log.flush();
+        String shape = facts + "-" + (minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch) + "-" + seed;
+        Path kept = workDir.resolve("bench-search-" + shape);
+        double build;
+        if (keep && KeptBench.exists(kept)) {
+            Built b = KeptBench.restore(kept, dir, Built.class);
+            rnd = b.rnd;
+            next[0] = b.next;
+            gone = java.util.Arrays.copyOf(b.gone, Math.max(b.gone.length, gone.length));
+            b.history.forEach(h -> history.add(CommitId.of(h)));
+            build = b.seconds;
+            log.printf("reused the %,d facts in %,d commits kept in %s (built in %.1f s)%n", facts, history.size() + 2,
+                    kept, build);
+        } else {
+            long t0 = System.nanoTime();
+            try (Store store = Store.initializer(gitDir).home(home).actor(ACTOR).options(opts).create()) {
+                Transaction first = store.begin(ACTOR);
+                first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
+                first.commit();
+                while (next[0] < facts) {
+                    history.add(write(store, rnd, Math.min(size(rnd, minBatch, batch), facts - next[0]), next, gone,
+                            entities, facts));
+                    if (history.size() % 100 == 0) {
+                        log.printf("  %,d facts in %,d commits (%.0f s)%n", next[0], history.size(),
+                                (System.nanoTime() - t0) / 1e9);
+                        log.flush();
+                    }
                 }
             }
+            build = (System.nanoTime() - t0) / 1e9;
+            log.printf("built %,d facts in %,d commits in %.1f s%n", facts, history.size() + 2, build);
+            if (keep) {
+                KeptBench.save(dir, kept, new Built(rnd, next[0], gone, history.stream().map(CommitId::hex).toList(),
+                        build));
+                log.println("kept in " + kept);
+            }
         }
-        double build = (System.nanoTime() - t0) / 1e9;
-        log.printf("built %,d facts in %,d commits in %.1f s%n", facts, history.size() + 2, build);
         log.flush();
 
         // cold rebuild of the search index from git (the claims index is built first, not counted)
@@ -354,6 +373,10 @@ public final class SearchBench {
         long cpuNs = cpu() - ac;
         return new long[] {System.nanoTime() - a, cpuNs};
     }
+
+    /** What a kept build leaves for the run that reuses it: the generator's state and the history. */
+    private record Built(Random rnd, int next, boolean[] gone, List<String> history, double seconds)
+            implements java.io.Serializable {}
 
     private static int size(Random rnd, int min, int max) {
         return min >= max ? max : min + rnd.nextInt(max - min + 1);

@@ -324,6 +324,10 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: ${DEFAULT-VALUE}.")
         long seed;
 
+        @Option(names = "--keep", description = "Keep the built history in <dir>/bench-search-<facts>-<batch>-<seed>"
+                + " and reuse it (the runs that reuse it ask the same questions).")
+        boolean keep;
+
         @Mixin
         Scratch scratch;
 
@@ -346,7 +350,7 @@ final class BenchCommand implements Callable<Integer> {
             out().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), out())
-                    .run(facts, entities, min, max, samples, extra, smallCommits, seed);
+                    .run(facts, entities, min, max, samples, extra, smallCommits, seed, keep);
             if (json()) {
                 printJson(r);
             }

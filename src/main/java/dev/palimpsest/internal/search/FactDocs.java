@@ -52,8 +52,6 @@ final class FactDocs {
     static final String TIME = "time";
     static final String SOURCE = "source";
     static final String SOURCE_COMMIT = "scommit";
-    static final String SKEY = "skey";
-    static final String OKEY = "okey";
     /** The n of the spelling channel's character n-grams. */
     static final int GRAM = 3;
 
@@ -112,8 +110,6 @@ final class FactDocs {
             if (!cok.equals(csk)) {
                 d.add(new StringField(CKEY, cok, Field.Store.NO));
             }
-            d.add(new SortedDocValuesField(SKEY, new BytesRef(csk)));
-            d.add(new SortedDocValuesField(OKEY, new BytesRef(cok)));
             String triple = g.subject() + " " + g.predicate() + " " + g.object();
             if (!f.body().contains(triple)) {
                 text.append('\n').append(triple);

@@ -249,11 +249,9 @@ public final class Ranker {
             words.add(whole);
         }
         Map<String, Double> keys = new HashMap<>();
-        List<Set<String>> grams = new ArrayList<>();
         List<Spelling.Keys> dictionaries = dictionaries(s);
         for (String w : words) {
             Set<String> g = Spelling.grams(w);
-            grams.add(g);
             for (Spelling.Keys k : dictionaries) {
                 k.matches(g, keys);
             }
@@ -263,22 +261,20 @@ public final class Ranker {
         }
         Map<Double, List<BytesRef>> bySimilarity = new TreeMap<>();
         keys.forEach((k, sim) -> bySimilarity.computeIfAbsent(sim, x -> new ArrayList<>()).add(new BytesRef(k)));
+        // a band's constant score is its similarity as a float; a document scores its best band's (dis-max, no tie)
+        Map<Float, Double> band = new HashMap<>();
         List<Query> bands = new ArrayList<>();
-        bySimilarity.forEach((sim, ks) -> bands.add(new BoostQuery(new ConstantScoreQuery(
-                new TermInSetQuery(FactDocs.CKEY, ks)), sim.floatValue())));
+        bySimilarity.forEach((sim, ks) -> {
+            bands.add(new BoostQuery(new ConstantScoreQuery(new TermInSetQuery(FactDocs.CKEY, ks)), sim.floatValue()));
+            band.merge(sim.floatValue(), sim, Math::max);
+        });
         Query gq = bands.size() == 1 ? bands.get(0) : new DisjunctionMaxQuery(bands, 0f);
         for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
-            String sk = nonNull(value(stored, FactDocs.SKEY, sd.doc));
-            String ok = nonNull(value(stored, FactDocs.OKEY, sd.doc));
-            double sim = 0;
-            int i = 0;
-            for (String w : words) {
-                Set<String> g = grams.get(i++);
-                sim = Math.max(sim, Math.max(Spelling.similarity(w, g, sk), Spelling.similarity(w, g, ok)));
+            Double sim = band.get(sd.score);
+            if (sim == null) {
+                throw new IllegalStateException("a spelling score " + sd.score + " that no band gives");
             }
-            if (sim >= Spelling.MIN_SIMILARITY) {
-                offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
-            }
+            offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
         }
     }
 
@@ -331,10 +327,6 @@ public final class Ranker {
         Leaves(StoredFields fields, List<LeafReaderContext> list) {
             this(fields, list, new HashMap<>());
         }
-    }
-
-    private static String nonNull(String s) {
-        return s == null ? "" : s;
     }
 
     private static Document read(Leaves stored, int doc) {

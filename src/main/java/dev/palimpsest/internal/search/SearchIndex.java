@@ -57,7 +57,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-3";
+    static final String FORMAT = "palimpsest-search-4";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
@@ -276,9 +276,10 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         long started = System.nanoTime();
         int total = target - indexedSeq;
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
+            var differ = TreeChanges.differ(reader);
             for (int seq = indexedSeq + 1; seq <= target; seq++) {
                 RevCommit c = walk.parseCommit(claims.commitAt(seq));
-                apply(seq, c, TreeChanges.diff(reader, walk, c), Map.of(), reader);
+                apply(seq, c, TreeChanges.diff(differ, walk, c), Map.of(), reader);
                 if (show && (seq - indexedSeq) % 2000 == 0) {
                     System.err.print("\rpalimpsest: search index: " + (seq - indexedSeq) + "/" + total + " commits");
                 }

@@ -133,7 +133,8 @@ final class Spelling {
             }
             int[] from = new int[n];
             int[] to = new int[n];
-            Integer[] rank = new Integer[n];
+            int[] rank = new int[n];
+            int[] count = null;
             for (int m = (n + 2) / 3; m <= 3 * n && m + 1 < start.length; m++) {
                 int lo = start[m];
                 int hi = start[m + 1];
@@ -145,13 +146,19 @@ final class Spelling {
                     int[] p = all.get(i);
                     from[i] = lowerBound(p, lo);
                     to[i] = lowerBound(p, hi);
-                    rank[i] = i;
+                    int r = i;
+                    while (r > 0 && to[rank[r - 1]] - from[rank[r - 1]] > to[i] - from[i]) { // shortest band first
+                        rank[r] = rank[r - 1];
+                        r--;
+                    }
+                    rank[r] = i;
                 }
-                java.util.Arrays.sort(rank, java.util.Comparator.comparingInt(i -> to[i] - from[i]));
                 // a key sharing t trigrams holds at least need = t - (n - lists) of any `lists` of the word's
                 int lists = Math.min(n, n - t + 2);
                 int need = t - (n - lists);
-                int[] count = new int[hi - lo];
+                if (count == null || count.length < hi - lo) {
+                    count = new int[Math.max(hi - lo, count == null ? 0 : 2 * count.length)];
+                }
                 for (int r = 0; r < lists; r++) {
                     int[] p = all.get(rank[r]);
                     for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
@@ -163,10 +170,10 @@ final class Spelling {
                     for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
                         int id = p[x];
                         int shared = count[id - lo];
+                        count[id - lo] = 0; // counted once; the array is clean for the next size
                         if (shared < need) {
                             continue;
                         }
-                        count[id - lo] = 0; // counted once
                         for (int q = lists; q < n && shared + (n - q) >= t; q++) {
                             int i = rank[q];
                             if (java.util.Arrays.binarySearch(all.get(i), from[i], to[i], id) >= 0) {
