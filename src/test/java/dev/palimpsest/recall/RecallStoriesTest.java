@@ -141,8 +141,42 @@ class RecallStoriesTest {
             // one letter off still clears the minimum similarity, scaled by it
             List<SearchHit> near = s.recall().search(SearchQuery.of("platfrom team", List.of()).with(10, 0));
             assertThat(ids(near)).contains("a2", "p1");
+            // a spelling hit scores 0.9 times its best similarity (here 0.6: 6 of 10 + 10 trigrams shared)
+            List<SearchHit> spelled = s.recall().search(SearchQuery.of("platfromteam", List.of()).with(10, 0));
+            assertThat(ids(spelled)).contains("p1");
+            assertThat(spelled).allSatisfy(h -> {
+                assertThat(h.channel()).isEqualTo(Channel.SPELLING);
+                assertThat(h.score()).isEqualTo(0.9 * bestDice(List.of("platfromteam"), h)).isGreaterThanOrEqualTo(0.45);
+            });
+            assertThat(spelled.stream().filter(h -> h.id().value().equals("p1")).findFirst().orElseThrow().score())
+                    .isEqualTo(0.9 * 0.6);
             assertThat(s.recall().search(SearchQuery.of("redsi", List.of()))).isEmpty();
         }
+    }
+
+    /** The best Dice coefficient of trigram sets between a query word and the hit's compact subject or object key. */
+    private static double bestDice(List<String> words, SearchHit h) {
+        double best = 0;
+        for (String w : words) {
+            for (String e : new String[] {h.subject(), h.object()}) {
+                if (e == null) {
+                    continue;
+                }
+                java.util.Set<String> a = trigrams(w);
+                java.util.Set<String> b = trigrams(dev.palimpsest.model.EntityKey.of(e).replace(" ", ""));
+                long shared = a.stream().filter(b::contains).count();
+                best = Math.max(best, 2.0 * shared / (a.size() + b.size()));
+            }
+        }
+        return best;
+    }
+
+    private static java.util.Set<String> trigrams(String s) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (int i = 0; i + 3 <= s.length(); i++) {
+            out.add(s.substring(i, i + 3));
+        }
+        return out;
     }
 
     @Test
