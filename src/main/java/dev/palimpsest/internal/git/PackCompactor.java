@@ -122,15 +122,20 @@ public final class PackCompactor {
     /**
      * Closes the merged packs and deletes their files; {@code kept} is never retired. The inodes are
      * not reused: a reader (git maps pack files into memory) may still be reading them, and
-     * emptying a mapped file would crash it; deleting only removes the names.
+     * emptying a mapped file would crash it; deleting only removes the names. The packs are closed
+     * together: closing one purges the whole window cache table, a scan that costs the same for one
+     * pack as for the group.
      */
     static void retire(List<Pack> group, FilePool pool, Path kept) throws IOException {
+        java.util.Set<Pack> closing = new java.util.HashSet<>();
         for (Pack p : group) {
-            Path file = p.getPackFile().toPath();
-            if (file.equals(kept)) {
-                continue;
+            if (!p.getPackFile().toPath().equals(kept)) {
+                closing.add(p);
             }
-            p.close();
+        }
+        Pack.close(closing);
+        for (Pack p : closing) {
+            Path file = p.getPackFile().toPath();
             for (String ext : new String[] {".idx", ".rev", ".bitmap", ".pack"}) {
                 Path f = sibling(file, ext);
                 Files.deleteIfExists(f);
