@@ -275,16 +275,16 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         boolean show = progress && System.console() != null;
         long started = System.nanoTime();
         int total = target - indexedSeq;
-        try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
-            var differ = TreeChanges.differ(reader);
-            for (int seq = indexedSeq + 1; seq <= target; seq++) {
-                RevCommit c = walk.parseCommit(claims.commitAt(seq));
-                apply(seq, c, TreeChanges.diff(differ, walk, c), Map.of(), reader);
-                if (show && (seq - indexedSeq) % 2000 == 0) {
-                    System.err.print("\rpalimpsest: search index: " + (seq - indexedSeq) + "/" + total + " commits");
+        int first = indexedSeq + 1;
+        try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
+                ObjectReader reader = repo.newReader()) {
+            for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
+                apply(r.seq(), r.commit(), r.changes(), r.facts(), reader);
+                if (show && (r.seq() - first + 1) % 2000 == 0) {
+                    System.err.print("\rpalimpsest: search index: " + (r.seq() - first + 1) + "/" + total + " commits");
                 }
-                indexed = c.copy();
-                indexedSeq = seq;
+                indexed = r.commit().copy();
+                indexedSeq = r.seq();
             }
         }
         if (show) {

@@ -1,0 +1,157 @@
+package dev.palimpsest.internal.search;
+
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.Snapshot;
+import dev.palimpsest.internal.git.TreeDiff;
+import dev.palimpsest.internal.yaml.CanonicalFacts;
+import dev.palimpsest.internal.yaml.FormatException;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.PalimpsestInternalException;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+/**
+ * Reads the commits numbered {@code from..to} of main's first-parent chain from git, in order: each
+ * commit, the fact files it changed ({@link TreeChanges#diff}) and those files decoded (a file that
+ * does not decode is left out: it states nothing to find, and the audit reports it). A long range
+ * is read on a worker thread, a bounded queue ahead of the caller, so diffing and decoding overlap
+ * the caller's indexing; a short one on the caller's thread. Not thread-safe: one caller iterates
+ * with {@link #next}, then closes.
+ */
+final class CommitReads implements AutoCloseable {
+    /** Ranges at least this long are read ahead on a worker thread. */
+    static final int AHEAD_FROM = 64;
+    private static final int QUEUE = 256;
+
+    /** One commit as read: its number, the commit, its changes (path to new blob or null) and decoded facts by path. */
+    record Read(int seq, RevCommit commit, Map<String, ObjectId> changes, Map<String, Fact> facts) {}
+
+    private static final Read END = new Read(-1, null, Map.of(), Map.of());
+
+    private final GitRepo repo;
+    private final ClaimsIndex claims;
+    private final int to;
+    private int next;
+    private final BlockingQueue<Object> ahead;
+    private final Thread worker;
+    private volatile boolean stop;
+    private RevWalk walk;
+    private ObjectReader reader;
+    private TreeDiff differ;
+
+    CommitReads(GitRepo repo, ClaimsIndex claims, int from, int to) {
+        this.repo = repo;
+        this.claims = claims;
+        this.next = from;
+        this.to = to;
+        if (to - from + 1 >= AHEAD_FROM) {
+            ahead = new ArrayBlockingQueue<>(QUEUE);
+            worker = new Thread(this::readAhead, "palimpsest-search-reads");
+            worker.setDaemon(true);
+            worker.start();
+        } else {
+            ahead = null;
+            worker = null;
+            open();
+        }
+    }
+
+    private void open() {
+        walk = new RevWalk(repo.repository());
+        reader = repo.newReader();
+        differ = TreeChanges.differ(reader);
+    }
+
+    /** The next commit of the range, or null after the last. */
+    Read next() throws IOException {
+        if (ahead == null) {
+            return next > to ? null : read(next++);
+        }
+        Object o;
+        try {
+            o = ahead.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading commits for the search index", e);
+        }
+        if (o instanceof IOException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        if (o instanceof RuntimeException e) {
+            throw new PalimpsestInternalException("cannot read commits for the search index: " + e.getMessage(), e);
+        }
+        return o == END ? null : (Read) o;
+    }
+
+    private void readAhead() {
+        try {
+            open();
+            for (int seq = next; seq <= to && !stop; seq++) {
+                ahead.put(read(seq));
+            }
+            ahead.put(END);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            ahead.offer(e);
+        } finally {
+            release();
+        }
+    }
+
+    private Read read(int seq) throws IOException {
+        RevCommit c = walk.parseCommit(claims.commitAt(seq));
+        Map<String, ObjectId> changes = TreeChanges.diff(differ, walk, c);
+        Map<String, Fact> facts = new HashMap<>();
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            if (e.getValue() == null || !TreeChanges.inFactFolder(e.getKey())) {
+                continue;
+            }
+            try {
+                facts.put(e.getKey(), CanonicalFacts.fact(reader.open(e.getValue()).getCachedBytes(Snapshot.MAX_READ),
+                        e.getKey(), repo.vault()));
+            } catch (FormatException | RuntimeException ex) {
+                // a malformed file states nothing to find; the audit reports it
+            }
+        }
+        return new Read(seq, c, changes, facts);
+    }
+
+    private void release() {
+        if (reader != null) {
+            reader.close();
+        }
+        if (walk != null) {
+            walk.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (worker == null) {
+            release();
+            return;
+        }
+        stop = true; // not an interrupt: an interrupted channel would close a pack file under JGit
+        boolean interrupted = false;
+        while (worker.isAlive()) {
+            ahead.clear();
+            try {
+                worker.join(10);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
