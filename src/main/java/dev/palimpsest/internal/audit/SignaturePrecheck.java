@@ -30,12 +30,64 @@ import org.eclipse.jgit.util.sha1.SHA1;
  * whether the key is the one trusted at the commit's parent, and checks everything else. Thread-safe.
  */
 public final class SignaturePrecheck implements VerifiedSignatures {
+    private static final Object[] END = new Object[0];
     private final Map<ObjectId, String> verified = new ConcurrentHashMap<>();
+    private final Map<ObjectId, CommitSignature> parsed = new ConcurrentHashMap<>();
     private final Thread thread;
+    private final java.util.concurrent.BlockingQueue<Object[]> fed;
 
     private SignaturePrecheck(Repository source, ObjectId tip, Collection<ObjectId> haves, List<TrustedKey> keys) {
         this.thread = new Thread(() -> run(source, tip, haves, keys), "palimpsest-precheck");
+        this.fed = null;
         thread.setDaemon(true);
+    }
+
+    private SignaturePrecheck(List<TrustedKey> keys) {
+        this.fed = keys.isEmpty() ? null : new java.util.concurrent.LinkedBlockingQueue<>();
+        this.thread = new Thread(() -> drain(keys), "palimpsest-precheck");
+        thread.setDaemon(true);
+    }
+
+    /**
+     * Starts verifying, with {@code keys}, the commits {@link #offer}ed to it (by a fetch, as it
+     * copies them) until {@link #finish}.
+     */
+    public static SignaturePrecheck fed(List<TrustedKey> keys) {
+        SignaturePrecheck p = new SignaturePrecheck(List.copyOf(keys));
+        p.thread.start();
+        return p;
+    }
+
+    /** Queues the commit {@code id} with the bytes read for it (hashed here again before use). */
+    public void offer(ObjectId id, byte[] bytes) {
+        if (fed != null) {
+            fed.add(new Object[] {id.copy(), bytes});
+        }
+    }
+
+    /** Tells a fed precheck that no more commits come, and waits until it has checked the queued ones. */
+    public void finish() {
+        if (fed != null) {
+            fed.add(END);
+        }
+        await();
+    }
+
+    private void drain(List<TrustedKey> keys) {
+        if (fed == null) {
+            return;
+        }
+        try {
+            for (Object[] item; (item = fed.take()) != END; ) {
+                try {
+                    check((ObjectId) item[0], (byte[]) item[1], keys);
+                } catch (RuntimeException e) {
+                    // a shortcut only: whatever was not verified here the audit verifies
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -61,6 +113,11 @@ public final class SignaturePrecheck implements VerifiedSignatures {
     @Override
     public boolean verified(ObjectId commit, TrustedKey key) {
         return key.fingerprint().equals(verified.get(commit));
+    }
+
+    @Override
+    public CommitSignature parsed(ObjectId commit) {
+        return parsed.remove(commit);
     }
 
     /** The keys {@code keys/<actor>.asc} in the tree of {@code commit} that parse (none when null). */
@@ -130,6 +187,7 @@ public final class SignaturePrecheck implements VerifiedSignatures {
             return;
         }
         CommitSignature sig = CommitSignature.parse(raw.signature());
+        parsed.put(id.copy(), sig);
         for (TrustedKey k : keys) {
             if (k.holds(sig.keyId())) {
                 if (k.verify(sig, raw.payload())) {

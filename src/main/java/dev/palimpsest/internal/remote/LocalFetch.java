@@ -45,7 +45,8 @@ final class LocalFetch {
 
     /**
      * Copies the objects of the remote's {@code main} that {@code repo} lacks into {@code repo},
-     * verifying the incoming commits' signatures meanwhile ({@link SignaturePrecheck}); returns the
+     * verifying the incoming commits' signatures meanwhile on another thread, fed with the commits
+     * as they are copied ({@link SignaturePrecheck}); returns the
      * remote's main and those signatures, or null when it has no main.
      */
     static Transport.Fetched fetch(GitRepo repo, File remoteGitDir, ProgressMonitor monitor) throws IOException {
@@ -65,12 +66,11 @@ final class LocalFetch {
                     have.add(id);
                 }
             }
-            SignaturePrecheck precheck = SignaturePrecheck.start(remote, tip, have,
-                    SignaturePrecheck.keysAt(repo.repository(), repo.head()));
+            SignaturePrecheck precheck = SignaturePrecheck.fed(SignaturePrecheck.keysAt(repo.repository(), repo.head()));
             try {
-                ObjectCopy.copy(repo, remote, tip, have, monitor, (id, raw) -> { });
+                ObjectCopy.copy(repo, remote, tip, have, monitor, precheck::offer);
             } finally {
-                precheck.await();
+                precheck.finish();
             }
             return new Transport.Fetched(tip, precheck);
         }
