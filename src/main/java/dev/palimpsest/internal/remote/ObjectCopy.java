@@ -41,6 +41,7 @@ final class ObjectCopy {
     private static final String TASK = "Copying objects";
 
     private final ObjectReader source;
+    private final ObjectReader mine;
     private final Collection<Pack> local;
     private final PackObjectWriter out;
     private final ProgressMonitor monitor;
@@ -52,8 +53,10 @@ final class ObjectCopy {
     private final SHA1 sha = SHA1.newInstance();
     private int copied;
 
-    private ObjectCopy(ObjectReader source, Collection<Pack> local, PackObjectWriter out, ProgressMonitor monitor) {
+    private ObjectCopy(ObjectReader source, ObjectReader mine, Collection<Pack> local, PackObjectWriter out,
+            ProgressMonitor monitor) {
         this.source = source;
+        this.mine = mine;
         this.local = local;
         this.out = out;
         this.monitor = monitor;
@@ -69,9 +72,10 @@ final class ObjectCopy {
         boolean fsync = repo.repository().getConfig().getBoolean("core", "fsyncObjectFiles", false);
         Collection<Pack> packs = List.copyOf(((FileRepository) repo.repository()).getObjectDatabase().getPacks());
         try (ObjectReader reader = remote.newObjectReader();
+                ObjectReader mine = repo.newReader();
                 RevWalk walk = new RevWalk(reader);
                 PackObjectWriter out = new PackObjectWriter(repo, repo.pool(), fsync, Deflater.BEST_SPEED)) {
-            ObjectCopy c = new ObjectCopy(reader, packs, out, monitor);
+            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, monitor);
             monitor.beginTask(TASK, ProgressMonitor.UNKNOWN);
             walk.setRetainBody(true);
             walk.sort(org.eclipse.jgit.revwalk.RevSort.TOPO);
@@ -87,12 +91,7 @@ final class ObjectCopy {
             for (RevCommit rc; (rc = walk.next()) != null; ) {
                 ObjectId id = rc.copy();
                 byte[] raw = c.verified(id, Constants.OBJ_COMMIT, rc.getRawBuffer());
-                ObjectId parentTree = null;
-                if (rc.getParentCount() > 0) {
-                    RevCommit parent = rc.getParent(0);
-                    walk.parseHeaders(parent);
-                    parentTree = parent.getTree().copy();
-                }
+                ObjectId parentTree = rc.getParentCount() == 0 ? null : c.parentTree(walk, rc.getParent(0));
                 ObjectId tree = rc.getTree().copy();
                 if (!tree.equals(parentTree)) {
                     c.tree(tree, parentTree == null ? null : c.treeBytes(parentTree));
@@ -103,6 +102,22 @@ final class ObjectCopy {
             out.flush();
             monitor.update(c.copied % 1000);
             return c.copied;
+        }
+    }
+
+    /**
+     * The tree of a copied commit's first parent, from bytes that hash to it: a parent the copy
+     * took (oldest first, so already hashed), or one the local repository holds (read there, never
+     * from the source); null when neither, and the child's tree is then copied without a base.
+     */
+    private ObjectId parentTree(RevWalk walk, RevCommit parent) throws IOException {
+        if (!parent.has(org.eclipse.jgit.revwalk.RevFlag.UNINTERESTING)) {
+            return seen.contains(parent.getTree()) || isLocal(parent.getTree()) ? parent.getTree().copy() : null;
+        }
+        try {
+            return RevCommit.parse(mine.open(parent, Constants.OBJ_COMMIT).getCachedBytes()).getTree().copy();
+        } catch (org.eclipse.jgit.errors.MissingObjectException notHere) {
+            return null;
         }
     }
 
