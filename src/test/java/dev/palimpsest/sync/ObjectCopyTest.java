@@ -36,7 +36,17 @@ class ObjectCopyTest {
     Path dir;
 
     @Test
-    void anObjectWhoseBytesDoNotHashToItsIdFailsThePullAndNothingIsAdopted() throws Exception {
+    void aBlobWhoseBytesDoNotHashToItsIdFailsThePullAndNothingIsAdopted() throws Exception {
+        forgedPullFails(false);
+    }
+
+    @Test
+    void aTreeWhoseBytesDoNotHashToItsIdFailsThePullAndNothingIsAdopted() throws Exception {
+        forgedPullFails(true);
+    }
+
+    /** A hub copy whose new commit names a blob (or a tree) stored under its id with other bytes. */
+    private void forgedPullFails(boolean tree) throws Exception {
         Replicas rs = Replicas.create(dir);
         Path a = rs.cloneHub("a");
         Path forged = Replicas.copy(rs.hub, dir.resolve("forged.git"));
@@ -44,14 +54,30 @@ class ObjectCopyTest {
         ObjectId tip;
         try (Repository r = new FileRepositoryBuilder().setGitDir(forged.toFile()).setMustExist(true).build();
                 ObjectInserter ins = r.newObjectInserter()) {
-            byte[] honest = "a fact file as the signer wrote it\n".getBytes(StandardCharsets.UTF_8);
-            claimed = ins.idFor(Constants.OBJ_BLOB, honest);
-            writeLoose(forged, claimed, "a different file under the same id\n".getBytes(StandardCharsets.UTF_8));
+            ObjectId root;
+            if (tree) {
+                ObjectId blob = ins.insert(Constants.OBJ_BLOB, "a file\n".getBytes(StandardCharsets.UTF_8));
+                TreeFormatter honest = new TreeFormatter();
+                honest.append("forged.yaml", FileMode.REGULAR_FILE, blob);
+                TreeFormatter other = new TreeFormatter();
+                other.append("other.yaml", FileMode.REGULAR_FILE, blob);
+                claimed = ins.idFor(honest);
+                writeLoose(forged, claimed, Constants.OBJ_TREE, other.toByteArray());
+                TreeFormatter t = new TreeFormatter();
+                t.append("folder", FileMode.TREE, claimed);
+                root = ins.insert(t);
+            } else {
+                byte[] honest = "a fact file as the signer wrote it\n".getBytes(StandardCharsets.UTF_8);
+                claimed = ins.idFor(Constants.OBJ_BLOB, honest);
+                writeLoose(forged, claimed, Constants.OBJ_BLOB,
+                        "a different file under the same id\n".getBytes(StandardCharsets.UTF_8));
+                TreeFormatter t = new TreeFormatter();
+                t.append("forged.yaml", FileMode.REGULAR_FILE, claimed);
+                root = ins.insert(t);
+            }
             ObjectId main = r.resolve("refs/heads/main");
-            TreeFormatter t = new TreeFormatter();
-            t.append("forged.yaml", FileMode.REGULAR_FILE, claimed);
             CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(ins.insert(t));
+            cb.setTreeId(root);
             cb.setParentId(main);
             PersonIdent who = new PersonIdent("bob", "bob@example.org");
             cb.setAuthor(who);
@@ -100,10 +126,10 @@ class ObjectCopyTest {
         assertThat(Replicas.audit(b).violations()).isEmpty();
     }
 
-    private static void writeLoose(Path gitDir, ObjectId id, byte[] content) throws Exception {
+    private static void writeLoose(Path gitDir, ObjectId id, int type, byte[] content) throws Exception {
         ByteArrayOutputStream z = new ByteArrayOutputStream();
         try (DeflaterOutputStream out = new DeflaterOutputStream(z)) {
-            out.write(("blob " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
+            out.write((Constants.typeString(type) + " " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
             out.write(content);
         }
         Path p = gitDir.resolve("objects").resolve(id.name().substring(0, 2)).resolve(id.name().substring(2));

@@ -29,7 +29,9 @@ import org.eclipse.jgit.util.sha1.Sha1CollisionException;
  * every tree and blob they reach that neither the local packs nor this copy hold yet. Each object
  * is read (inflated) from the source, hashed with JGit's collision-detecting SHA-1 over its header
  * and bytes, and kept only when that is its id (else the copy fails); it is appended to a local
- * pack after the objects it names, so every pack that lands holds the closure of its trees.
+ * pack after the objects it names, so every pack that lands holds the closure of its trees. Trees
+ * (most of the bytes) are hashed on a second thread ({@link BackgroundHasher}) while the copy goes
+ * on, and every pack waits for the hashes of what it holds before it is written.
  * Commits are taken oldest first and each tree is compared with the same folder of the first
  * parent's tree (whose closure is then local or copied already): only the entries that differ are
  * followed, so an unchanged folder costs one comparison of its entry, not a visit. No pack stream
@@ -44,6 +46,7 @@ final class ObjectCopy {
     private final ObjectReader mine;
     private final Collection<Pack> local;
     private final PackObjectWriter out;
+    private final BackgroundHasher hasher;
     private final ProgressMonitor monitor;
     private final Set<ObjectId> seen = new HashSet<>();
     /** Trees read, hashed, by id, least recently used first out: the first parents' folders. */
@@ -54,7 +57,8 @@ final class ObjectCopy {
     private int copied;
 
     private ObjectCopy(ObjectReader source, ObjectReader mine, Collection<Pack> local, PackObjectWriter out,
-            ProgressMonitor monitor) {
+            BackgroundHasher hasher, ProgressMonitor monitor) {
+        this.hasher = hasher;
         this.source = source;
         this.mine = mine;
         this.local = local;
@@ -74,8 +78,9 @@ final class ObjectCopy {
         try (ObjectReader reader = remote.newObjectReader();
                 ObjectReader mine = repo.newReader();
                 RevWalk walk = new RevWalk(reader);
-                PackObjectWriter out = new PackObjectWriter(repo, repo.pool(), fsync, Deflater.BEST_SPEED)) {
-            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, monitor);
+                PackObjectWriter out = new PackObjectWriter(repo, repo.pool(), fsync, Deflater.BEST_SPEED);
+                BackgroundHasher hasher = new BackgroundHasher()) {
+            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, hasher, monitor);
             monitor.beginTask(TASK, ProgressMonitor.UNKNOWN);
             walk.setRetainBody(true);
             walk.sort(org.eclipse.jgit.revwalk.RevSort.TOPO);
@@ -99,6 +104,7 @@ final class ObjectCopy {
                 c.append(id, Constants.OBJ_COMMIT, raw);
                 commits.accept(id, raw);
             }
+            hasher.sync();
             out.flush();
             monitor.update(c.copied % 1000);
             return c.copied;
@@ -130,7 +136,8 @@ final class ObjectCopy {
         if (!seen.add(id) || isLocal(id)) {
             return;
         }
-        byte[] raw = read(id, Constants.OBJ_TREE);
+        byte[] raw = unhashed(id, Constants.OBJ_TREE);
+        hasher.submit(id, Constants.OBJ_TREE, raw);
         cache(id, raw);
         try {
             int b = 0;
@@ -269,23 +276,33 @@ final class ObjectCopy {
             monitor.update(1000);
         }
         if (out.pendingBytes() >= PACK_BYTES) {
+            hasher.sync();
             out.flush();
         }
     }
 
     /** The object's bytes from the source, when they hash to {@code id}; else an IOException. */
     private byte[] read(ObjectId id, int type) throws IOException {
+        return verified(id, type, unhashed(id, type));
+    }
+
+    /** The object's bytes as the source gives them, not hashed yet. */
+    private byte[] unhashed(ObjectId id, int type) throws IOException {
         ObjectLoader l = source.open(id, type);
         if (l.isLarge()) {
             try (InputStream in = l.openStream()) {
-                return verified(id, type, in.readAllBytes());
+                return in.readAllBytes();
             }
         }
-        return verified(id, type, l.getCachedBytes());
+        return l.getCachedBytes();
     }
 
-    /** {@code data}, when it hashes to {@code id} as an object of {@code type}; else an IOException. */
     private byte[] verified(ObjectId id, int type, byte[] data) throws IOException {
+        return verified(sha, id, type, data);
+    }
+
+    /** {@code data}, when it hashes ({@code sha}) to {@code id} as an object of {@code type}; else an IOException. */
+    static byte[] verified(SHA1 sha, ObjectId id, int type, byte[] data) throws IOException {
         sha.reset();
         sha.update(Constants.encodedTypeString(type));
         sha.update((byte) ' ');
