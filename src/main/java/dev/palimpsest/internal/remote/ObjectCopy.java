@@ -157,11 +157,15 @@ final class ObjectCopy {
                 int kind = mode & 0170000;
                 ObjectId baseSubtree = null;
                 if (base != null) {
-                    b = seek(base, b, raw, name, nameEnd, kind == 0040000);
-                    if (b < base.length && sameEntry(base, b, raw, start, p)) {
-                        continue;
+                    try {
+                        b = seek(base, b, raw, name, nameEnd, kind == 0040000);
+                        if (b < base.length && sameEntry(base, b, raw, start, p)) {
+                            continue;
+                        }
+                        baseSubtree = b < base.length ? subtreeAt(base, b, raw, name, nameEnd) : null;
+                    } catch (ArrayIndexOutOfBoundsException malformedBase) {
+                        base = null; // compare no further: the rest of this tree is followed in full
                     }
-                    baseSubtree = b < base.length ? subtreeAt(base, b, raw, name, nameEnd) : null;
                 }
                 if (kind == 0040000) {
                     tree(entry, baseSubtree == null ? null : treeBytes(baseSubtree));
