@@ -21,7 +21,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.util.sha1.SHA1;
 
 /**
- * Verifies, on a background thread while a fetch copies objects, the signatures of the incoming
+ * Verifies, on background threads while a fetch copies objects, the signatures of the incoming
  * commits with the keys trusted at the local {@code main}, so the audit that follows need not
  * (Ed25519 verification is most of its work). Each commit's bytes are hashed (JGit's SHA-1 with
  * collision detection) and used only when they are the object of that id, so where the bytes came
@@ -34,6 +34,8 @@ public final class SignaturePrecheck implements VerifiedSignatures {
     private final Map<ObjectId, String> verified = new ConcurrentHashMap<>();
     private final Map<ObjectId, CommitSignature> parsed = new ConcurrentHashMap<>();
     private final Thread thread;
+    /** Further threads of a fed precheck (the first is {@link #thread}). */
+    private final List<Thread> more = new ArrayList<>();
     private final java.util.concurrent.BlockingQueue<Object[]> fed;
 
     private SignaturePrecheck(Repository source, ObjectId tip, Collection<ObjectId> haves, List<TrustedKey> keys) {
@@ -42,19 +44,26 @@ public final class SignaturePrecheck implements VerifiedSignatures {
         thread.setDaemon(true);
     }
 
-    private SignaturePrecheck(List<TrustedKey> keys) {
+    private SignaturePrecheck(List<TrustedKey> keys, int threads) {
         this.fed = keys.isEmpty() ? null : new java.util.concurrent.LinkedBlockingQueue<>();
         this.thread = new Thread(() -> drain(keys), "palimpsest-precheck");
         thread.setDaemon(true);
+        for (int i = 1; i < threads && fed != null; i++) {
+            Thread t = new Thread(() -> drain(keys), "palimpsest-precheck-" + i);
+            t.setDaemon(true);
+            more.add(t);
+        }
     }
 
     /**
      * Starts verifying, with {@code keys}, the commits {@link #offer}ed to it (by a fetch, as it
-     * copies them) until {@link #finish}.
+     * copies them) until {@link #finish}, on one thread per core (at most two: the copy runs too).
      */
     public static SignaturePrecheck fed(List<TrustedKey> keys) {
-        SignaturePrecheck p = new SignaturePrecheck(List.copyOf(keys));
+        SignaturePrecheck p = new SignaturePrecheck(List.copyOf(keys),
+                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())));
         p.thread.start();
+        p.more.forEach(Thread::start);
         return p;
     }
 
@@ -68,7 +77,9 @@ public final class SignaturePrecheck implements VerifiedSignatures {
     /** Tells a fed precheck that no more commits come, and waits until it has checked the queued ones. */
     public void finish() {
         if (fed != null) {
-            fed.add(END);
+            for (int i = 0; i <= more.size(); i++) {
+                fed.add(END);
+            }
         }
         await();
     }
@@ -101,10 +112,13 @@ public final class SignaturePrecheck implements VerifiedSignatures {
         return p;
     }
 
-    /** Waits until the background thread ends. */
+    /** Waits until the background threads end. */
     public void await() {
         try {
             thread.join();
+            for (Thread t : more) {
+                t.join();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
