@@ -92,7 +92,9 @@ public final class Replication {
      * sides advanced (may be null when the caller can only fast-forward: a merge is then rejected).
      *
      * @throws NotFoundException when the remote is unknown or has no main
-     * @throws RejectedException when a merge is needed and {@code actor} cannot sign it
+     * @throws RejectedException when a merge is needed and {@code actor} cannot sign it; a
+     *     {@link dev.palimpsest.model.MergeRefusedException} when the merge commit would break a rule
+     *     the audit holds merge commits to (nothing is written)
      * @throws ConflictException when the remote holds another store, or local writers kept moving main
      */
     public PullResult pull(String remote, ActorName actor, TransferProgress progress)

@@ -32,6 +32,11 @@ record Failure(int exit, String kind, String message, List<Violation> violations
         if (ex instanceof ConflictException) {
             return new Failure(Main.CONFLICT, "conflict", ex.getMessage() + " (nothing was written; retry)", List.of());
         }
+        if (ex instanceof dev.palimpsest.model.MergeRefusedException r) {
+            List<Violation> vs = r.violations().stream().map(Failure::saidOnce).toList();
+            return new Failure(Main.AUDIT_VIOLATIONS, "refused", "refused: nothing adopted; the merge commit would break "
+                    + (vs.size() == 1 ? "a rule: " + text(vs.get(0)) : vs.size() + " rules"), vs);
+        }
         if (ex instanceof RejectedException r) {
             List<Violation> vs = r.violations().stream().map(Failure::saidOnce).toList();
             String msg = vs.size() == 1 ? "rejected: " + text(vs.get(0))

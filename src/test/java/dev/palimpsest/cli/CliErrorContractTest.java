@@ -72,6 +72,23 @@ class CliErrorContractTest extends CliStoreTest {
         assertThat(printed(new NotFoundException("gone")).get("error").get("exit").asInt()).isEqualTo(4);
     }
 
+    @Test
+    void aRefusedMergeExitsThreeLikeAnAuditRefusalListingEveryViolation() throws Exception {
+        var refused = new dev.palimpsest.model.MergeRefusedException(List.of(
+                new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.IDENTITY_MISMATCH, "merge of a and b",
+                        "signed with the key of actor bob"),
+                new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.SIGNATURE_TIME, "merge of a and b",
+                        "ten minutes off")));
+        JsonNode e = printed(refused).get("error");
+        assertThat(e.get("exit").asInt()).isEqualTo(3);
+        assertThat(e.get("kind").asText()).isEqualTo("refused");
+        assertThat(e.get("violations")).extracting(v -> v.get("rule").asText())
+                .containsExactly("identity-mismatch", "signature-time");
+        StringWriter err = new StringWriter();
+        Failure.of(refused).print(new PrintWriter(new StringWriter()), new PrintWriter(err), false);
+        assertThat(err.toString()).contains("nothing adopted").contains("[identity-mismatch]").contains("[signature-time]");
+    }
+
     private static JsonNode printed(Exception e) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

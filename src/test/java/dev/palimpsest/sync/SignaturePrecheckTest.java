@@ -60,6 +60,31 @@ class SignaturePrecheckTest {
     }
 
     @Test
+    void aFedPrecheckVerifiesOnlyBytesThatHashToTheCommitAndHandsOutTheirSignatureOnce() throws Exception {
+        Replicas rs = Replicas.create(dir);
+        Path a = rs.cloneHub("a");
+        try (Store s = rs.open(rs.hub)) {
+            ReplicationTest.assertFact(s, BOB, "f", "A fact from the hub.");
+        }
+        try (Repository hub = repo(rs.hub); Repository local = repo(a); RevWalk w = new RevWalk(hub)) {
+            ObjectId have = local.resolve("refs/heads/main");
+            RevCommit c = w.parseCommit(hub.resolve("refs/heads/main"));
+            ObjectId other = have;
+            List<TrustedKey> keys = SignaturePrecheck.keysAt(local, have);
+            TrustedKey bob = keys.stream().filter(k -> "bob@example.org".equals(k.email())).findFirst().orElseThrow();
+            SignaturePrecheck p = SignaturePrecheck.fed(keys);
+            p.offer(c.copy(), c.getRawBuffer());
+            p.offer(other, c.getRawBuffer());
+            p.finish();
+            assertThat(p.verified(c, bob)).isTrue();
+            assertThat(p.verified(other, bob)).as("bytes of another commit").isFalse();
+            assertThat(p.parsed(other)).isNull();
+            assertThat(p.parsed(c)).isNotNull();
+            assertThat(p.parsed(c)).as("handed out once").isNull();
+        }
+    }
+
+    @Test
     void aTransplantedSignatureIsNotVerifiedAndThePullIsRefused() throws Exception {
         Replicas rs = Replicas.create(dir);
         Path a = rs.cloneHub("a");

@@ -123,6 +123,24 @@ public final class AuditEngine {
         return new AuditReport(total, signatures.intValue(), files.intValue(), refs.intValue(), all);
     }
 
+    /**
+     * Checks the one commit {@code id} as {@link #run} checks each commit of a range (for a merge
+     * commit: by the checks that apply to merges), reading every object through {@code reader},
+     * which may serve objects not yet in the object database, such as a merge commit about to be
+     * written; returns the violations in the checks' order. Closes {@code reader}.
+     */
+    public List<AuditViolation> check(ObjectId id, org.eclipse.jgit.lib.ObjectReader reader) {
+        try (Reading reading = new Reading(reader)) {
+            RawCommit raw = RawCommit.parse(reading.bytes(id, Constants.OBJ_COMMIT));
+            Node node = new Node(id.copy(), raw.tree(), raw.parents());
+            AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), List.of(node)), Map.of(node.id(), node),
+                    repo.vault(), AuditObserver.NONE, verified);
+            return check(run, node, reading).violations();
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read commit " + id.name() + " to check it: " + e.getMessage(), e);
+        }
+    }
+
     private static void await(CountDownLatch finished, AtomicInteger done, int total, AuditProgress progress) {
         progress.update(0, total);
         try {

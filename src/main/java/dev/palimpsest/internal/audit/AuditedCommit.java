@@ -98,7 +98,10 @@ public final class AuditedCommit {
             if (raw.signature() == null) {
                 throw new IllegalArgumentException("the commit carries no signature");
             }
-            signature = dev.palimpsest.internal.crypto.CommitSignature.parse(raw.signature());
+            signature = run.verified.parsed(id);
+            if (signature == null) {
+                signature = dev.palimpsest.internal.crypto.CommitSignature.parse(raw.signature());
+            }
         }
         return signature;
     }

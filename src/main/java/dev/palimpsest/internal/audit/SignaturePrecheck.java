@@ -21,7 +21,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.util.sha1.SHA1;
 
 /**
- * Verifies, on a background thread while a fetch copies objects, the signatures of the incoming
+ * Verifies, on background threads while a fetch copies objects, the signatures of the incoming
  * commits with the keys trusted at the local {@code main}, so the audit that follows need not
  * (Ed25519 verification is most of its work). Each commit's bytes are hashed (JGit's SHA-1 with
  * collision detection) and used only when they are the object of that id, so where the bytes came
@@ -30,12 +30,75 @@ import org.eclipse.jgit.util.sha1.SHA1;
  * whether the key is the one trusted at the commit's parent, and checks everything else. Thread-safe.
  */
 public final class SignaturePrecheck implements VerifiedSignatures {
+    private static final Object[] END = new Object[0];
     private final Map<ObjectId, String> verified = new ConcurrentHashMap<>();
+    private final Map<ObjectId, CommitSignature> parsed = new ConcurrentHashMap<>();
     private final Thread thread;
+    /** Further threads of a fed precheck (the first is {@link #thread}). */
+    private final List<Thread> more = new ArrayList<>();
+    private final java.util.concurrent.BlockingQueue<Object[]> fed;
 
     private SignaturePrecheck(Repository source, ObjectId tip, Collection<ObjectId> haves, List<TrustedKey> keys) {
         this.thread = new Thread(() -> run(source, tip, haves, keys), "palimpsest-precheck");
+        this.fed = null;
         thread.setDaemon(true);
+    }
+
+    private SignaturePrecheck(List<TrustedKey> keys, int threads) {
+        this.fed = keys.isEmpty() ? null : new java.util.concurrent.LinkedBlockingQueue<>();
+        this.thread = new Thread(() -> drain(keys), "palimpsest-precheck");
+        thread.setDaemon(true);
+        for (int i = 1; i < threads && fed != null; i++) {
+            Thread t = new Thread(() -> drain(keys), "palimpsest-precheck-" + i);
+            t.setDaemon(true);
+            more.add(t);
+        }
+    }
+
+    /**
+     * Starts verifying, with {@code keys}, the commits {@link #offer}ed to it (by a fetch, as it
+     * copies them) until {@link #finish}, on one thread per core (at most two: the copy runs too).
+     */
+    public static SignaturePrecheck fed(List<TrustedKey> keys) {
+        SignaturePrecheck p = new SignaturePrecheck(List.copyOf(keys),
+                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())));
+        p.thread.start();
+        p.more.forEach(Thread::start);
+        return p;
+    }
+
+    /** Queues the commit {@code id} with the bytes read for it (hashed here again before use). */
+    public void offer(ObjectId id, byte[] bytes) {
+        if (fed != null) {
+            fed.add(new Object[] {id.copy(), bytes});
+        }
+    }
+
+    /** Tells a fed precheck that no more commits come, and waits until it has checked the queued ones. */
+    public void finish() {
+        if (fed != null) {
+            for (int i = 0; i <= more.size(); i++) {
+                fed.add(END);
+            }
+        }
+        await();
+    }
+
+    private void drain(List<TrustedKey> keys) {
+        if (fed == null) {
+            return;
+        }
+        try {
+            for (Object[] item; (item = fed.take()) != END; ) {
+                try {
+                    check((ObjectId) item[0], (byte[]) item[1], keys);
+                } catch (RuntimeException e) {
+                    // a shortcut only: whatever was not verified here the audit verifies
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -49,10 +112,13 @@ public final class SignaturePrecheck implements VerifiedSignatures {
         return p;
     }
 
-    /** Waits until the background thread ends. */
+    /** Waits until the background threads end. */
     public void await() {
         try {
             thread.join();
+            for (Thread t : more) {
+                t.join();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -61,6 +127,11 @@ public final class SignaturePrecheck implements VerifiedSignatures {
     @Override
     public boolean verified(ObjectId commit, TrustedKey key) {
         return key.fingerprint().equals(verified.get(commit));
+    }
+
+    @Override
+    public CommitSignature parsed(ObjectId commit) {
+        return parsed.remove(commit);
     }
 
     /** The keys {@code keys/<actor>.asc} in the tree of {@code commit} that parse (none when null). */
@@ -130,6 +201,7 @@ public final class SignaturePrecheck implements VerifiedSignatures {
             return;
         }
         CommitSignature sig = CommitSignature.parse(raw.signature());
+        parsed.put(id.copy(), sig);
         for (TrustedKey k : keys) {
             if (k.holds(sig.keyId())) {
                 if (k.verify(sig, raw.payload())) {

@@ -185,6 +185,22 @@ public final class PackObjectWriter extends ObjectInserter {
         order.add(info);
     }
 
+    /**
+     * Appends an object whose id the caller computed from exactly these bytes (a fetch that hashed
+     * every object it read with collision detection), without hashing it again; a no-op when this
+     * pack already holds it.
+     */
+    public void appendHashed(ObjectId id, int type, byte[] data) {
+        if (!pending.containsKey(id)) {
+            append(id.copy(), type, data, 0, data.length);
+        }
+    }
+
+    /** Bytes of the pack body appended and not yet flushed. */
+    public long pendingBytes() {
+        return body.size();
+    }
+
     boolean contains(ObjectId id) {
         return pending.containsKey(id);
     }

@@ -55,6 +55,7 @@ public final class Writer {
     private final PredicateIndex index;
     private final StoreOptions options;
     private final WriterLock lock;
+    private final MergeWriter merges;
     private final Map<ObjectId, String> keyFingerprints = new ConcurrentHashMap<>();
     /** Each commit adds one pack; tiers are checked once per MERGE commits of this writer. */
     private int commitsSinceCompaction;
@@ -88,6 +89,7 @@ public final class Writer {
         this.index = index;
         this.options = options;
         this.lock = new WriterLock(repo.gitDir());
+        this.merges = new MergeWriter(repo, options);
     }
 
     private dev.palimpsest.internal.forget.Forgetting forgetting;
@@ -158,7 +160,9 @@ public final class Writer {
      * is absent or an ancestor of it, main moves to it by compare-and-swap; when it is an ancestor of
      * main, nothing changes; otherwise the {@link ConvergentMerge} of main and it is written as a
      * commit with parents (main, incoming), signed by {@code actor} (trusted at main, its secret key
-     * the trusted one), and main moves to it. Retries when a local writer moved main meanwhile.
+     * the trusted one), through the audit's merge rules ({@link MergeWriter}: a violation throws
+     * {@link dev.palimpsest.model.MergeRefusedException} and writes nothing), and main moves to it.
+     * Retries when a local writer moved main meanwhile.
      * The predicate index catches up taking what {@code known} already read of the incoming range.
      */
     public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
@@ -203,42 +207,13 @@ public final class Writer {
             try (Snapshot parent = Snapshot.of(repo, tip); var reader = repo.newReader()) {
                 checkSigner(parent, actor, signer);
                 ConvergentMerge.Result merged = ConvergentMerge.merge(reader, tip, incoming);
-                ObjectId commit = writeMerge(parent, incoming, merged, actor, signer);
+                ObjectId commit = merges.write(parent, incoming, merged, actor, signer);
                 return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost(), merged.settled())
                         : null;
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
         }
-    }
-
-    private ObjectId writeMerge(Snapshot parent, ObjectId incoming, ConvergentMerge.Result merged, ActorName actor,
-            CommitSigner signer) throws IOException {
-        try (PackObjectWriter ins = new PackObjectWriter(repo, repo.pool(), options.fsync(), Deflater.BEST_SPEED);
-                var reader = ins.newReader()) {
-            ObjectId tree = TreeEditor.apply(reader, ins, parent.tree(), merged.edits());
-            Instant theirs = commitTime(parent.reader(), incoming);
-            Instant ours = commitTime(parent);
-            Instant latest = ours == null ? theirs : theirs == null || ours.isAfter(theirs) ? ours : theirs;
-            Instant now = TimeRules.commitTime(Instant.now(), latest);
-            PersonIdent who = new PersonIdent(actor.value(), signer.email(), now, ZoneOffset.UTC);
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(tree);
-            cb.setParentIds(parent.commit(), incoming);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage(dev.palimpsest.internal.merge.MergeMessage.of(actor, parent.commit(), incoming, merged));
-            cb.setGpgSignature(new GpgSignature(signer.sign(cb.build(), now).getBytes(StandardCharsets.US_ASCII)));
-            ObjectId commit = ins.insert(cb);
-            ins.flush();
-            return commit;
-        }
-    }
-
-    private static Instant commitTime(org.eclipse.jgit.lib.ObjectReader reader, ObjectId commit) throws IOException {
-        PersonIdent committer = RevCommit.parse(reader.open(commit, Constants.OBJ_COMMIT).getCachedBytes())
-                .getCommitterIdent();
-        return committer == null ? null : committer.getWhenAsInstant();
     }
 
     /**

@@ -1,0 +1,327 @@
+package dev.palimpsest.internal.remote;
+
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.PackObjectWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.zip.Deflater;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.internal.storage.file.Pack;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.ProgressMonitor;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.util.sha1.SHA1;
+import org.eclipse.jgit.util.sha1.Sha1CollisionException;
+
+/**
+ * Copies into a local repository the objects it lacks from another repository on this machine:
+ * the commits reachable from a tip and not from the haves (one revision walk), and, depth first,
+ * every tree and blob they reach that neither the local packs nor this copy hold yet. Each object
+ * is read (inflated) from the source, hashed with JGit's collision-detecting SHA-1 over its header
+ * and bytes, and kept only when that is its id (else the copy fails); it is appended to a local
+ * pack after the objects it names, so every pack that lands holds the closure of its trees. Trees
+ * (most of the bytes) are hashed on a second thread ({@link BackgroundHasher}) while the copy goes
+ * on, and every pack waits for the hashes of what it holds before it is written.
+ * Commits are taken oldest first and each tree is compared with the same folder of the first
+ * parent's tree (whose closure is then local or copied already): only the entries that differ are
+ * followed, so an unchanged folder costs one comparison of its entry, not a visit. No pack stream
+ * is written and parsed again and no separate object walk precedes the copy. Not thread-safe.
+ */
+final class ObjectCopy {
+    /** A pack is written whenever this many bytes are pending, so memory stays bounded. */
+    static final long PACK_BYTES = 32L << 20;
+    private static final String TASK = "Copying objects";
+
+    private final ObjectReader source;
+    private final ObjectReader mine;
+    private final Collection<Pack> local;
+    private final PackObjectWriter out;
+    private final BackgroundHasher hasher;
+    private final ProgressMonitor monitor;
+    private final Set<ObjectId> seen = new HashSet<>();
+    /** Trees read, hashed, by id, least recently used first out: the first parents' folders. */
+    private final java.util.LinkedHashMap<ObjectId, byte[]> trees = new java.util.LinkedHashMap<>(256, 0.75f, true);
+    private static final long CACHE_BYTES = 4L << 20;
+    private long cachedBytes;
+    private final SHA1 sha = SHA1.newInstance();
+    private int copied;
+
+    private ObjectCopy(ObjectReader source, ObjectReader mine, Collection<Pack> local, PackObjectWriter out,
+            BackgroundHasher hasher, ProgressMonitor monitor) {
+        this.hasher = hasher;
+        this.source = source;
+        this.mine = mine;
+        this.local = local;
+        this.out = out;
+        this.monitor = monitor;
+    }
+
+    /**
+     * Copies what {@code tip} reaches in {@code remote} and {@code haves} do not; tells
+     * {@code commits} each copied commit with its hashed bytes (on this thread). Returns the
+     * number of objects copied.
+     */
+    static int copy(GitRepo repo, Repository remote, ObjectId tip, Collection<ObjectId> haves, ProgressMonitor monitor,
+            BiConsumer<ObjectId, byte[]> commits) throws IOException {
+        boolean fsync = repo.repository().getConfig().getBoolean("core", "fsyncObjectFiles", false);
+        Collection<Pack> packs = List.copyOf(((FileRepository) repo.repository()).getObjectDatabase().getPacks());
+        try (ObjectReader reader = remote.newObjectReader();
+                ObjectReader mine = repo.newReader();
+                RevWalk walk = new RevWalk(reader);
+                PackObjectWriter out = new PackObjectWriter(repo, repo.pool(), fsync, Deflater.BEST_SPEED);
+                BackgroundHasher hasher = new BackgroundHasher()) {
+            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, hasher, monitor);
+            monitor.beginTask(TASK, ProgressMonitor.UNKNOWN);
+            walk.setRetainBody(true);
+            walk.sort(org.eclipse.jgit.revwalk.RevSort.TOPO);
+            walk.sort(org.eclipse.jgit.revwalk.RevSort.REVERSE, true);
+            walk.markStart(walk.parseCommit(tip));
+            for (ObjectId h : haves) {
+                try {
+                    walk.markUninteresting(walk.parseCommit(h));
+                } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException notACommit) {
+                    // nothing to exclude
+                }
+            }
+            for (RevCommit rc; (rc = walk.next()) != null; ) {
+                ObjectId id = rc.copy();
+                byte[] raw = c.verified(id, Constants.OBJ_COMMIT, rc.getRawBuffer());
+                ObjectId parentTree = rc.getParentCount() == 0 ? null : c.parentTree(walk, rc.getParent(0));
+                ObjectId tree = rc.getTree().copy();
+                if (!tree.equals(parentTree)) {
+                    c.tree(tree, parentTree == null ? null : c.treeBytes(parentTree));
+                }
+                c.append(id, Constants.OBJ_COMMIT, raw);
+                commits.accept(id, raw);
+            }
+            hasher.sync();
+            out.flush();
+            monitor.update(c.copied % 1000);
+            return c.copied;
+        }
+    }
+
+    /**
+     * The tree of a copied commit's first parent, from bytes that hash to it: a parent the copy
+     * took (oldest first, so already hashed), or one the local repository holds (read there, never
+     * from the source); null when neither, and the child's tree is then copied without a base.
+     */
+    private ObjectId parentTree(RevWalk walk, RevCommit parent) throws IOException {
+        if (!parent.has(org.eclipse.jgit.revwalk.RevFlag.UNINTERESTING)) {
+            return seen.contains(parent.getTree()) || isLocal(parent.getTree()) ? parent.getTree().copy() : null;
+        }
+        try {
+            return RevCommit.parse(mine.open(parent, Constants.OBJ_COMMIT).getCachedBytes()).getTree().copy();
+        } catch (org.eclipse.jgit.errors.MissingObjectException notHere) {
+            return null;
+        }
+    }
+
+    /**
+     * Copies the tree {@code id} and what it names, skipping every entry that {@code base} (the
+     * same folder in the first parent's tree, whose closure is local or copied; null when none)
+     * holds with the same name, mode and id.
+     */
+    private void tree(ObjectId id, byte[] base) throws IOException {
+        if (!seen.add(id) || isLocal(id)) {
+            return;
+        }
+        byte[] raw = unhashed(id, Constants.OBJ_TREE);
+        hasher.submit(id, Constants.OBJ_TREE, raw);
+        cache(id, raw);
+        try {
+            int b = 0;
+            for (int p = 0; p < raw.length; ) {
+                int mode = 0;
+                int start = p;
+                for (; raw[p] != ' '; p++) {
+                    mode = (mode << 3) + (raw[p] - '0');
+                }
+                int name = p + 1;
+                while (raw[++p] != 0) {
+                    // the entry's name
+                }
+                int nameEnd = p;
+                ObjectId entry = ObjectId.fromRaw(raw, p + 1);
+                p += 21;
+                int kind = mode & 0170000;
+                ObjectId baseSubtree = null;
+                if (base != null) {
+                    try {
+                        b = seek(base, b, raw, name, nameEnd, kind == 0040000);
+                        if (b < base.length && sameEntry(base, b, raw, start, p)) {
+                            continue;
+                        }
+                        baseSubtree = b < base.length ? subtreeAt(base, b, raw, name, nameEnd) : null;
+                    } catch (ArrayIndexOutOfBoundsException malformedBase) {
+                        base = null; // compare no further: the rest of this tree is followed in full
+                    }
+                }
+                if (kind == 0040000) {
+                    tree(entry, baseSubtree == null ? null : treeBytes(baseSubtree));
+                } else if (kind != 0160000) {
+                    blob(entry);
+                }
+            }
+        } catch (ArrayIndexOutOfBoundsException malformed) {
+            // a tree git would refuse: it is copied as it is, and the audit reports it
+        }
+        append(id, Constants.OBJ_TREE, raw);
+    }
+
+    /** The offset of the first entry of {@code base} at or after {@code from} not sorting before the name. */
+    private static int seek(byte[] base, int from, byte[] raw, int name, int nameEnd, boolean isTree) {
+        int b = from;
+        while (b < base.length) {
+            int sp = b;
+            boolean baseTree = base[sp] == '4';
+            while (base[sp] != ' ') {
+                sp++;
+            }
+            int bn = sp + 1;
+            int be = bn;
+            while (base[be] != 0) {
+                be++;
+            }
+            if (compare(base, bn, be, baseTree, raw, name, nameEnd, isTree) >= 0) {
+                return b;
+            }
+            b = be + 21;
+        }
+        return b;
+    }
+
+    /** Git's tree order: names compared bytewise, a folder's name as if followed by {@code /}. */
+    private static int compare(byte[] a, int as, int ae, boolean aTree, byte[] b, int bs, int be, boolean bTree) {
+        int i = as;
+        int j = bs;
+        for (; i < ae && j < be; i++, j++) {
+            int c = (a[i] & 0xff) - (b[j] & 0xff);
+            if (c != 0) {
+                return c;
+            }
+        }
+        int ca = i < ae ? a[i] & 0xff : aTree ? '/' : 0;
+        int cb = j < be ? b[j] & 0xff : bTree ? '/' : 0;
+        return ca - cb;
+    }
+
+    /** True when the entry of {@code base} at {@code b} is byte for byte the entry {@code raw[start, end)}. */
+    private static boolean sameEntry(byte[] base, int b, byte[] raw, int start, int end) {
+        int len = end - start;
+        return b + len <= base.length && java.util.Arrays.equals(base, b, b + len, raw, start, end);
+    }
+
+    /** The id of the folder entry of {@code base} at {@code b} when it has the name, else null. */
+    private static ObjectId subtreeAt(byte[] base, int b, byte[] raw, int name, int nameEnd) {
+        if (base[b] != '4') {
+            return null;
+        }
+        int sp = b;
+        while (base[sp] != ' ') {
+            sp++;
+        }
+        int bn = sp + 1;
+        int len = nameEnd - name;
+        if (bn + len >= base.length || base[bn + len] != 0 || !java.util.Arrays.equals(base, bn, bn + len, raw, name, nameEnd)) {
+            return null;
+        }
+        return ObjectId.fromRaw(base, bn + len + 1);
+    }
+
+    /** The bytes of a tree whose closure is local or copied: cached, else read (and hashed) from the source. */
+    private byte[] treeBytes(ObjectId id) throws IOException {
+        byte[] t = trees.get(id);
+        if (t == null) {
+            t = read(id, Constants.OBJ_TREE);
+            cache(id, t);
+        }
+        return t;
+    }
+
+    private void cache(ObjectId id, byte[] tree) {
+        trees.put(id, tree);
+        cachedBytes += tree.length;
+        var it = trees.values().iterator();
+        while (cachedBytes > CACHE_BYTES && it.hasNext()) {
+            cachedBytes -= it.next().length;
+            it.remove();
+        }
+    }
+
+    private void blob(ObjectId id) throws IOException {
+        if (seen.add(id) && !isLocal(id)) {
+            append(id, Constants.OBJ_BLOB, read(id, Constants.OBJ_BLOB));
+        }
+    }
+
+    private boolean isLocal(ObjectId id) throws IOException {
+        for (Pack p : local) {
+            if (p.hasObject(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void append(ObjectId id, int type, byte[] data) throws IOException {
+        out.appendHashed(id, type, data);
+        if (++copied % 1000 == 0) {
+            monitor.update(1000);
+        }
+        if (out.pendingBytes() >= PACK_BYTES) {
+            hasher.sync();
+            out.flush();
+        }
+    }
+
+    /** The object's bytes from the source, when they hash to {@code id}; else an IOException. */
+    private byte[] read(ObjectId id, int type) throws IOException {
+        return verified(id, type, unhashed(id, type));
+    }
+
+    /** The object's bytes as the source gives them, not hashed yet. */
+    private byte[] unhashed(ObjectId id, int type) throws IOException {
+        ObjectLoader l = source.open(id, type);
+        if (l.isLarge()) {
+            try (InputStream in = l.openStream()) {
+                return in.readAllBytes();
+            }
+        }
+        return l.getCachedBytes();
+    }
+
+    private byte[] verified(ObjectId id, int type, byte[] data) throws IOException {
+        return verified(sha, id, type, data);
+    }
+
+    /** {@code data}, when it hashes ({@code sha}) to {@code id} as an object of {@code type}; else an IOException. */
+    static byte[] verified(SHA1 sha, ObjectId id, int type, byte[] data) throws IOException {
+        sha.reset();
+        sha.update(Constants.encodedTypeString(type));
+        sha.update((byte) ' ');
+        sha.update(Constants.encodeASCII(data.length));
+        sha.update((byte) 0);
+        sha.update(data);
+        ObjectId got;
+        try {
+            got = sha.toObjectId();
+        } catch (Sha1CollisionException e) {
+            throw new IOException("object " + id.name() + " from the remote is a SHA-1 collision attempt", e);
+        }
+        if (!got.equals(id)) {
+            throw new IOException("object " + id.name() + " from the remote hashes to " + got.name());
+        }
+        return data;
+    }
+}
