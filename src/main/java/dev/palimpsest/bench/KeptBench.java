@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 /**
  * A benchmark's built stores kept in a folder with the generator's state, so a later run starts where
  * the build ended instead of building again: {@link #save} copies the folder's files and the state
- * in; {@link #restore} copies the files into a fresh folder and returns the state. Stateless.
+ * in; {@link #restore} copies the files into a fresh folder and returns the state. Files and folders
+ * keep their permissions (a key home must stay owner-only). Stateless.
  */
 final class KeptBench {
     private static final String STATE = "state.bin";
@@ -52,8 +53,11 @@ final class KeptBench {
                 Path q = to.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(q);
+                    if (p.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                        Files.setPosixFilePermissions(q, Files.getPosixFilePermissions(p)); // a key folder stays 700
+                    }
                 } else if (Files.isRegularFile(p) && !p.getFileName().toString().equals(STATE)) {
-                    Files.copy(p, q, StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(p, q, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
                 }
             }
         }
