@@ -66,4 +66,10 @@ public final class TestStores {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** The cleanup arithmetic of {@code s} at commit {@code at} (as plans and merge cascades use it). */
+    public static dev.palimpsest.internal.receipts.Cleanup cleanup(Store s, dev.palimpsest.model.CommitId at)
+            throws dev.palimpsest.model.NotFoundException {
+        return s.receipts().cleanup(at);
+    }
 }

@@ -301,6 +301,22 @@ public class GateRuleCasesTest {
             CommitId blob = CommitId.of(s.factExistsAt(SRC, s.head()).version().blob().hex());
             t.assertFact(FactSpec.of(Kind.CLAIM, "pins a blob").id(X).refs(RefSpec.cites(SRC).at(blob)));
         });
+        add("a fact superseding itself", Rule.SELF_SUPERSESSION,
+                List.of("self-supersession ref fact-x -> fact-x", "self-reference ref fact-x -> fact-x"),
+                (s, t) -> t.assertFact(FactSpec.of(Kind.CLAIM, "supersedes itself").id(X)
+                        .refs(RefSpec.of(X, RefRole.SUPERSEDES))));
+        add("revision repeating a carried supersedes ref", Rule.DUPLICATE_REF,
+                List.of("duplicate-ref ref fact-x -> claim-1", "no-change fact fact-x"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.commit();
+                    t.addRefs(X, List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES)));
+                });
+        add("ref to a same-transaction fact the store cannot seal", Rule.SEALING_OFF,
+                List.of("sealing-off fact fact-x", "ref-target-missing ref fact-y -> fact-x"), (s, t) -> {
+                    t.assertFact(FactSpec.of(Kind.of("file"), "name: a.txt").id(X).asSensitive());
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "cites the refused record").id(Y).refs(RefSpec.cites(X)));
+                });
         add("file record that is not file metadata", Rule.INVALID_FILE_RECORD,
                 List.of("invalid-file-record fact file-a", "file-source-required fact file-a"),
                 (s, t) -> t.assertFact(FactSpec.of(Kind.of("file"), "not metadata").id(FactId.of("file-a"))));
@@ -513,7 +529,11 @@ public class GateRuleCasesTest {
             t.assertFact(FactSpec.of(Kind.CLAIM, "Duplicate two.").id(Y).refs(RefSpec.cites(SRC)));
             t.commit();
             t = s.begin(ALICE);
-            FactId m = t.merge(List.of(X, Y), FactSpec.of(Kind.CLAIM, "Merged.").id(FactId.of("merged")));
+            t.assertFact(FactSpec.of(Kind.SOURCE, "A second source document.").id(FactId.of("src-2")));
+            t.commit();
+            t = s.begin(ALICE);
+            FactId m = t.merge(List.of(X, Y), FactSpec.of(Kind.CLAIM, "Merged.").id(FactId.of("merged"))
+                    .refs(RefSpec.cites(FactId.of("src-2"))));
             t.assertFact(FactSpec.of(Kind.CLAIM, "Plain, citing an input.").id(FactId.of("plain")).refs(
                     RefSpec.of(X, RefRole.MERGED_FROM)));
             CommitId c = t.commit().id();
@@ -525,7 +545,12 @@ public class GateRuleCasesTest {
     @Test
     void aCommitIsDatedByTheClockToTheSecond() throws Exception {
         try (Store s = base(dir)) {
+            java.time.Instant parent = s.log(1).get(0).time();
             java.time.Instant before = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            while (!before.isAfter(parent)) { // a second later than the parent, so the parent's time is wrong
+                Thread.sleep(50);
+                before = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            }
             Transaction t = s.begin(ALICE);
             t.assertFact(FactSpec.of(Kind.CLAIM, "Dated.").id(X));
             t.commit();
