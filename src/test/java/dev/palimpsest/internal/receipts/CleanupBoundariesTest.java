@@ -146,4 +146,41 @@ class CleanupBoundariesTest {
             assertThat(plan.removals()).containsExactly(new CleanupPlan.Removal(id("m"), Layer.MERGE, "no live bundle"));
         }
     }
+
+    @Test
+    void anAssertionWhoseSourceWasForgottenStaysAliveInTheReport() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            var t = s.begin(ALICE);
+            t.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.SOURCE, "A sensitive document.")
+                    .id(id("d1")).asSensitive());
+            t.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.ASSERTION, "A rel B.").id(id("x1"))
+                    .refs(List.of(new dev.palimpsest.model.RefSpec(id("d1"), null, dev.palimpsest.model.RefRole.SOURCE,
+                            null))).grounding(dev.palimpsest.model.Grounding.triple("A", "rel", "B")));
+            t.commit();
+            s.erasure().forget(ALICE, List.of(id("d1")), "erasure request", false);
+            Cleanup c = TestStores.cleanup(s, s.head());
+            assertThat(c.graph().size()).as("x1, and d1 named by x1 only").isEqualTo(2);
+            assertThat(counts(s).get(Layer.ASSERTION)).isEqualTo(c(1, 0, 0, 0));
+            assertThat(c.pending(id("x1"))).isFalse();
+        }
+    }
+
+    @Test
+    void aReportOfACommitAnotherInstanceWroteSeesItsRetractedArtifacts() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            s.receipts().report(s.head());
+            try (Store other = Store.open(s.gitDir(), new dev.palimpsest.api.KeyHome(dir.resolve("home")))) {
+                other.receipts().ingest(ALICE, yaml("""
+                        sources:
+                          - {id: d1, body: "First document."}
+                        assertions:
+                          - {id: x1, source: d1, subject: A, predicate: rel, object: B}
+                        artifacts:
+                          - {id: m1, kind: merge, body: "x1 alone", receipt: [[x1]]}
+                        """), false);
+                other.begin(ALICE).retract(id("m1"), "withdrawn").commit();
+            }
+            assertThat(counts(s).get(Layer.MERGE)).isEqualTo(c(0, 1, 0, 0));
+        }
+    }
 }
