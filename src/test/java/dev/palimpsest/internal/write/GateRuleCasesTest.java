@@ -317,6 +317,24 @@ public class GateRuleCasesTest {
                     t.assertFact(FactSpec.of(Kind.of("file"), "name: a.txt").id(X).asSensitive());
                     t.assertFact(FactSpec.of(Kind.CLAIM, "cites the refused record").id(Y).refs(RefSpec.cites(X)));
                 });
+        add("revision of a citing fact adding a supersedes ref to a superseded fact", Rule.ALREADY_SUPERSEDED,
+                List.of("already-superseded ref fact-y -> claim-1"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.assertFact(FactSpec.of(Kind.CLAIM, "Cites the source.").id(Y).refs(RefSpec.cites(SRC)));
+                    b.commit();
+                    t.addRefs(Y, List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES)));
+                });
+        add("file record under another name's id", Rule.INVALID_FILE_RECORD,
+                List.of("invalid-file-record fact file-a"), (s, t) -> t.assertFact(FactSpec.of(Kind.of("file"),
+                        new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null)
+                                .encode()).id(FactId.of("file-a")).refs(List.of(source(SRC)))));
+        add("file record whose content is not in the tree", Rule.INVALID_FILE_RECORD,
+                List.of("invalid-file-record fact " + dev.palimpsest.internal.layout.FileMeta.idOf("a.txt")), (s, t) -> {
+                    var meta = new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null);
+                    t.assertFact(FactSpec.of(Kind.of("file"), meta.encode()).id(
+                            dev.palimpsest.internal.layout.FileMeta.idOf("a.txt")).refs(List.of(source(SRC))));
+                });
         add("file record that is not file metadata", Rule.INVALID_FILE_RECORD,
                 List.of("invalid-file-record fact file-a", "file-source-required fact file-a"),
                 (s, t) -> t.assertFact(FactSpec.of(Kind.of("file"), "not metadata").id(FactId.of("file-a"))));
