@@ -579,6 +579,18 @@ public class GateRuleCasesTest {
         }
     }
 
+    @Test
+    void aFileRecordUnderAnotherNamesIdNamesTheRightId() throws Exception {
+        try (Store s = base(dir)) {
+            var meta = new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null);
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.of("file"), meta.encode()).id(FactId.of("file-a")).refs(List.of(source(SRC))));
+            assertThat(catchThrowableOfType(t::commit, RejectedException.class).violations()).containsExactly(
+                    new Violation(Rule.INVALID_FILE_RECORD, "fact file-a", "the record of a file named \"a.txt\" is "
+                            + dev.palimpsest.internal.layout.FileMeta.idOf("a.txt") + " (use file put)"));
+        }
+    }
+
     static Fact fact(Store s, FactId id, CommitId at) throws Exception {
         return ((FactRead.Found) s.read(id, at)).fact();
     }
