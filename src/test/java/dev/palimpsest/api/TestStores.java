@@ -39,4 +39,37 @@ public final class TestStores {
         }
         return out;
     }
+
+    /** Adds an internal operation (a reground with a reason, a configure) to {@code t}, as cleanup and entailment do. */
+    public static Transaction add(Transaction t, dev.palimpsest.internal.write.Operation op) {
+        t.add(op);
+        return t;
+    }
+
+    /** The full message of commit {@code c} (subject and trailers). */
+    public static String message(Path gitDir, dev.palimpsest.model.CommitId c) {
+        try (org.eclipse.jgit.lib.Repository r = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(gitDir.toFile()).build(); org.eclipse.jgit.revwalk.RevWalk w = new org.eclipse.jgit.revwalk.RevWalk(r)) {
+            return w.parseCommit(org.eclipse.jgit.lib.ObjectId.fromString(c.hex())).getFullMessage();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The raw bytes of blob {@code b}, as UTF-8 text. */
+    public static String blob(Path gitDir, dev.palimpsest.model.BlobId b) {
+        try (org.eclipse.jgit.lib.Repository r = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(gitDir.toFile()).build()) {
+            return new String(r.open(org.eclipse.jgit.lib.ObjectId.fromString(b.hex())).getBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The cleanup arithmetic of {@code s} at commit {@code at} (as plans and merge cascades use it). */
+    public static dev.palimpsest.internal.receipts.Cleanup cleanup(Store s, dev.palimpsest.model.CommitId at)
+            throws dev.palimpsest.model.NotFoundException {
+        return s.receipts().cleanup(at);
+    }
 }

@@ -36,7 +36,7 @@ public final class Cleanup {
         Map<String, ReceiptGraph.IntList> pred = new HashMap<>();
         for (int n = 0; n < g.size(); n++) {
             if (g.kind[n] == ReceiptGraph.ASSERTION && g.live[n] && g.facts[n] != null) {
-                if (g.sourceOf[n] >= 0) {
+                if (g.sourceOf[n] != -1) {
                     src.computeIfAbsent(g.sourceOf[n], k -> new ReceiptGraph.IntList()).add(n);
                 }
                 pred.computeIfAbsent(g.facts[n].grounding().predicate(), k -> new ReceiptGraph.IntList()).add(n);

@@ -81,7 +81,6 @@ public final class ReceiptGraph {
 
     /** Loads the graph of {@code commit}: a tree walk, each fact file decoded once (cached by blob). */
     public static ReceiptGraph load(GitRepo repo, PredicateIndex index, ObjectId commit, FactCache cache) {
-        index.catchUp(commit);
         try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
             var c = walk.parseCommit(commit);
             ObjectId cfgBlob;

@@ -25,44 +25,42 @@ public final class FileRules {
     }
 
     /**
-     * The record's body, id and content ({@code inTree} says whether a content path is in the
-     * commit's tree); true when no rule broke. Facts of other kinds pass.
+     * Reports what is wrong with the record's body, id and content ({@code inTree} says whether a
+     * content path is in the commit's tree), the first broken rule only. Facts of other kinds pass.
      */
-    public static boolean record(Fact f, Predicate<String> inTree, RuleSink sink) {
+    public static void record(Fact f, Predicate<String> inTree, RuleSink sink) {
         if (!isRecord(f)) {
-            return true;
+            return;
         }
         FileMeta m = FileMeta.decode(f.body());
         if (m == null) {
             sink.report(Rule.INVALID_FILE_RECORD, "the body of a file record must be canonical file metadata "
                     + "(use file put)");
-            return false;
+            return;
         }
         if (!FileMeta.idOf(m.name()).equals(f.id())) {
             sink.report(Rule.INVALID_FILE_RECORD, "the record of a file named " + FileMeta.quote(m.name()) + " is "
                     + FileMeta.idOf(m.name()) + " (use file put)");
-            return false;
+            return;
         }
         if (!inTree.test(m.contentPath())) {
             sink.report(Rule.INVALID_FILE_RECORD, "names content " + m.contentPath()
                     + ", which the commit's tree does not hold (use file put)");
-            return false;
         }
-        return true;
     }
 
-    /** The record {@code f} cites a source; true when it does or is not a record. */
-    public static boolean source(Fact f, RuleSink sink) {
-        return !isRecord(f) || source(f.refs().stream().map(Ref::role).toList(), sink);
+    /** Reports a record {@code f} that cites no source; facts of other kinds pass. */
+    public static void source(Fact f, RuleSink sink) {
+        if (isRecord(f)) {
+            source(f.refs().stream().map(Ref::role).toList(), sink);
+        }
     }
 
-    /** A record whose refs have the roles {@code roles} cites a source; true when it does. */
-    public static boolean source(Collection<RefRole> roles, RuleSink sink) {
+    /** Reports a record whose refs have the roles {@code roles} when none is a source. */
+    public static void source(Collection<RefRole> roles, RuleSink sink) {
         if (roles.stream().noneMatch(RefRole.SOURCE::equals)) {
             sink.report(Rule.FILE_SOURCE_REQUIRED, "a produced file cites a source (ref role 'source'; file put "
                     + "--source)");
-            return false;
         }
-        return true;
     }
 }

@@ -19,10 +19,10 @@ public final class ReceiptCycles {
     private ReceiptCycles() {}
 
     /**
-     * False (one {@code receipt-cycle} reported through {@code sinkFor} of the artifact the cycle
-     * was found from) when the receipts reachable from {@code starts} form a cycle.
+     * Reports one {@code receipt-cycle} (through {@code sinkFor} of the artifact the cycle was found
+     * from) when the receipts reachable from {@code starts} form a cycle.
      */
-    public static boolean check(Iterable<FactId> starts, Function<FactId, List<Receipt>> receipts,
+    public static void check(Iterable<FactId> starts, Function<FactId, List<Receipt>> receipts,
             Function<FactId, RuleSink> sinkFor) {
         Map<FactId, Integer> color = new HashMap<>();
         for (FactId start : starts) {
@@ -30,10 +30,9 @@ public final class ReceiptCycles {
             if (cycleFrom(start, receipts, color, path)) {
                 sinkFor.apply(start).report(Rule.RECEIPT_CYCLE, "receipt dependencies form a cycle: "
                         + String.join(" -> ", path.stream().map(FactId::value).toList()));
-                return false;
+                return;
             }
         }
-        return true;
     }
 
     private static boolean cycleFrom(FactId id, Function<FactId, List<Receipt>> receipts, Map<FactId, Integer> color,

@@ -59,15 +59,10 @@ final class ReceiptRules {
         if (!kindRules(f)) {
             return false;
         }
-        if (hasReceipts(f.grounding())) {
+        if (GroundingRules.hasReceipts(f.grounding())) {
             deferred.put(f.id(), new Deferred(f, path, Set.of(), null, gate.versions.existsAt(f.id()).isPresent()));
         }
         return true;
-    }
-
-    /** True when the fact's file is written by {@link #finish()}, once its receipt members are pinned. */
-    boolean isDeferred(FactId id) {
-        return deferred.containsKey(id);
     }
 
     void reground(Operation.Reground r) {
@@ -111,7 +106,7 @@ final class ReceiptRules {
         forEachBundle(current.grounding(), b -> carried.addAll(b));
         FactVersion previous = gate.versions.existsAt(id).orElseThrow();
         deferred.put(id, new Deferred(next, loc.path(), carried, ObjectId.fromString(previous.commit().hex()), false));
-        gate.putFact(loc.path(), next);
+        // finish() writes its file once the members are pinned
         gate.written.add(id);
         gate.message.add("revise", CommitMessage.FACT, id.value(), r.reason() != null ? r.reason()
                 : gate.toSeal.contains(id) ? null : next.body());
@@ -238,10 +233,6 @@ final class ReceiptRules {
 
     private static Receipt[] receipts(Grounding g) {
         return GroundingRules.receipts(g).toArray(new Receipt[0]);
-    }
-
-    private static boolean hasReceipts(Grounding g) {
-        return GroundingRules.hasReceipts(g);
     }
 
     private static void forEachBundle(Grounding g, java.util.function.Consumer<List<Pin>> each) {

@@ -169,11 +169,7 @@ final class ReferenceGate {
             return;
         }
         pending.put(id, full);
-        if (rules.isDeferred(id)) {
-            files.put(StorePaths.factPath(full.kind(), id), new byte[0]);
-        } else {
-            putFact(StorePaths.factPath(full.kind(), id), full);
-        }
+        putFact(StorePaths.factPath(full.kind(), id), full); // a receipt-bearing fact is rewritten, pinned, by finish()
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
         message.add("assert", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : full.body());

@@ -16,6 +16,7 @@ import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Pin;
 import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.RejectedException;
@@ -229,6 +230,116 @@ public class GateRuleCasesTest {
                 (s, t) -> t.reground(ART, receiptOnly(receipt(SRC, FactId.of("ghost")))));
     }
 
+    static final FactId Y = FactId.of("fact-y");
+
+    static {
+        add("ref to a same-transaction claim the gate rejected", Rule.CLAIM_SOURCE,
+                List.of("claim-source fact fact-x", "ref-target-missing ref fact-y -> fact-x"), (s, t) -> {
+                    t.assertFact(FactSpec.of(Kind.ENTITY_CLAIM, "ERK regulates apoptosis.").id(X)
+                            .grounding(Grounding.triple(TRIPLE_SUBJECT, "regulates", "apoptosis")));
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "cites the bad claim").id(Y).refs(RefSpec.cites(X)));
+                });
+        add("ref to a same-transaction assertion the gate rejected", Rule.ASSERTION_TRIPLE,
+                List.of("assertion-triple fact fact-x", "ref-target-missing ref fact-y -> fact-x"), (s, t) -> {
+                    t.assertFact(FactSpec.of(Kind.ASSERTION, "no triple").id(X).refs(List.of(source(SRC))));
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "cites the bad assertion").id(Y).refs(RefSpec.cites(X)));
+                });
+        add("supersede of a fact a live fact supersedes", Rule.ALREADY_SUPERSEDED,
+                List.of("already-superseded ref fact-y -> claim-1"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.commit();
+                    t.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was unanimous.").id(Y));
+                });
+        add("revision adding a supersedes ref to a superseded fact", Rule.ALREADY_SUPERSEDED,
+                List.of("already-superseded ref src-1 -> claim-1"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.commit();
+                    t.addRefs(SRC, List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES)));
+                });
+        add("two facts of one transaction supersede one fact", Rule.ALREADY_SUPERSEDED,
+                List.of("already-superseded ref fact-y -> claim-1"), (s, t) -> {
+                    t.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    t.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was unanimous.").id(Y));
+                });
+        add("receipt on a claim naming a missing member", Rule.GROUNDING_ON_PLAIN_FACT,
+                List.of("grounding-on-plain-fact fact fact-x"), (s, t) -> t.assertFact(FactSpec.of(Kind.CLAIM,
+                        "a receipt").id(X).grounding(receiptOnly(receipt(FactId.of("ghost"))))));
+        add("edge without a triple naming a missing member", Rule.EDGE_TRIPLE, List.of("edge-triple fact fact-x"),
+                (s, t) -> t.assertFact(FactSpec.of(Kind.EDGE, "no triple").id(X)
+                        .grounding(receiptOnly(receipt(FactId.of("ghost"))))));
+        add("flat reground of a merge naming a missing member", Rule.SENTENCES_ON_NON_SUMMARY,
+                List.of("sentences-on-non-summary fact art-1"), (s, t) -> t.reground(ART, new Grounding(null, null,
+                        null, receipt(FactId.of("ghost")), List.of(), true)));
+        add("receipt cycle through a sentence receipt and a re-added id", Rule.RECEIPT_CYCLE,
+                List.of("receipt-cycle fact art-1"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.assertFact(FactSpec.of(Kind.SUMMARY, "One. Two.").id(FactId.of("sum-2")).grounding(new Grounding(
+                            null, null, null, null, List.of(new Sentence("One.", receipt(SRC)),
+                            new Sentence("Two.", receipt(ART))), false)));
+                    b.commit();
+                    s.begin(ALICE).retract(ART, "withdrawn").commit();
+                    t.assertFact(FactSpec.of(Kind.MERGE, "re-added on sum-2").id(ART)
+                            .grounding(receiptOnly(receipt(FactId.of("sum-2")))));
+                });
+        add("reground naming the artifact itself", Rule.SELF_RECEIPT, List.of("self-receipt receipt art-1 -> art-1"),
+                (s, t) -> t.reground(ART, receiptOnly(receipt(SRC, ART))));
+        add("assertion citing a claim as its source", Rule.ASSERTION_SOURCE, List.of("assertion-source fact fact-x"),
+                (s, t) -> t.assertFact(FactSpec.of(Kind.ASSERTION, "cites a claim").id(X).refs(List.of(source(CLAIM)))
+                        .grounding(Grounding.triple(TRIPLE_SUBJECT, "regulates", "apoptosis"))));
+        add("short quote not in a same-transaction fact", Rule.QUOTE_TOO_SHORT,
+                List.of("quote-too-short ref fact-x -> src-2"), (s, t) -> {
+                    t.assertFact(FactSpec.of(Kind.SOURCE, "A second source document.").id(FactId.of("src-2")));
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "short").id(X).refs(RefSpec.cites(FactId.of("src-2"))
+                            .withQuote("nowhere")));
+                });
+        add("subsumes a claim of the parent", Rule.SUBSUMES_NON_HYPOTHESIS,
+                List.of("subsumes-non-hypothesis ref fact-x -> claim-1"), (s, t) -> t.assertFact(FactSpec.of(Kind.CLAIM,
+                        "subsumes").id(X).refs(RefSpec.of(CLAIM, RefRole.SUBSUMES))));
+        add("pin to a blob", Rule.PIN_UNKNOWN, List.of("pin-unknown ref fact-x -> src-1"), (s, t) -> {
+            CommitId blob = CommitId.of(s.factExistsAt(SRC, s.head()).version().blob().hex());
+            t.assertFact(FactSpec.of(Kind.CLAIM, "pins a blob").id(X).refs(RefSpec.cites(SRC).at(blob)));
+        });
+        add("a fact superseding itself", Rule.SELF_SUPERSESSION,
+                List.of("self-supersession ref fact-x -> fact-x", "self-reference ref fact-x -> fact-x"),
+                (s, t) -> t.assertFact(FactSpec.of(Kind.CLAIM, "supersedes itself").id(X)
+                        .refs(RefSpec.of(X, RefRole.SUPERSEDES))));
+        add("revision repeating a carried supersedes ref", Rule.DUPLICATE_REF,
+                List.of("duplicate-ref ref fact-x -> claim-1", "no-change fact fact-x"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.commit();
+                    t.addRefs(X, List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES)));
+                });
+        add("ref to a same-transaction fact the store cannot seal", Rule.SEALING_OFF,
+                List.of("sealing-off fact fact-x", "ref-target-missing ref fact-y -> fact-x"), (s, t) -> {
+                    t.assertFact(FactSpec.of(Kind.of("file"), "name: a.txt").id(X).asSensitive());
+                    t.assertFact(FactSpec.of(Kind.CLAIM, "cites the refused record").id(Y).refs(RefSpec.cites(X)));
+                });
+        add("revision of a citing fact adding a supersedes ref to a superseded fact", Rule.ALREADY_SUPERSEDED,
+                List.of("already-superseded ref fact-y -> claim-1"), (s, t) -> {
+                    Transaction b = s.begin(ALICE);
+                    b.supersede(CLAIM, FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(X));
+                    b.assertFact(FactSpec.of(Kind.CLAIM, "Cites the source.").id(Y).refs(RefSpec.cites(SRC)));
+                    b.commit();
+                    t.addRefs(Y, List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES)));
+                });
+        add("file record under another name's id", Rule.INVALID_FILE_RECORD,
+                List.of("invalid-file-record fact file-a"), (s, t) -> t.assertFact(FactSpec.of(Kind.of("file"),
+                        new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null)
+                                .encode()).id(FactId.of("file-a")).refs(List.of(source(SRC)))));
+        add("file record whose content is not in the tree", Rule.INVALID_FILE_RECORD,
+                List.of("invalid-file-record fact " + dev.palimpsest.internal.layout.FileMeta.idOf("a.txt")), (s, t) -> {
+                    var meta = new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null);
+                    t.assertFact(FactSpec.of(Kind.of("file"), meta.encode()).id(
+                            dev.palimpsest.internal.layout.FileMeta.idOf("a.txt")).refs(List.of(source(SRC))));
+                });
+        add("file record that is not file metadata", Rule.INVALID_FILE_RECORD,
+                List.of("invalid-file-record fact file-a", "file-source-required fact file-a"),
+                (s, t) -> t.assertFact(FactSpec.of(Kind.of("file"), "not metadata").id(FactId.of("file-a"))));
+    }
+
     static Stream<Case> cases() {
         return CASES.stream();
     }
@@ -367,6 +478,116 @@ public class GateRuleCasesTest {
             var cv = s.factExistsAt(CLAIM, c).version();
             assertThat(fact(s, art, c).grounding().receipt().bundles().get(0))
                     .containsExactlyInAnyOrder(carried, new Pin(CLAIM, cv.commit(), cv.blob()));
+        }
+    }
+
+    @Test
+    void aClaimWithATripleAndASourceLands() throws Exception {
+        try (Store s = base(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.ENTITY_CLAIM, "ERK regulates apoptosis.").id(X).refs(List.of(source(SRC)))
+                    .grounding(Grounding.triple(TRIPLE_SUBJECT, "regulates", "apoptosis")));
+            CommitId c = t.commit().id();
+            Fact f = fact(s, X, c);
+            assertThat(f.grounding().subject()).isEqualTo(TRIPLE_SUBJECT);
+            assertThat(f.refs()).extracting(Ref::id).containsExactly(SRC);
+        }
+    }
+
+    @Test
+    void anAssertionMayCiteOtherFactsBesideItsOneSource() throws Exception {
+        try (Store s = base(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.ASSERTION, "cites first").id(X).refs(List.of(RefSpec.cites(CLAIM),
+                    source(SRC))).grounding(Grounding.triple(TRIPLE_SUBJECT, "regulates", "apoptosis")));
+            t.assertFact(FactSpec.of(Kind.ASSERTION, "source first").id(Y).refs(List.of(source(SRC),
+                    RefSpec.cites(CLAIM))).grounding(Grounding.triple(TRIPLE_SUBJECT, "inhibits", "apoptosis")));
+            CommitId c = t.commit().id();
+            assertThat(fact(s, X, c).refs()).extracting(Ref::id).containsExactly(CLAIM, SRC);
+            assertThat(fact(s, Y, c).refs()).extracting(Ref::id).containsExactly(SRC, CLAIM);
+        }
+    }
+
+    @Test
+    void aSelfReceiptInALaterSentenceNamesTheSentence() throws Exception {
+        try (Store s = base(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SUMMARY, "One. Two. Three.").id(X).grounding(new Grounding(null, null, null,
+                    null, List.of(new Sentence("One.", receipt(SRC)), new Sentence("Two.", receipt(CLAIM)),
+                    new Sentence("Three.", receipt(X))), false)));
+            assertThat(catchThrowableOfType(t::commit, RejectedException.class).violations()).containsExactly(
+                    new Violation(Rule.SELF_RECEIPT, "receipt fact-x -> fact-x",
+                            "an artifact's sentence #3 receipt cannot name the artifact itself"));
+        }
+    }
+
+    @Test
+    void aRevisionPinsACarriedSameTransactionRefWhereThePreviousVersionSawIt() throws Exception {
+        try (Store s = base(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The target.").id(Y));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Cites the target.").id(X).refs(RefSpec.cites(Y)));
+            CommitId c1 = t.commit().id();
+            assertThat(fact(s, X, c1).refs().get(0).commit()).isNull();
+            var y1 = s.factExistsAt(Y, c1).version();
+            s.begin(ALICE).revise(Y, "The target, revised.", List.of()).commit();
+            CommitId c3 = s.begin(ALICE).revise(X, "Cites the target, revised.", List.of()).commit().id();
+            Ref carried = fact(s, X, c3).refs().get(0);
+            assertThat(carried.id()).isEqualTo(Y);
+            assertThat(carried.commit()).isEqualTo(y1.commit());
+            assertThat(carried.blob()).isEqualTo(y1.blob());
+        }
+    }
+
+    @Test
+    void aMergeRecordsThePooledEvidenceOfItsInputsAndAPlainAssertNone() throws Exception {
+        try (Store s = base(dir)) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Duplicate one.").id(X).refs(RefSpec.cites(SRC)));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Duplicate two.").id(Y).refs(RefSpec.cites(SRC)));
+            t.commit();
+            t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SOURCE, "A second source document.").id(FactId.of("src-2")));
+            t.commit();
+            t = s.begin(ALICE);
+            FactId m = t.merge(List.of(X, Y), FactSpec.of(Kind.CLAIM, "Merged.").id(FactId.of("merged"))
+                    .refs(RefSpec.cites(FactId.of("src-2"))));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Plain, citing an input.").id(FactId.of("plain")).refs(
+                    RefSpec.of(X, RefRole.MERGED_FROM)));
+            CommitId c = t.commit().id();
+            assertThat(fact(s, m, c).pooled()).containsOnlyKeys(SRC);
+            assertThat(fact(s, FactId.of("plain"), c).pooled()).isEmpty();
+        }
+    }
+
+    @Test
+    void aCommitIsDatedByTheClockToTheSecond() throws Exception {
+        try (Store s = base(dir)) {
+            java.time.Instant parent = s.log(1).get(0).time();
+            java.time.Instant before = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            while (!before.isAfter(parent)) { // a second later than the parent, so the parent's time is wrong
+                Thread.sleep(50);
+                before = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            }
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.CLAIM, "Dated.").id(X));
+            t.commit();
+            java.time.Instant after = java.time.Instant.now();
+            java.time.Instant at = s.log(1).get(0).time();
+            assertThat(at).isBetween(before, after);
+            assertThat(at.getNano()).isZero();
+        }
+    }
+
+    @Test
+    void aFileRecordUnderAnotherNamesIdNamesTheRightId() throws Exception {
+        try (Store s = base(dir)) {
+            var meta = new dev.palimpsest.internal.layout.FileMeta("a.txt", "text/plain", "ab".repeat(32), 3, null);
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.of("file"), meta.encode()).id(FactId.of("file-a")).refs(List.of(source(SRC))));
+            assertThat(catchThrowableOfType(t::commit, RejectedException.class).violations()).containsExactly(
+                    new Violation(Rule.INVALID_FILE_RECORD, "fact file-a", "the record of a file named \"a.txt\" is "
+                            + dev.palimpsest.internal.layout.FileMeta.idOf("a.txt") + " (use file put)"));
         }
     }
 
