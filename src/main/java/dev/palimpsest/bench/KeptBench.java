@@ -47,7 +47,8 @@ final class KeptBench {
         }
     }
 
-    private static void copy(Path from, Path to) throws IOException {
+    /** Copies every file and folder of {@code from} into {@code to}, with their permissions (not a kept state file). */
+    static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : s.toList()) {
                 Path q = to.resolve(from.relativize(p).toString());
