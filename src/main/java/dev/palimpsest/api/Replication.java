@@ -4,7 +4,9 @@ import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.audit.AuditStream;
 import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.remote.Unflushed;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.remote.AuditedChanges;
@@ -14,7 +16,6 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.ConflictException;
-import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.PullResult;
@@ -100,18 +101,23 @@ public final class Replication {
     public PullResult pull(String remote, ActorName actor, TransferProgress progress)
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
-        Transport.Fetched fetched = transport.fetchVerifying(Objects.requireNonNull(remote, "remote"), progress);
+        Objects.requireNonNull(remote, "remote");
         ObjectId before = repo.head();
-        // A pull may bring tombstones: its intent lets the next open finish destroying their keys after a crash.
-        dev.palimpsest.internal.vault.Vault.Intent intent = repo.vault().intendForget();
         PullResult r;
-        try {
-            r = adopt(repo, writer, receipts, remote, fetched, actor,
+        // A pull may bring tombstones: its intent lets the next open finish destroying their keys after a crash.
+        dev.palimpsest.internal.vault.Vault.Intent intent = null;
+        try (Incoming in = new Incoming(repo, before)) {
+            Transport.Fetched fetched = transport.fetchAuditing(remote, progress, in.audit, in.unflushed);
+            intent = repo.vault().intendForget();
+            r = adopt(repo, writer, receipts, remote, fetched, in, actor,
                     () -> actor == null ? null : signers.signer(actor), progress);
             if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
                 erasure.forgetPulled(before, repo.head());
             }
         } catch (RejectedException | ConflictException | RuntimeException e) {
+            if (intent == null) {
+                throw e;
+            }
             if (java.util.Objects.equals(before, repo.head())) {
                 intent.done();
             } else {
@@ -165,8 +171,11 @@ public final class Replication {
             repo = GitRepo.create(dir, options.fsync());
             Transport t = new Transport(repo);
             t.add(new Remote("origin", url));
-            Transport.Fetched fetched = t.fetchVerifying("origin", progress);
-            PullResult r = adopt(repo, null, null, "origin", fetched, null, () -> null, progress);
+            PullResult r;
+            try (Incoming in = new Incoming(repo, null)) {
+                Transport.Fetched fetched = t.fetchAuditing("origin", progress, in.audit, in.unflushed);
+                r = adopt(repo, null, null, "origin", fetched, in, null, () -> null, progress);
+            }
             keep = !(r instanceof PullResult.Refused);
             return r;
         } catch (ConflictException e) {
@@ -187,20 +196,42 @@ public final class Replication {
         CommitSigner get() throws RejectedException;
     }
 
+    /**
+     * The audit of an incoming range, started before the fetch so that it runs while the objects are
+     * copied, and what it read (for the predicate index); {@code base} is main before the fetch.
+     */
+    private static final class Incoming implements AutoCloseable {
+        final AuditedChanges read;
+        final Unflushed unflushed = new Unflushed();
+        final AuditStream audit;
+        final ObjectId base;
+
+        Incoming(GitRepo repo, ObjectId base) {
+            this.base = base;
+            this.read = new AuditedChanges(base);
+            this.audit = new AuditEngine(repo, AuditEngine.standardChecks(repo, false))
+                    .stream(read, () -> unflushed.wrap(repo.newReader()));
+        }
+
+        @Override
+        public void close() {
+            audit.close();
+        }
+    }
+
     private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote,
-            Transport.Fetched got, ActorName actor, SignerSource signer, TransferProgress progress)
+            Transport.Fetched got, Incoming in, ActorName actor, SignerSource signer, TransferProgress progress)
             throws RejectedException, ConflictException {
         ObjectId fetched = got.tip();
         Transport t = new Transport(repo);
         ObjectId local = repo.head();
         try {
-            if (local != null && History.isAncestorOrSelf(repo, fetched, local)) {
+            if (local != null && !got.arrived() && History.isAncestorOrSelf(repo, fetched, local)) {
                 t.deleteRef(Transport.QUARANTINE + remote);
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
-            AuditedChanges read = new AuditedChanges();
-            AuditReport report = new AuditEngine(repo, AuditEngine.standardChecks(repo, false), got.verified())
-                    .run(local, fetched, (done, total) -> progress.update("audit", done, total), read);
+            AuditedChanges read = in.read;
+            AuditReport report = in.audit.finish(local, fetched, (done, total) -> progress.update("audit", done, total));
             if (!report.clean()) {
                 return new PullResult.Refused(local == null ? CommitId.of(ObjectId.zeroId().name())
                         : CommitId.of(local.name()), report);
@@ -212,9 +243,11 @@ public final class Replication {
                 }
                 result = new PullResult.FastForward(null, CommitId.of(fetched.name()), report.commits());
             } else {
-                boolean merge = local != null && !History.isAncestorOrSelf(repo, local, fetched);
+                boolean known = local != null && local.equals(in.base);
+                boolean merge = local != null && !(known ? read.extendsBase() : History.isAncestorOrSelf(repo, local, fetched));
                 progress.update(ADOPT, 0, 1);
-                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read);
+                Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read,
+                        known ? new Writer.KnownAncestry(local, !merge) : null);
                 progress.update(ADOPT, 1, 1);
                 CommitId head = CommitId.of(done.head().name());
                 result = switch (done.kind()) {

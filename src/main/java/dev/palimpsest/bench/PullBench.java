@@ -93,6 +93,8 @@ public final class PullBench {
                 Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
                 System.gc();
                 try (Store s = Store.open(replica, home, OPTIONS)) {
+                    long gc0 = gcMillis();
+                    long jit0 = java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
                     PullPhases phases = new PullPhases();
                     PullResult r = s.replication().pull("origin", ACTOR, phases);
                     List<PullPhases.Phase> ps = phases.end();
@@ -102,7 +104,10 @@ public final class PullBench {
                         threadCpu[i] += p.threadCpu();
                     }
                     if (!(r instanceof PullResult.FastForward f) || f.audited() != commits) {
-                        throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + r);
+                        throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + (r instanceof PullResult.Refused ref
+                                ? "refused, " + ref.report().violations().size() + " violations, first: "
+                                        + ref.report().violations().stream().limit(3).toList()
+                                : r));
                     }
                     log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
                             + " calling thread CPU %.2f s, load %.2f)%n", i + 1, f.audited(), times[i], cpu[i],
@@ -111,6 +116,11 @@ public final class PullBench {
                         log.printf("      %-22s wall %6.3f s  thread CPU %6.3f s  process CPU %6.3f s%n", p.task(),
                                 p.wall(), p.threadCpu(), p.processCpu());
                     }
+                    StringBuilder byThread = new StringBuilder("      threads' CPU:");
+                    phases.threadCpu().forEach((name, sec) -> byThread.append(String.format(" %s %.3f s,", name, sec)));
+                    log.println(byThread.substring(0, byThread.length() - 1)
+                            + String.format("; collector pauses %.3f s, JIT compiling %.3f s", (gcMillis() - gc0) / 1e3,
+                                    (java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0) / 1e3));
                     log.flush();
                 }
                 CommitBench.deleteTree(replica);
@@ -231,5 +241,14 @@ public final class PullBench {
     private static Path copy(Path from, Path to) throws IOException {
         KeptBench.copy(from, to);
         return to;
+    }
+
+    /** Milliseconds the JVM's collectors report spending so far (all collectors). */
+    private static long gcMillis() {
+        long ms = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, b.getCollectionTime());
+        }
+        return ms;
     }
 }

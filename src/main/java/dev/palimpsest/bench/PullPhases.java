@@ -21,10 +21,65 @@ final class PullPhases implements TransferProgress {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private final List<String> tasks = new ArrayList<>();
     private final List<long[]> marks = new ArrayList<>();
+    /** Per thread id: its name and the most CPU time seen for it (threads end before the pull does). */
+    private final Map<Long, Object[]> threads = new java.util.concurrent.ConcurrentHashMap<>();
+    private final long self = Thread.currentThread().getId();
+    private volatile boolean sampling = true;
+    private final Thread sampler = new Thread(this::sample, "bench-cpu-sampler");
 
     /** Starts the clock: the phase before the first task is called "start". */
     PullPhases() {
+        for (long id : THREADS.getAllThreadIds()) {
+            threads.put(id, new Object[] {"(before)", -THREADS.getThreadCpuTime(id)});
+        }
+        sampler.setDaemon(true);
+        sampler.start();
         mark("start");
+    }
+
+    private void sample() {
+        while (sampling) {
+            record();
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void record() {
+        for (java.lang.management.ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (t == null || t.getThreadId() == sampler.getId()) {
+                continue;
+            }
+            long cpu = THREADS.getThreadCpuTime(t.getThreadId());
+            threads.compute(t.getThreadId(), (k, v) -> {
+                if (v == null) {
+                    return new Object[] {t.getThreadName(), cpu};
+                }
+                if ("(before)".equals(v[0])) {
+                    return v; // a thread that ran before the pull: not counted
+                }
+                return new Object[] {v[0], Math.max((Long) v[1], cpu)};
+            });
+        }
+    }
+
+    /**
+     * CPU seconds of the threads that ran during the pull, grouped by name with digits dropped
+     * (the calling thread is "caller"); sampled every 10 ms, so a thread's last few milliseconds
+     * before it ends may be missed. Call after {@link #end}.
+     */
+    Map<String, Double> threadCpu() {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        threads.forEach((id, v) -> {
+            if (!"(before)".equals(v[0])) {
+                String name = ((String) v[0]).replaceAll("-?[0-9]+$", "");
+                out.merge(name, (Long) v[1] / 1e9, Double::sum);
+            }
+        });
+        return out;
     }
 
     @Override
@@ -37,6 +92,14 @@ final class PullPhases implements TransferProgress {
     /** Ends the last phase; returns the phases in order (a task that recurs is summed). */
     List<Phase> end() {
         mark("");
+        sampling = false;
+        sampler.interrupt();
+        try {
+            sampler.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        record();
         Map<String, double[]> sums = new LinkedHashMap<>();
         for (int i = 0; i + 1 < marks.size(); i++) {
             long[] a = marks.get(i);

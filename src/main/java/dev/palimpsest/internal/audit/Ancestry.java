@@ -6,39 +6,55 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.Repository;
+import java.util.function.Supplier;
+import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevWalk;
 
 /**
- * Ancestor-or-self questions about the audited commits. When they form one chain (every commit's
- * only parent is the one before it), a commit inside the chain is answered by position and one
- * before it by a cached walk from the chain's base; otherwise by a cached, serialised walk.
+ * Ancestor-or-self questions about the audited commits, which are added oldest first (every
+ * parent in the range before its children). While they form one chain from the first (every
+ * commit's only parent is the one added before it), a commit inside that chain is answered by
+ * position and one before it by a cached walk from the chain's base (the first commit's parent);
+ * anything else by a cached, serialised walk. Commits may be added while questions are asked.
  * Thread-safe.
  */
 final class Ancestry {
-    private final Map<ObjectId, Integer> position;
-    private final boolean linear;
-    private final ObjectId base;
-    private final Repository repo;
+    private final Map<ObjectId, Integer> position = new ConcurrentHashMap<>();
+    /** The last position of the chain from the first commit; -1 while there is none. */
+    private volatile int chainEnd = -1;
+    private boolean chainBroken;
+    private int size;
+    private ObjectId last;
+    private volatile ObjectId base;
+    private final Supplier<ObjectReader> readers;
     private final Map<ObjectId, Boolean> beforeBase = new ConcurrentHashMap<>();
     private final Map<String, Boolean> pairs = new ConcurrentHashMap<>();
 
+    /** Walks read through readers from {@code readers} (each closed after its walk). */
+    Ancestry(Supplier<ObjectReader> readers) {
+        this.readers = readers;
+    }
+
     /** {@code chain} oldest first, each commit with its parents. */
-    Ancestry(Repository repo, List<AuditEngine.Node> chain) {
-        this.repo = repo;
-        this.position = new ConcurrentHashMap<>(chain.size() * 2);
-        boolean lin = true;
-        for (int i = 0; i < chain.size(); i++) {
-            AuditEngine.Node n = chain.get(i);
-            position.put(n.id(), i);
-            if (i > 0) {
-                lin &= n.parents().size() == 1 && n.parents().get(0).equals(chain.get(i - 1).id());
-            } else {
-                lin &= n.parents().size() <= 1;
-            }
+    Ancestry(Supplier<ObjectReader> readers, List<AuditEngine.Node> chain) {
+        this(readers);
+        chain.forEach(this::add);
+    }
+
+    /** Adds a commit, after every parent of it that is audited too. */
+    synchronized void add(AuditEngine.Node n) {
+        int i = size++;
+        position.put(n.id(), i);
+        if (i == 0) {
+            base = n.parents().isEmpty() ? null : n.parents().get(0);
+            chainBroken = n.parents().size() > 1;
+        } else {
+            chainBroken |= n.parents().size() != 1 || !n.parents().get(0).equals(last);
         }
-        this.linear = lin;
-        this.base = chain.isEmpty() || chain.get(0).parents().isEmpty() ? null : chain.get(0).parents().get(0);
+        if (!chainBroken) {
+            chainEnd = i;
+        }
+        last = n.id();
     }
 
     /** True when {@code ancestor} is {@code descendant} or one of its ancestors. */
@@ -46,20 +62,21 @@ final class Ancestry {
         if (ancestor.equals(descendant)) {
             return true;
         }
-        if (linear) {
-            Integer pa = position.get(ancestor);
-            Integer pd = position.get(descendant);
-            if (pd != null) {
-                return pa != null ? pa <= pd : beforeBase(ancestor);
-            }
-            if (descendant.equals(base)) {
-                return pa == null && beforeBase(ancestor);
-            }
+        int end = chainEnd;
+        Integer pd = position.get(descendant);
+        Integer pa = position.get(ancestor);
+        boolean ancestorInChain = pa != null && pa <= end;
+        if (pd != null && pd <= end) {
+            return ancestorInChain ? pa <= pd : beforeBase(ancestor);
+        }
+        if (end >= 0 && descendant.equals(base)) {
+            return !ancestorInChain && beforeBase(ancestor);
         }
         return pairs.computeIfAbsent(ancestor.name() + descendant.name(), k -> walk(ancestor, descendant));
     }
 
     private boolean beforeBase(ObjectId ancestor) {
+        ObjectId base = this.base;
         if (base == null) {
             return false;
         }
@@ -67,7 +84,7 @@ final class Ancestry {
     }
 
     private synchronized boolean walk(ObjectId ancestor, ObjectId descendant) {
-        try (RevWalk w = new RevWalk(repo)) {
+        try (ObjectReader reader = readers.get(); RevWalk w = new RevWalk(reader)) {
             return w.isMergedInto(w.parseCommit(ancestor), w.parseCommit(descendant));
         } catch (org.eclipse.jgit.errors.MissingObjectException
                 | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {

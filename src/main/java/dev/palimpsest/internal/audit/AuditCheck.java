@@ -28,6 +28,16 @@ public interface AuditCheck {
     }
 
     /**
+     * True when checking {@code commit} reads the repository itself rather than through the
+     * commit's {@link AuditedCommit#reading()} (e.g. through the predicate index), so an audit that
+     * runs while the incoming objects arrive ({@link AuditStream}) checks this commit only once they
+     * are all in the repository. Most checks never do.
+     */
+    default boolean readsRepository(AuditedCommit commit) {
+        return false;
+    }
+
+    /**
      * True when this check also applies to merge commits (two parents). A merge commit's changes
      * against its first parent are not operations of its own, so the checks of operations, files
      * and trailers skip it; {@link MergeCheck} holds it to the convergent merge instead.

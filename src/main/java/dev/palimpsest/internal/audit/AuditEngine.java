@@ -8,15 +8,8 @@ import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -30,25 +23,15 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * calling thread. Thread-safe; one engine may run many audits.
  */
 public final class AuditEngine {
-    private static final int BLOCK = 16;
-
     /** One commit to audit: its id, tree and parents. */
     record Node(ObjectId id, ObjectId tree, List<ObjectId> parents) {}
 
     private final GitRepo repo;
     private final List<AuditCheck> checks;
 
-    private final VerifiedSignatures verified;
-
     public AuditEngine(GitRepo repo, List<AuditCheck> checks) {
-        this(repo, checks, VerifiedSignatures.NONE);
-    }
-
-    /** An engine that takes the signatures {@code verified} knows of as verified. */
-    public AuditEngine(GitRepo repo, List<AuditCheck> checks, VerifiedSignatures verified) {
         this.repo = repo;
         this.checks = List.copyOf(checks);
-        this.verified = verified;
     }
 
     /** The built-in checks, in reporting order; extensions are appended here. */
@@ -74,53 +57,25 @@ public final class AuditEngine {
 
     /** As {@link #run(ObjectId, ObjectId, AuditProgress)}, telling {@code observer} what it read. */
     public AuditReport run(ObjectId from, ObjectId to, AuditProgress progress, AuditObserver observer) {
-        List<Node> nodes = enumerate(from, to);
-        Map<ObjectId, Node> byId = new HashMap<>(nodes.size() * 2);
-        for (Node n : nodes) {
-            byId.put(n.id(), n);
+        try (AuditStream s = stream(observer, repo::newReader)) {
+            return s.finish(from, to, progress);
         }
-        AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), nodes), byId, repo.vault(), observer, verified);
-        int total = nodes.size();
-        AtomicReferenceArray<List<AuditViolation>> found = new AtomicReferenceArray<>(total);
-        LongAdder signatures = new LongAdder();
-        LongAdder files = new LongAdder();
-        LongAdder refs = new LongAdder();
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger done = new AtomicInteger();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), (total + BLOCK - 1) / BLOCK));
-        CountDownLatch finished = new CountDownLatch(threads);
-        for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                try (Reading reading = new Reading(repo.newReader())) {
-                    for (int start; (start = next.getAndAdd(BLOCK)) < total && failure.get() == null; ) {
-                        for (int i = start; i < Math.min(total, start + BLOCK); i++) {
-                            AuditedCommit c = check(run, nodes.get(i), reading);
-                            found.set(i, c.violations());
-                            signatures.add(c.signatures());
-                            files.add(c.files());
-                            refs.add(c.refs());
-                            done.incrementAndGet();
-                        }
-                    }
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                } finally {
-                    finished.countDown();
-                }
-            }, "palimpsest-audit-" + t);
-            worker.setDaemon(true);
-            worker.start();
-        }
-        await(finished, done, total, progress);
-        if (failure.get() != null) {
-            throw new PalimpsestInternalException("audit failed: " + failure.get(), failure.get());
-        }
-        List<AuditViolation> all = new ArrayList<>();
-        for (int i = 0; i < total; i++) {
-            all.addAll(found.get(i));
-        }
-        return new AuditReport(total, signatures.intValue(), files.intValue(), refs.intValue(), all);
+    }
+
+    /**
+     * Starts an audit fed commit by commit ({@link AuditStream}), reading objects through readers
+     * from {@code readers} (one per worker thread), telling {@code observer} what it read.
+     */
+    public AuditStream stream(AuditObserver observer, java.util.function.Supplier<org.eclipse.jgit.lib.ObjectReader> readers) {
+        return new AuditStream(this, observer, readers);
+    }
+
+    GitRepo repo() {
+        return repo;
+    }
+
+    List<AuditCheck> checks() {
+        return checks;
     }
 
     /**
@@ -133,28 +88,19 @@ public final class AuditEngine {
         try (Reading reading = new Reading(reader)) {
             RawCommit raw = RawCommit.parse(reading.bytes(id, Constants.OBJ_COMMIT));
             Node node = new Node(id.copy(), raw.tree(), raw.parents());
-            AuditRun run = new AuditRun(checks, new Ancestry(repo.repository(), List.of(node)), Map.of(node.id(), node),
-                    repo.vault(), AuditObserver.NONE, verified);
-            return check(run, node, reading).violations();
+            AuditRun run = new AuditRun(checks, new Ancestry(repo::newReader, List.of(node)), Map.of(node.id(), node),
+                    repo.vault(), AuditObserver.NONE);
+            return check(run, node, reading, false).violations();
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read commit " + id.name() + " to check it: " + e.getMessage(), e);
         }
     }
 
-    private static void await(CountDownLatch finished, AtomicInteger done, int total, AuditProgress progress) {
-        progress.update(0, total);
-        try {
-            while (!finished.await(200, TimeUnit.MILLISECONDS)) {
-                progress.update(done.get(), total);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new PalimpsestInternalException("interrupted while auditing", e);
-        }
-        progress.update(done.get(), total);
-    }
-
-    private AuditedCommit check(AuditRun run, Node node, Reading reading) {
+    /**
+     * Checks {@code node} by every check; {@code streamed}: returns null, checking nothing, when a
+     * check would read the repository itself ({@link AuditCheck#readsRepository}).
+     */
+    AuditedCommit check(AuditRun run, Node node, Reading reading, boolean streamed) {
         RawCommit raw;
         AuditedCommit c;
         try {
@@ -172,6 +118,13 @@ public final class AuditEngine {
             return c;
         }
         boolean merge = raw.parents().size() == 2;
+        if (streamed) {
+            for (AuditCheck check : run.checks) {
+                if ((!merge || check.checksMerges()) && check.readsRepository(c)) {
+                    return null;
+                }
+            }
+        }
         for (AuditCheck check : run.checks) {
             if (merge && !check.checksMerges()) {
                 continue;
@@ -187,7 +140,7 @@ public final class AuditEngine {
                 c.violation(null, Rule.UNREADABLE, "cannot read an object the audit needs: " + e.getMessage());
             }
         }
-        run.observer.commit(c.id(), raw.parents().size(), c.changes());
+        run.observer.commit(c.id(), raw.parents(), c.changes());
         return c;
     }
 
@@ -195,7 +148,7 @@ public final class AuditEngine {
         return ("tree " + n.tree().name() + "\n\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
-    private List<Node> enumerate(ObjectId from, ObjectId to) {
+    List<Node> enumerate(ObjectId from, ObjectId to) {
         List<Node> out = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo.repository())) {
             walk.setRetainBody(false);

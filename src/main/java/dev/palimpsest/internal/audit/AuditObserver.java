@@ -10,8 +10,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * Called from the audit's worker threads, so implementations must be thread-safe.
  */
 public interface AuditObserver {
-    /** {@code commit} (with {@code parents} parents) changed exactly {@code changes} against its first parent. */
-    void commit(ObjectId commit, int parents, List<Change> changes);
+    /** {@code commit} (with {@code parents}, first parent first) changed exactly {@code changes} against its first parent. */
+    void commit(ObjectId commit, List<ObjectId> parents, List<Change> changes);
 
     /** {@code blob} decodes to {@code fact}. */
     void fact(ObjectId blob, Fact fact);
@@ -19,7 +19,7 @@ public interface AuditObserver {
     /** Learns nothing. */
     AuditObserver NONE = new AuditObserver() {
         @Override
-        public void commit(ObjectId commit, int parents, List<Change> changes) {
+        public void commit(ObjectId commit, List<ObjectId> parents, List<Change> changes) {
         }
 
         @Override

@@ -34,12 +34,9 @@ final class AuditRun {
     /** The data keys sealed content is opened with (quotes and bodies are checked only where a key exists). */
     final dev.palimpsest.internal.yaml.SealKeys sealKeys;
     final AuditObserver observer;
-    /** Signatures verified before the audit (a shortcut for {@link CommitCheck}). */
-    final VerifiedSignatures verified;
 
     AuditRun(List<AuditCheck> checks, Ancestry ancestry, Map<ObjectId, AuditEngine.Node> nodes,
-            dev.palimpsest.internal.yaml.SealKeys keys, AuditObserver observer, VerifiedSignatures verified) {
-        this.verified = verified;
+            dev.palimpsest.internal.yaml.SealKeys keys, AuditObserver observer) {
         this.sealKeys = keys;
         this.observer = observer;
         this.checks = checks;

@@ -98,10 +98,7 @@ public final class AuditedCommit {
             if (raw.signature() == null) {
                 throw new IllegalArgumentException("the commit carries no signature");
             }
-            signature = run.verified.parsed(id);
-            if (signature == null) {
-                signature = dev.palimpsest.internal.crypto.CommitSignature.parse(raw.signature());
-            }
+            signature = dev.palimpsest.internal.crypto.CommitSignature.parse(raw.signature());
         }
         return signature;
     }

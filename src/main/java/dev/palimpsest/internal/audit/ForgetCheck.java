@@ -43,6 +43,13 @@ public final class ForgetCheck implements AuditCheck {
         return forgetting;
     }
 
+    /** A tombstone added on top of a parent: its closure is computed with the store's predicate index. */
+    @Override
+    public boolean readsRepository(AuditedCommit c) {
+        return c.parent() != null && c.changes().stream()
+                .anyMatch(ch -> ch.kind() == Change.Kind.ADDED && ch.path().startsWith(StorePaths.TOMBSTONES + "/"));
+    }
+
     @Override
     public void check(AuditedCommit c) throws IOException {
         for (Change ch : c.changes()) {

@@ -23,10 +23,28 @@ public final class AuditedChanges implements AuditObserver, KnownChanges {
     private final Map<ObjectId, Map<String, KnownChanges.Change>> commits = new ConcurrentHashMap<>();
     private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
     private final AtomicInteger kept = new AtomicInteger();
+    private final ObjectId base;
+    private volatile boolean baseIsParent;
+
+    /** Keeps what an audit of the range from {@code base} (main before the pull; null: none) reads. */
+    public AuditedChanges(ObjectId base) {
+        this.base = base == null ? null : base.copy();
+    }
+
+    /**
+     * True when an audited commit has the range's base as a parent, that is (the range being every
+     * commit the tip reaches and the base does not) when the base is an ancestor of the tip.
+     */
+    public boolean extendsBase() {
+        return baseIsParent;
+    }
 
     @Override
-    public void commit(ObjectId commit, int parents, List<dev.palimpsest.internal.audit.Change> changes) {
-        if (parents != 1 || kept.incrementAndGet() > MAX_COMMITS) {
+    public void commit(ObjectId commit, List<ObjectId> parents, List<dev.palimpsest.internal.audit.Change> changes) {
+        if (base != null && parents.contains(base)) {
+            baseIsParent = true;
+        }
+        if (parents.size() != 1 || kept.incrementAndGet() > MAX_COMMITS) {
             return;
         }
         Map<String, KnownChanges.Change> m = new HashMap<>(changes.size() * 2);

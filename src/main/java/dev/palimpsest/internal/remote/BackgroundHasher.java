@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import dev.palimpsest.internal.git.TreeCache;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.util.sha1.SHA1;
 
@@ -12,15 +14,18 @@ import org.eclipse.jgit.util.sha1.SHA1;
  * copying thread {@link #submit}s an object (its bytes must not change afterwards) and, before it
  * writes a pack holding submitted objects, calls {@link #sync}, which waits until every object
  * submitted so far is hashed and throws when one did not hash to its id. Used by one copying
- * thread; close it.
+ * thread; close it. A tree of {@link TreeCache#WORTH_CACHING} bytes or more that hashed to its id is
+ * put in the repository's tree cache, where the audit running meanwhile finds it.
  */
 final class BackgroundHasher implements AutoCloseable {
     private static final Object[] END = new Object[0];
     private final BlockingQueue<Object[]> queue = new ArrayBlockingQueue<>(4096);
     private final Thread thread;
     private volatile IOException failure;
+    private final TreeCache trees;
 
-    BackgroundHasher() {
+    BackgroundHasher(TreeCache trees) {
+        this.trees = trees;
         thread = new Thread(this::run, "palimpsest-hash");
         thread.setDaemon(true);
         thread.start();
@@ -64,7 +69,10 @@ final class BackgroundHasher implements AutoCloseable {
                     ((CountDownLatch) item[0]).countDown();
                 } else if (failure == null) {
                     try {
-                        ObjectCopy.verified(sha, (ObjectId) item[0], (Integer) item[1], (byte[]) item[2]);
+                        byte[] data = ObjectCopy.verified(sha, (ObjectId) item[0], (Integer) item[1], (byte[]) item[2]);
+                        if ((Integer) item[1] == Constants.OBJ_TREE && data.length >= TreeCache.WORTH_CACHING) {
+                            trees.put((ObjectId) item[0], data);
+                        }
                     } catch (IOException e) {
                         failure = e;
                     }

@@ -1,7 +1,6 @@
 package dev.palimpsest.internal.remote;
 
-import dev.palimpsest.internal.audit.SignaturePrecheck;
-import dev.palimpsest.internal.audit.VerifiedSignatures;
+import dev.palimpsest.internal.audit.AuditStream;
 import dev.palimpsest.internal.git.GitRepo;
 import java.io.File;
 import java.io.IOException;
@@ -23,7 +22,8 @@ import org.eclipse.jgit.util.FS;
  * threads and whose pack writer searches for deltas, and without any pack stream at all:
  * {@link ObjectCopy} reads each object main lacks from the remote, hashes it (collision-detecting
  * SHA-1) and keeps it only when it is the object of its id, as a fetch over the wire hashes every
- * object it indexes. Not thread-safe.
+ * object it indexes. The incoming commits are audited while they are copied ({@link AuditStream}).
+ * Not thread-safe.
  */
 final class LocalFetch {
     private LocalFetch() {}
@@ -45,11 +45,12 @@ final class LocalFetch {
 
     /**
      * Copies the objects of the remote's {@code main} that {@code repo} lacks into {@code repo},
-     * verifying the incoming commits' signatures meanwhile on another thread, fed with the commits
-     * as they are copied ({@link SignaturePrecheck}); returns the
-     * remote's main and those signatures, or null when it has no main.
+     * offering each copied commit to {@code audit} as soon as it and what it reaches are readable
+     * (through {@code unflushed} until their pack is written), so the audit runs during the copy;
+     * returns the remote's main, or null when it has no main.
      */
-    static Transport.Fetched fetch(GitRepo repo, File remoteGitDir, ProgressMonitor monitor) throws IOException {
+    static Transport.Fetched fetch(GitRepo repo, File remoteGitDir, ProgressMonitor monitor, AuditStream audit,
+            Unflushed unflushed) throws IOException {
         try (Repository remote = new FileRepositoryBuilder().setGitDir(remoteGitDir).setMustExist(true).build()) {
             Ref main = remote.exactRef(GitRepo.MAIN);
             if (main == null || main.getObjectId() == null) {
@@ -57,7 +58,7 @@ final class LocalFetch {
             }
             ObjectId tip = main.getObjectId().copy();
             if (repo.repository().getObjectDatabase().has(tip)) {
-                return new Transport.Fetched(tip, VerifiedSignatures.NONE);
+                return new Transport.Fetched(tip, false);
             }
             List<ObjectId> have = new ArrayList<>();
             for (Ref r : repo.repository().getRefDatabase().getRefs()) {
@@ -66,13 +67,8 @@ final class LocalFetch {
                     have.add(id);
                 }
             }
-            SignaturePrecheck precheck = SignaturePrecheck.fed(SignaturePrecheck.keysAt(repo.repository(), repo.head()));
-            try {
-                ObjectCopy.copy(repo, remote, tip, have, monitor, precheck::offer);
-            } finally {
-                precheck.finish();
-            }
-            return new Transport.Fetched(tip, precheck);
+            ObjectCopy.copy(repo, remote, tip, have, monitor, unflushed, audit::offer);
+            return new Transport.Fetched(tip, true);
         }
     }
 }

@@ -40,6 +40,8 @@ import org.eclipse.jgit.util.sha1.Sha1CollisionException;
 final class ObjectCopy {
     /** A pack is written whenever this many bytes are pending, so memory stays bounded. */
     static final long PACK_BYTES = 32L << 20;
+    /** {@link #PACK_BYTES}, lowered by tests to make a small copy write many packs. */
+    static volatile long packBytes = PACK_BYTES;
     private static final String TASK = "Copying objects";
 
     private final ObjectReader source;
@@ -47,6 +49,7 @@ final class ObjectCopy {
     private final Collection<Pack> local;
     private final PackObjectWriter out;
     private final BackgroundHasher hasher;
+    private final Unflushed unflushed;
     private final ProgressMonitor monitor;
     private final Set<ObjectId> seen = new HashSet<>();
     /** Trees read, hashed, by id, least recently used first out: the first parents' folders. */
@@ -57,8 +60,9 @@ final class ObjectCopy {
     private int copied;
 
     private ObjectCopy(ObjectReader source, ObjectReader mine, Collection<Pack> local, PackObjectWriter out,
-            BackgroundHasher hasher, ProgressMonitor monitor) {
+            BackgroundHasher hasher, Unflushed unflushed, ProgressMonitor monitor) {
         this.hasher = hasher;
+        this.unflushed = unflushed;
         this.source = source;
         this.mine = mine;
         this.local = local;
@@ -68,19 +72,20 @@ final class ObjectCopy {
 
     /**
      * Copies what {@code tip} reaches in {@code remote} and {@code haves} do not; tells
-     * {@code commits} each copied commit with its hashed bytes (on this thread). Returns the
-     * number of objects copied.
+     * {@code commits} each copied commit with its hashed bytes (on this thread, oldest first) once
+     * it and everything it reaches can be read from the repository or from {@code unflushed}.
+     * Returns the number of objects copied.
      */
     static int copy(GitRepo repo, Repository remote, ObjectId tip, Collection<ObjectId> haves, ProgressMonitor monitor,
-            BiConsumer<ObjectId, byte[]> commits) throws IOException {
+            Unflushed unflushed, BiConsumer<ObjectId, byte[]> commits) throws IOException {
         boolean fsync = repo.repository().getConfig().getBoolean("core", "fsyncObjectFiles", false);
         Collection<Pack> packs = List.copyOf(((FileRepository) repo.repository()).getObjectDatabase().getPacks());
         try (ObjectReader reader = remote.newObjectReader();
                 ObjectReader mine = repo.newReader();
                 RevWalk walk = new RevWalk(reader);
                 PackObjectWriter out = new PackObjectWriter(repo, repo.pool(), fsync, Deflater.BEST_SPEED);
-                BackgroundHasher hasher = new BackgroundHasher()) {
-            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, hasher, monitor);
+                BackgroundHasher hasher = new BackgroundHasher(repo.trees())) {
+            ObjectCopy c = new ObjectCopy(reader, mine, packs, out, hasher, unflushed, monitor);
             monitor.beginTask(TASK, ProgressMonitor.UNKNOWN);
             walk.setRetainBody(true);
             walk.sort(org.eclipse.jgit.revwalk.RevSort.TOPO);
@@ -104,8 +109,7 @@ final class ObjectCopy {
                 c.append(id, Constants.OBJ_COMMIT, raw);
                 commits.accept(id, raw);
             }
-            hasher.sync();
-            out.flush();
+            c.flush();
             monitor.update(c.copied % 1000);
             return c.copied;
         }
@@ -276,13 +280,20 @@ final class ObjectCopy {
 
     private void append(ObjectId id, int type, byte[] data) throws IOException {
         out.appendHashed(id, type, data);
+        unflushed.put(id, type, data);
         if (++copied % 1000 == 0) {
             monitor.update(1000);
         }
-        if (out.pendingBytes() >= PACK_BYTES) {
-            hasher.sync();
-            out.flush();
+        if (out.pendingBytes() >= packBytes) {
+            flush();
         }
+    }
+
+    /** Writes the pending objects as a pack once every one of them hashed to its id. */
+    private void flush() throws IOException {
+        hasher.sync();
+        out.flush();
+        unflushed.clear();
     }
 
     /** The object's bytes from the source, when they hash to {@code id}; else an IOException. */

@@ -1,6 +1,6 @@
 package dev.palimpsest.internal.remote;
 
-import dev.palimpsest.internal.audit.VerifiedSignatures;
+import dev.palimpsest.internal.audit.AuditStream;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.NotFoundException;
@@ -110,29 +110,28 @@ public final class Transport {
     }
 
     /**
-     * Fetches the remote's {@code main} into {@code refs/palimpsest/quarantine/<name>}; returns the
-     * commit fetched.
+     * What a fetch brought: the remote's main, and whether it is known to have been absent from the
+     * object database before the fetch (so it cannot be main or one of its ancestors; false when not
+     * known).
+     */
+    public record Fetched(ObjectId tip, boolean arrived) {}
+
+    /**
+     * Fetches the remote's {@code main} into {@code refs/palimpsest/quarantine/<name>}; from a
+     * remote on this machine every copied commit is offered to
+     * {@code audit} while the copy goes on, its objects readable through {@code unflushed} (a
+     * fetch over a transport offers nothing: {@link AuditStream#finish} then audits all of it).
      *
      * @throws NotFoundException when the remote has no {@code main}
      */
-    public ObjectId fetch(String name, TransferProgress progress) throws NotFoundException {
-        return fetchVerifying(name, progress).tip();
-    }
-
-    /** What a fetch brought: the remote's main, and the incoming signatures verified meanwhile. */
-    public record Fetched(ObjectId tip, VerifiedSignatures verified) {}
-
-    /**
-     * As {@link #fetch}; from a remote on this machine the incoming commits' signatures are verified
-     * while the objects are copied (with the keys trusted at main), for the audit to take.
-     */
-    public Fetched fetchVerifying(String name, TransferProgress progress) throws NotFoundException {
+    public Fetched fetchAuditing(String name, TransferProgress progress, AuditStream audit, Unflushed unflushed)
+            throws NotFoundException {
         Remote remote = remote(name);
         String quarantine = QUARANTINE + name;
         java.io.File local = LocalFetch.localGitDir(remote.url());
         if (local != null) {
             try {
-                Fetched got = LocalFetch.fetch(repo, local, new Monitor(progress));
+                Fetched got = LocalFetch.fetch(repo, local, new Monitor(progress), audit, unflushed);
                 if (got == null) {
                     throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
                 }
@@ -154,7 +153,7 @@ public final class Transport {
             if (advertised == null || advertised.getObjectId() == null) {
                 throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
             }
-            return new Fetched(advertised.getObjectId().copy(), VerifiedSignatures.NONE);
+            return new Fetched(advertised.getObjectId().copy(), false);
         } catch (GitAPIException e) {
             throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
         }

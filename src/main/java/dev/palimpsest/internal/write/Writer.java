@@ -168,11 +168,30 @@ public final class Writer {
     public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
             dev.palimpsest.internal.index.KnownChanges known)
             throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
+        return integrate(actor, signer, incoming, known, null);
+    }
+
+    /**
+     * What the caller knows of the incoming commit's ancestry: whether {@code commit} (main when the
+     * incoming range was audited) is an ancestor of it. Spares a walk of the history while main is
+     * still that commit.
+     */
+    public record KnownAncestry(ObjectId commit, boolean ancestor) {
+        public KnownAncestry {
+            java.util.Objects.requireNonNull(commit, "commit");
+        }
+    }
+
+    /** As {@link #integrate(ActorName, CommitSigner, ObjectId, dev.palimpsest.internal.index.KnownChanges)}, with {@code hint} (null: none). */
+    public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
+            dev.palimpsest.internal.index.KnownChanges known, KnownAncestry hint)
+            throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
                 ObjectId tip = repo.head();
-                Integration done = integrateOnce(actor, signer, incoming, tip, held);
+                Boolean ancestor = hint != null && hint.commit().equals(tip) ? hint.ancestor() : null;
+                Integration done = integrateOnce(actor, signer, incoming, tip, ancestor, held);
                 if (done != null) {
                     if (done.kind() != Integration.Kind.UP_TO_DATE) {
                         index.catchUp(done.head(), known);
@@ -187,10 +206,11 @@ public final class Writer {
                 + " attempts: other writers kept moving it");
     }
 
+    /** {@code ancestor}: whether tip is known to be an ancestor of incoming (null: not known, walk). */
     private Integration integrateOnce(ActorName actor, CommitSigner signer, ObjectId incoming, ObjectId tip,
-            WriterLock.Held held) throws RejectedException, ConvergentMerge.UnrelatedException {
+            Boolean ancestor, WriterLock.Held held) throws RejectedException, ConvergentMerge.UnrelatedException {
         try {
-            if (tip == null || History.isAncestorOrSelf(repo, tip, incoming)) {
+            if (tip == null || (ancestor != null ? ancestor : History.isAncestorOrSelf(repo, tip, incoming))) {
                 if (incoming.equals(tip)) {
                     return new Integration(Integration.Kind.UP_TO_DATE, tip, List.of());
                 }

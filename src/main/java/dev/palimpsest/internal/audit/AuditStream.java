@@ -1,0 +1,188 @@
+package dev.palimpsest.internal.audit;
+
+import dev.palimpsest.model.AuditProgress;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
+import dev.palimpsest.model.PalimpsestInternalException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+
+/**
+ * An audit whose commits are checked while they arrive: a fetch {@link #offer}s each commit, oldest
+ * first, once every object it reaches can be read through the stream's readers, and worker threads
+ * (one per core) check it against its first parent as {@link AuditEngine#run} does; {@link #finish}
+ * then lists the range to audit, checks whatever in it was not offered (and the commits a check
+ * must see in the repository, {@link AuditCheck#readsRepository}), and reports the range in commit
+ * order. What was offered outside the range is not reported. Thread-safe; close it (its
+ * workers stop).
+ */
+public final class AuditStream implements AutoCloseable {
+    private final AuditEngine engine;
+    private final Supplier<ObjectReader> readers;
+    private final AuditRun run;
+    private final Ancestry ancestry;
+    private final Map<ObjectId, AuditEngine.Node> byId = new ConcurrentHashMap<>();
+    private final Map<ObjectId, AuditedCommit> results = new ConcurrentHashMap<>();
+    private final List<AuditEngine.Node> queue = new ArrayList<>();
+    /** Commits a worker left for {@link #finish}, once every object is in the repository. */
+    private final List<AuditEngine.Node> deferred = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final Set<ObjectId> offered = new HashSet<>();
+    private final AtomicInteger done = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final CountDownLatch finished;
+    private int taken;
+    private boolean closed;
+    private volatile boolean cancelled;
+
+    AuditStream(AuditEngine engine, AuditObserver observer, Supplier<ObjectReader> readers) {
+        this.engine = engine;
+        this.readers = readers;
+        this.ancestry = new Ancestry(readers);
+        this.run = new AuditRun(engine.checks(), ancestry, byId, engine.repo().vault(), observer);
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        this.finished = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            Thread worker = new Thread(this::work, "palimpsest-audit-" + t);
+            worker.setDaemon(true);
+            worker.start();
+        }
+    }
+
+    /**
+     * Queues the commit {@code id} (its raw bytes as read; parsed here) to be checked; its parents
+     * in the range must have been offered before it. A commit offered twice is checked once.
+     */
+    public void offer(ObjectId id, byte[] raw) {
+        RawCommit c = RawCommit.parse(raw);
+        add(new AuditEngine.Node(id.copy(), c.tree(), c.parents()));
+    }
+
+    private synchronized void add(AuditEngine.Node n) {
+        if (closed || !offered.add(n.id())) {
+            return;
+        }
+        ancestry.add(n);
+        byId.put(n.id(), n);
+        queue.add(n);
+        notifyAll();
+    }
+
+    /**
+     * Audits every commit reachable from {@code to} and not from {@code from} (null: down to the
+     * genesis commit): those offered were checked meanwhile, the others are checked now; returns
+     * the report of that range, reporting progress from the calling thread.
+     */
+    public AuditReport finish(ObjectId from, ObjectId to, AuditProgress progress) {
+        List<AuditEngine.Node> range = engine.enumerate(from, to);
+        synchronized (this) {
+            for (AuditEngine.Node n : range) {
+                if (!offered.contains(n.id())) {
+                    offered.add(n.id());
+                    ancestry.add(n);
+                    byId.put(n.id(), n);
+                    queue.add(n);
+                }
+            }
+            closed = true;
+            notifyAll();
+        }
+        await(progress);
+        Throwable f = failure.get();
+        if (f != null) {
+            throw new PalimpsestInternalException("audit failed: " + f, f);
+        }
+        if (!deferred.isEmpty()) {
+            try (Reading reading = new Reading(readers.get())) {
+                for (AuditEngine.Node n : deferred) {
+                    results.put(n.id(), engine.check(run, n, reading, false));
+                    progress.update(done.incrementAndGet(), queue.size());
+                }
+            }
+        }
+        List<AuditViolation> all = new ArrayList<>();
+        int signatures = 0;
+        int files = 0;
+        int refs = 0;
+        for (AuditEngine.Node n : range) {
+            AuditedCommit c = results.get(n.id());
+            all.addAll(c.violations());
+            signatures += c.signatures();
+            files += c.files();
+            refs += c.refs();
+        }
+        return new AuditReport(range.size(), signatures, files, refs, all);
+    }
+
+    private void await(AuditProgress progress) {
+        int total;
+        synchronized (this) {
+            total = queue.size();
+        }
+        progress.update(done.get(), total);
+        try {
+            while (!finished.await(200, TimeUnit.MILLISECONDS)) {
+                progress.update(done.get(), total);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PalimpsestInternalException("interrupted while auditing", e);
+        }
+        progress.update(done.get(), total);
+    }
+
+    private void work() {
+        Reading reading = null;
+        try {
+            while (true) {
+                AuditEngine.Node n;
+                synchronized (this) {
+                    while (taken >= queue.size() && !closed) {
+                        wait();
+                    }
+                    if (taken >= queue.size() || failure.get() != null || cancelled) {
+                        return;
+                    }
+                    n = queue.get(taken++);
+                }
+                if (reading == null) {
+                    reading = new Reading(readers.get());
+                }
+                AuditedCommit c = engine.check(run, n, reading, true);
+                if (c == null) {
+                    deferred.add(n);
+                } else {
+                    results.put(n.id(), c);
+                    done.incrementAndGet();
+                }
+            }
+        } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            if (reading != null) {
+                reading.close();
+            }
+            finished.countDown();
+        }
+    }
+
+    /** Stops the workers (after {@link #finish} they have stopped already); nothing more is accepted. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            cancelled = true;
+            closed = true;
+            notifyAll();
+        }
+    }
+}
