@@ -56,7 +56,7 @@ public final class PackObjectWriter extends ObjectInserter {
     private final Deflater deflater;
     private final Map<ObjectId, PackedObjectInfo> pending = new HashMap<>();
     private final List<PackedObjectInfo> order = new ArrayList<>();
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
+    private final PackBody body = new PackBody();
     private final CRC32 crc = new CRC32();
     private final Adler32 adler = new Adler32();
     private final ObjectReader reader;
@@ -244,7 +244,7 @@ public final class PackObjectWriter extends ObjectInserter {
             header[10] = (byte) (n >>> 8);
             header[11] = (byte) n;
             d.write(header);
-            body.writeTo(d);
+            body.writeInChunks(d);
             d.flush();
             lastDigest = sha1.digest();
             out.write(lastDigest);
@@ -300,5 +300,22 @@ public final class PackObjectWriter extends ObjectInserter {
     public void close() {
         deflater.end();
         reader.close();
+    }
+
+    /**
+     * The pack body in memory. Written in 64 KiB pieces: one call hashing 32 MiB would run the
+     * digest's loop uncompiled in a young JVM (a pull writes only a few packs), many short calls get
+     * it compiled after the first few.
+     */
+    private static final class PackBody extends ByteArrayOutputStream {
+        PackBody() {
+            super(4096);
+        }
+
+        void writeInChunks(OutputStream out) throws IOException {
+            for (int off = 0; off < count; off += 65536) {
+                out.write(buf, off, Math.min(65536, count - off));
+            }
+        }
     }
 }
