@@ -1,6 +1,5 @@
 package dev.palimpsest.internal.git;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -303,19 +302,53 @@ public final class PackObjectWriter extends ObjectInserter {
     }
 
     /**
-     * The pack body in memory. Written in 64 KiB pieces: one call hashing 32 MiB would run the
-     * digest's loop uncompiled in a young JVM (a pull writes only a few packs), many short calls get
-     * it compiled after the first few.
+     * The pack body in memory, in blocks that are never copied to grow (a fetch fills 32 MiB before
+     * it writes a pack): the first block is small, each next one twice as large up to 1 MiB. Written
+     * in 64 KiB pieces at most: one call hashing 32 MiB would run the digest's loop uncompiled in a
+     * young JVM (a pull writes only a few packs), many short calls get it compiled.
      */
-    private static final class PackBody extends ByteArrayOutputStream {
-        PackBody() {
-            super(4096);
+    private static final class PackBody {
+        private static final int FIRST = 4096;
+        private static final int LARGEST = 1 << 20;
+        private final List<byte[]> blocks = new ArrayList<>();
+        private byte[] last;
+        private int used;
+        private long size;
+
+        void write(byte[] b, int off, int len) {
+            while (len > 0) {
+                if (last == null || used == last.length) {
+                    last = new byte[last == null ? FIRST : Math.min(LARGEST, last.length * 2)];
+                    blocks.add(last);
+                    used = 0;
+                }
+                int n = Math.min(len, last.length - used);
+                System.arraycopy(b, off, last, used, n);
+                used += n;
+                off += n;
+                len -= n;
+                size += n;
+            }
+        }
+
+        long size() {
+            return size;
         }
 
         void writeInChunks(OutputStream out) throws IOException {
-            for (int off = 0; off < count; off += 65536) {
-                out.write(buf, off, Math.min(65536, count - off));
+            for (byte[] block : blocks) {
+                int n = block == last ? used : block.length;
+                for (int off = 0; off < n; off += 65536) {
+                    out.write(block, off, Math.min(65536, n - off));
+                }
             }
+        }
+
+        void reset() {
+            blocks.clear();
+            last = null;
+            used = 0;
+            size = 0;
         }
     }
 }

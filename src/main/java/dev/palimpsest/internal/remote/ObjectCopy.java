@@ -156,7 +156,6 @@ final class ObjectCopy {
                     // the entry's name
                 }
                 int nameEnd = p;
-                ObjectId entry = ObjectId.fromRaw(raw, p + 1);
                 p += 21;
                 int kind = mode & 0170000;
                 ObjectId baseSubtree = null;
@@ -171,6 +170,7 @@ final class ObjectCopy {
                         base = null; // compare no further: the rest of this tree is followed in full
                     }
                 }
+                ObjectId entry = ObjectId.fromRaw(raw, nameEnd + 1);
                 if (kind == 0040000) {
                     tree(entry, baseSubtree == null ? null : treeBytes(baseSubtree));
                 } else if (kind != 0160000) {
