@@ -41,22 +41,31 @@ final class PullPhases implements TransferProgress {
         while (sampling) {
             record();
             try {
-                Thread.sleep(10);
+                Thread.sleep(20);
             } catch (InterruptedException e) {
                 return;
             }
         }
     }
 
+    /** Reads each live thread's CPU time (no safepoint: threads are listed from their group). */
     private void record() {
-        for (java.lang.management.ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-            if (t == null || t.getThreadId() == sampler.getId()) {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] live = new Thread[root.activeCount() * 2 + 8];
+        int n = root.enumerate(live, true);
+        for (int i = 0; i < n; i++) {
+            Thread t = live[i];
+            if (t == sampler) {
                 continue;
             }
-            long cpu = THREADS.getThreadCpuTime(t.getThreadId());
-            threads.compute(t.getThreadId(), (k, v) -> {
+            long cpu = THREADS.getThreadCpuTime(t.getId());
+            String name = t.getName();
+            threads.compute(t.getId(), (k, v) -> {
                 if (v == null) {
-                    return new Object[] {t.getThreadName(), cpu};
+                    return new Object[] {name, cpu};
                 }
                 if ("(before)".equals(v[0])) {
                     return v; // a thread that ran before the pull: not counted
@@ -68,7 +77,7 @@ final class PullPhases implements TransferProgress {
 
     /**
      * CPU seconds of the threads that ran during the pull, grouped by name with digits dropped
-     * (the calling thread is "caller"); sampled every 10 ms, so a thread's last few milliseconds
+     * (the calling thread is "caller"); sampled every 20 ms, so a thread's last few milliseconds
      * before it ends may be missed. Call after {@link #end}.
      */
     Map<String, Double> threadCpu() {

@@ -209,13 +209,17 @@ final class BenchCommand implements Callable<Integer> {
                 printJson(r);
             } else {
                 out().printf("%npull (fetch + audit + fast-forward), %d runs: p50 %.2f s, p90 %.2f s (first %.2f s);"
-                        + " CPU p50: process %.2f s, calling thread %.2f s; load average %.2f before, %.2f after%n"
-                        + "git fetch %.2f s + git log --show-signature %.2f s = %.2f s (%d good signatures):"
-                        + " %.1fx the pull p50 (targets: pull <= 3 s, >= 50x)%n",
+                        + " CPU p50: process %.2f s, calling thread %.2f s; load average %.2f before, %.2f after%n",
                         r.runs(), r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
-                        r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter(),
-                        r.gitFetchSeconds(), r.gitLogSeconds(), r.gitFetchSeconds() + r.gitLogSeconds(),
-                        r.gitGoodSignatures(), r.ratio());
+                        r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter());
+                if (noGit) {
+                    out().println("git fetch + git log --show-signature: skipped (--no-git); target: pull <= 3 s");
+                } else {
+                    out().printf("git fetch %.2f s + git log --show-signature %.2f s = %.2f s (%d good signatures):"
+                            + " %.1fx the pull p50 (targets: pull <= 3 s, >= 50x)%n",
+                            r.gitFetchSeconds(), r.gitLogSeconds(), r.gitFetchSeconds() + r.gitLogSeconds(),
+                            r.gitGoodSignatures(), r.ratio());
+                }
             }
             return Main.OK;
         }
