@@ -25,15 +25,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
+import dev.palimpsest.testing.Forgery;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.List;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.AfterEach;
@@ -114,7 +108,7 @@ class SyncDaemonTest {
         Path a = dir.resolve("a.git");
         Replication.cloneStore(url, a, OPTIONS, NONE);
         ObjectId before = head(hub);
-        forgeUnsigned(a);
+        Forgery.unsignedCommitOnMain(a, "alice");
         try (Store s = Store.open(a, home, OPTIONS)) {
             assertThatThrownBy(() -> s.replication().push("origin", NONE)).isInstanceOf(RejectedException.class)
                     .hasMessageContaining("remote-rejected").hasMessageContaining("unsigned");
@@ -143,26 +137,6 @@ class SyncDaemonTest {
             }
         }
         return "git://127.0.0.1:" + port;
-    }
-
-    private static void forgeUnsigned(Path gitDir) throws Exception {
-        try (Repository r = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
-                ObjectInserter ins = r.newObjectInserter()) {
-            ObjectId main = r.resolve("refs/heads/main");
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
-            cb.setParentId(main);
-            PersonIdent who = new PersonIdent("alice", "alice@example.org", Instant.now(), ZoneOffset.UTC);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage("forged\n");
-            ObjectId c = ins.insert(cb);
-            ins.flush();
-            RefUpdate u = r.updateRef("refs/heads/main");
-            u.setNewObjectId(c);
-            u.setExpectedOldObjectId(main);
-            u.update();
-        }
     }
 
     private static ObjectId head(Path gitDir) throws IOException {

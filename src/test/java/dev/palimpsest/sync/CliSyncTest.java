@@ -3,16 +3,9 @@ package dev.palimpsest.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.cli.Run;
+import dev.palimpsest.testing.Forgery;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +38,7 @@ class CliSyncTest {
         Replicas rs = Replicas.create(dir);
         Path a = rs.cloneHub("a");
         ObjectId before = Replicas.head(a);
-        ObjectId forged = forge(rs.hub);
+        ObjectId forged = Forgery.unsignedCommitOnMain(rs.hub, "bob");
         Run r = Run.inStore(a.toString(), rs.home.dir().toString(), "pull", "--actor", "bob");
         assertThat(r.code()).isEqualTo(3);
         assertThat(r.out()).contains(forged.name()).contains("[unsigned]").contains("refused: nothing adopted");
@@ -58,24 +51,4 @@ class CliSyncTest {
         assertThat(up.code()).as(up.err()).isEqualTo(7);
     }
 
-    private static ObjectId forge(Path hub) throws Exception {
-        try (Repository r = new FileRepositoryBuilder().setGitDir(hub.toFile()).setMustExist(true).build();
-                ObjectInserter ins = r.newObjectInserter()) {
-            ObjectId main = r.resolve("refs/heads/main");
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
-            cb.setParentId(main);
-            PersonIdent who = new PersonIdent("bob", "bob@example.org", Instant.now(), ZoneOffset.UTC);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage("forged\n");
-            ObjectId c = ins.insert(cb);
-            ins.flush();
-            RefUpdate u = r.updateRef("refs/heads/main");
-            u.setNewObjectId(c);
-            u.setExpectedOldObjectId(main);
-            u.update();
-            return c;
-        }
-    }
 }

@@ -20,15 +20,10 @@ import dev.palimpsest.model.Remote;
 import dev.palimpsest.model.ReviewItem;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.TransferProgress;
+import dev.palimpsest.testing.Forgery;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.BeforeEach;
@@ -258,7 +253,7 @@ class ReplicationTest {
     @Test
     void aPullFromARemoteHoldingAForgedCommitAdoptsNothingAndListsEveryViolation() throws Exception {
         Path a = rs.cloneHub("a");
-        ObjectId forged = forgeUnsignedOnHub();
+        ObjectId forged = Forgery.unsignedCommitOnMain(rs.hub, "bob");
         try (Store s = rs.open(a)) {
             var before = s.head();
             PullResult r = s.replication().pull("origin", BOB, NONE);
@@ -275,7 +270,7 @@ class ReplicationTest {
 
     @Test
     void aCloneOfAForgedHistoryIsRefusedAndLeavesNoStore() throws Exception {
-        forgeUnsignedOnHub();
+        Forgery.unsignedCommitOnMain(rs.hub, "bob");
         Path to = dir.resolve("c.git");
         PullResult r = dev.palimpsest.api.Replication.cloneStore(rs.hub.toString(), to, Replicas.OPTIONS, NONE);
         assertThat(r).isInstanceOf(PullResult.Refused.class);
@@ -314,27 +309,6 @@ class ReplicationTest {
             assertThatThrownBy(() -> s.replication().pull("origin", null, NONE))
                     .isInstanceOf(dev.palimpsest.model.RejectedException.class).hasMessageContaining("unknown-actor");
             assertThat(s.head()).isEqualTo(before);
-        }
-    }
-
-    private ObjectId forgeUnsignedOnHub() throws Exception {
-        try (Repository r = new FileRepositoryBuilder().setGitDir(rs.hub.toFile()).setMustExist(true).build();
-                ObjectInserter ins = r.newObjectInserter()) {
-            ObjectId main = r.resolve("refs/heads/main");
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
-            cb.setParentId(main);
-            PersonIdent who = new PersonIdent("bob", "bob@example.org", Instant.now(), ZoneOffset.UTC);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage("nothing to see\n");
-            ObjectId c = ins.insert(cb);
-            ins.flush();
-            RefUpdate u = r.updateRef("refs/heads/main");
-            u.setNewObjectId(c);
-            u.setExpectedOldObjectId(main);
-            assertThat(u.update()).isEqualTo(RefUpdate.Result.FAST_FORWARD);
-            return c;
         }
     }
 

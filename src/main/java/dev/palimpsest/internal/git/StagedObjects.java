@@ -5,9 +5,6 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.jgit.errors.IncorrectObjectTypeException;
-import org.eclipse.jgit.lib.AnyObjectId;
-import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectLoader;
@@ -53,58 +50,9 @@ public final class StagedObjects extends ObjectInserter.Formatter {
 
     /** A reader that serves the staged objects, then {@code base}'s; closing it closes {@code base}. */
     public ObjectReader reader(ObjectReader base) {
-        return new Overlay(base);
-    }
-
-    private final class Overlay extends ObjectReader.Filter {
-        private final ObjectReader base;
-
-        Overlay(ObjectReader base) {
-            this.base = base;
-        }
-
-        @Override
-        protected ObjectReader delegate() {
-            return base;
-        }
-
-        @Override
-        public ObjectReader newReader() {
-            return new Overlay(base.newReader());
-        }
-
-        @Override
-        public boolean has(AnyObjectId id) throws IOException {
-            return objects.containsKey(id) || base.has(id);
-        }
-
-        @Override
-        public boolean has(AnyObjectId id, int typeHint) throws IOException {
+        return new OverlayReader(id -> {
             Staged s = objects.get(id);
-            return s != null ? typeHint == OBJ_ANY || s.type() == typeHint : base.has(id, typeHint);
-        }
-
-        @Override
-        public ObjectLoader open(AnyObjectId id) throws IOException {
-            return open(id, OBJ_ANY);
-        }
-
-        @Override
-        public ObjectLoader open(AnyObjectId id, int typeHint) throws IOException {
-            Staged s = objects.get(id);
-            if (s == null) {
-                return base.open(id, typeHint);
-            }
-            if (typeHint != OBJ_ANY && s.type() != typeHint) {
-                throw new IncorrectObjectTypeException(id.toObjectId(), Constants.typeString(typeHint));
-            }
-            return new ObjectLoader.SmallObject(s.type(), s.data());
-        }
-
-        @Override
-        public long getObjectSize(AnyObjectId id, int typeHint) throws IOException {
-            Staged s = objects.get(id);
-            return s == null ? base.getObjectSize(id, typeHint) : open(id, typeHint).getSize();
-        }
+            return s == null ? null : new ObjectLoader.SmallObject(s.type(), s.data());
+        }, base);
     }
 }

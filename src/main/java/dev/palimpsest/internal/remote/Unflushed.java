@@ -1,10 +1,8 @@
 package dev.palimpsest.internal.remote;
 
-import java.io.IOException;
+import dev.palimpsest.internal.git.OverlayReader;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.jgit.errors.IncorrectObjectTypeException;
-import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -34,51 +32,6 @@ public final class Unflushed {
 
     /** A reader that serves these objects and reads every other through {@code reader}. */
     public ObjectReader wrap(ObjectReader reader) {
-        return new ObjectReader.Filter() {
-            @Override
-            protected ObjectReader delegate() {
-                return reader;
-            }
-
-            @Override
-            public ObjectLoader open(AnyObjectId id, int typeHint) throws MissingObjectException,
-                    IncorrectObjectTypeException, IOException {
-                ObjectLoader l = objects.get(id);
-                if (l == null) {
-                    return reader.open(id, typeHint);
-                }
-                if (typeHint != OBJ_ANY && l.getType() != typeHint) {
-                    throw new IncorrectObjectTypeException(id.copy(), typeHint);
-                }
-                return l;
-            }
-
-            @Override
-            public ObjectLoader open(AnyObjectId id) throws MissingObjectException, IOException {
-                return open(id, OBJ_ANY);
-            }
-
-            @Override
-            public boolean has(AnyObjectId id) throws IOException {
-                return objects.containsKey(id) || reader.has(id);
-            }
-
-            @Override
-            public boolean has(AnyObjectId id, int typeHint) throws IOException {
-                ObjectLoader l = objects.get(id);
-                return l != null ? typeHint == OBJ_ANY || l.getType() == typeHint : reader.has(id, typeHint);
-            }
-
-            @Override
-            public long getObjectSize(AnyObjectId id, int typeHint) throws MissingObjectException,
-                    IncorrectObjectTypeException, IOException {
-                return objects.containsKey(id) ? open(id, typeHint).getSize() : reader.getObjectSize(id, typeHint);
-            }
-
-            @Override
-            public ObjectReader newReader() {
-                return wrap(reader.newReader());
-            }
-        };
+        return new OverlayReader(objects::get, reader);
     }
 }

@@ -19,19 +19,14 @@ import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.TransferProgress;
+import dev.palimpsest.testing.Forgery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
-import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.AfterEach;
@@ -89,7 +84,7 @@ class StreamedPullTest {
     @Test
     void aForgedCommitAmongManyIsReportedAloneAndNothingIsAdopted() throws Exception {
         write(origin, 0, 20);
-        ObjectId forged = forgeUnsigned(origin);
+        ObjectId forged = Forgery.unsignedCommitOnMain(origin, "alice");
         write(origin, 20, 20);
         try (Store s = Store.open(behind, home, OPTIONS)) {
             CommitId before = s.head();
@@ -136,26 +131,6 @@ class StreamedPullTest {
                 }
                 t.commit();
             }
-        }
-    }
-
-    private static ObjectId forgeUnsigned(Path store) throws Exception {
-        try (Repository r = repo(store); ObjectInserter ins = r.newObjectInserter()) {
-            ObjectId main = r.resolve("refs/heads/main");
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
-            cb.setParentId(main);
-            PersonIdent who = new PersonIdent("alice", "alice@example.org", Instant.now(), ZoneOffset.UTC);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage("nothing to see\n");
-            ObjectId c = ins.insert(cb);
-            ins.flush();
-            RefUpdate u = r.updateRef("refs/heads/main");
-            u.setNewObjectId(c);
-            u.setExpectedOldObjectId(main);
-            assertThat(u.update()).isEqualTo(RefUpdate.Result.FAST_FORWARD);
-            return c;
         }
     }
 
