@@ -33,7 +33,14 @@ public final class AuditStream implements AutoCloseable {
     private final AuditRun run;
     private final Ancestry ancestry;
     private final Map<ObjectId, AuditEngine.Node> byId = new ConcurrentHashMap<>();
-    private final Map<ObjectId, AuditedCommit> results = new ConcurrentHashMap<>();
+    /** What each checked commit came to (not the commit itself, which holds its objects' bytes). */
+    private record Checked(List<AuditViolation> violations, int signatures, int files, int refs) {
+        static Checked of(AuditedCommit c) {
+            return new Checked(List.copyOf(c.violations()), c.signatures(), c.files(), c.refs());
+        }
+    }
+
+    private final Map<ObjectId, Checked> results = new ConcurrentHashMap<>();
     private final List<AuditEngine.Node> queue = new ArrayList<>();
     /** Commits a worker left for {@link #finish}, once every object is in the repository. */
     private final List<AuditEngine.Node> deferred = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -105,7 +112,7 @@ public final class AuditStream implements AutoCloseable {
         if (!deferred.isEmpty()) {
             try (Reading reading = new Reading(readers.get())) {
                 for (AuditEngine.Node n : deferred) {
-                    results.put(n.id(), engine.check(run, n, reading, false));
+                    results.put(n.id(), Checked.of(engine.check(run, n, reading, false)));
                     progress.update(done.incrementAndGet(), queue.size());
                 }
             }
@@ -115,7 +122,7 @@ public final class AuditStream implements AutoCloseable {
         int files = 0;
         int refs = 0;
         for (AuditEngine.Node n : range) {
-            AuditedCommit c = results.get(n.id());
+            Checked c = results.get(n.id());
             all.addAll(c.violations());
             signatures += c.signatures();
             files += c.files();
@@ -162,7 +169,7 @@ public final class AuditStream implements AutoCloseable {
                 if (c == null) {
                     deferred.add(n);
                 } else {
-                    results.put(n.id(), c);
+                    results.put(n.id(), Checked.of(c));
                     done.incrementAndGet();
                 }
             }
