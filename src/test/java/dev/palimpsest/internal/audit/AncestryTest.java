@@ -51,6 +51,25 @@ class AncestryTest {
     }
 
     @Test
+    void questionsInsideTheChainReadNothingAndOthersWalkOnce() {
+        java.util.concurrent.atomic.AtomicInteger readers = new java.util.concurrent.atomic.AtomicInteger();
+        Ancestry a = new Ancestry(() -> {
+            readers.incrementAndGet();
+            return repo.newObjectReader();
+        }, java.util.Arrays.stream(new String[] {"c2", "c3", "c4"}).map(this::node).toList());
+        assertThat(a.isAncestorOrSelf(c.get("c2"), c.get("c4"))).isTrue();
+        assertThat(a.isAncestorOrSelf(c.get("c4"), c.get("c3"))).isFalse();
+        assertThat(a.isAncestorOrSelf(c.get("c1"), c.get("c4"))).isTrue();
+        assertThat(a.isAncestorOrSelf(c.get("s1"), c.get("c3"))).isFalse();
+        assertThat(readers.get()).as("only a commit outside the chain is walked for").isEqualTo(1);
+        assertThat(a.isAncestorOrSelf(c.get("s1"), c.get("c4"))).isFalse();
+        assertThat(readers.get()).as("and that walk is cached").isEqualTo(1);
+        a.add(node("s1"));
+        assertThat(a.isAncestorOrSelf(c.get("c2"), c.get("c3"))).isTrue();
+        assertThat(readers.get()).as("a commit off the chain leaves the chain's answers to positions").isEqualTo(1);
+    }
+
+    @Test
     void commitsAddedAfterQuestionsAreAnsweredToo() {
         Ancestry a = ancestry("c2");
         assertThat(a.isAncestorOrSelf(c.get("c1"), c.get("c2"))).isTrue();

@@ -104,6 +104,45 @@ class StreamedPullTest {
         }
     }
 
+    @Test
+    void eachCopiedCommitIsAuditedBeforeTheCopyEndsAndNothingStaysInMemory() throws Exception {
+        write(origin, 0, 30);
+        java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
+        dev.palimpsest.internal.audit.AuditObserver counting = new dev.palimpsest.internal.audit.AuditObserver() {
+            @Override
+            public void commit(ObjectId commit, List<ObjectId> parents, List<dev.palimpsest.internal.audit.Change> changes) {
+                checked.incrementAndGet();
+            }
+
+            @Override
+            public void fact(ObjectId blob, dev.palimpsest.model.Fact fact) {
+            }
+        };
+        try (dev.palimpsest.internal.git.GitRepo repo = dev.palimpsest.internal.git.GitRepo.open(behind, false)) {
+            ObjectId base = repo.head();
+            Unflushed unflushed = new Unflushed();
+            try (dev.palimpsest.internal.audit.AuditStream audit = new dev.palimpsest.internal.audit.AuditEngine(repo,
+                    dev.palimpsest.internal.audit.AuditEngine.standardChecks(repo, false))
+                    .stream(counting, () -> unflushed.wrap(repo.newReader()))) {
+                Transport.Fetched got = LocalFetch.fetch(repo, origin.toFile(),
+                        org.eclipse.jgit.lib.NullProgressMonitor.INSTANCE, audit, unflushed);
+                assertThat(got.arrived()).isTrue();
+                assertThat(unflushed.size()).as("objects held after the last pack").isZero();
+                long until = System.nanoTime() + 20_000_000_000L;
+                while (checked.get() < 30 && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+                assertThat(checked.get()).as("commits checked before finish").isEqualTo(30);
+                List<int[]> progress = new ArrayList<>();
+                var report = audit.finish(base, got.tip(), (done, total) -> progress.add(new int[] {done, total}));
+                assertThat(report.commits()).isEqualTo(30);
+                assertThat(report.violations()).isEmpty();
+                assertThat(progress.get(progress.size() - 1)).containsExactly(30, 30);
+                assertThat(checked.get()).as("no commit checked twice").isEqualTo(30);
+            }
+        }
+    }
+
     /** {@code n} commits: sources, claims pinned to the latest source, revisions and retractions. */
     private void write(Path store, int from, int n) throws Exception {
         try (Store s = Store.open(store, home, OPTIONS)) {
