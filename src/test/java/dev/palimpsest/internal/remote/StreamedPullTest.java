@@ -143,6 +143,28 @@ class StreamedPullTest {
         }
     }
 
+    @Test
+    void aStreamClosedBeforeItsFinishStopsItsWorkers() throws Exception {
+        long before = auditThreads();
+        try (dev.palimpsest.internal.git.GitRepo repo = dev.palimpsest.internal.git.GitRepo.open(behind, false)) {
+            dev.palimpsest.internal.audit.AuditStream audit = new dev.palimpsest.internal.audit.AuditEngine(repo,
+                    dev.palimpsest.internal.audit.AuditEngine.standardChecks(repo, false))
+                    .stream(dev.palimpsest.internal.audit.AuditObserver.NONE, repo::newReader);
+            assertThat(auditThreads()).isGreaterThan(before);
+            audit.close();
+            long until = System.nanoTime() + 10_000_000_000L;
+            while (auditThreads() > before && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertThat(auditThreads()).isEqualTo(before);
+        }
+    }
+
+    private static long auditThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("palimpsest-audit-")).count();
+    }
+
     /** {@code n} commits: sources, claims pinned to the latest source, revisions and retractions. */
     private void write(Path store, int from, int n) throws Exception {
         try (Store s = Store.open(store, home, OPTIONS)) {
