@@ -1,16 +1,16 @@
 package dev.palimpsest.api;
 
 import dev.palimpsest.internal.audit.AuditEngine;
+import dev.palimpsest.internal.audit.AuditStream;
 import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.internal.git.GitRepo;
-import dev.palimpsest.internal.audit.AuditStream;
 import dev.palimpsest.internal.git.History;
-import dev.palimpsest.internal.remote.Unflushed;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.remote.AuditedChanges;
 import dev.palimpsest.internal.remote.Transport;
+import dev.palimpsest.internal.remote.Unflushed;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.AuditReport;
