@@ -120,6 +120,8 @@ class ForgetTest {
             assertThat(r.forgotten()).containsExactly(sx, m);
             assertThat(r.closure()).containsExactly(m, n);
             assertThat(r.review()).containsExactly(n);
+            assertThat(tombstone(s, r.commit(), m).reason()).as("the cascaded tombstone names the fact forgotten")
+                    .isEqualTo("cascade of forget sx (erasure)");
             assertThat(catchThrowableOfType(() -> s.read(m, s.head()), NotFoundException.class))
                     .hasMessageContaining("forgotten at " + r.commit().hex());
             assertThat(s.receipts().review(s.head())).extracting(i -> i.id()).contains(n);
@@ -127,6 +129,21 @@ class ForgetTest {
                     dev.palimpsest.internal.layout.StorePaths.shard(m)).resolve("m.key")).doesNotExist();
             assertThat(((FactRead.Retracted) s.read(sy, s.head())).lastFact().body()).as("sy keeps its key")
                     .isEqualTo(SECRET_B);
+        }
+    }
+
+    /** The tombstone of {@code id} in the tree of {@code at}, read from git. */
+    static dev.palimpsest.internal.yaml.TombstoneRecord tombstone(Store s, dev.palimpsest.model.CommitId at, FactId id)
+            throws Exception {
+        try (org.eclipse.jgit.lib.Repository repo = new org.eclipse.jgit.storage.file.FileRepositoryBuilder()
+                .setGitDir(s.gitDir().toFile()).build();
+                org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
+                org.eclipse.jgit.treewalk.TreeWalk tw = org.eclipse.jgit.treewalk.TreeWalk.forPath(repo,
+                        dev.palimpsest.internal.layout.StorePaths.tombstonePath(id),
+                        walk.parseCommit(org.eclipse.jgit.lib.ObjectId.fromString(at.hex())).getTree())) {
+            assertThat(tw).as("tombstone of " + id).isNotNull();
+            return dev.palimpsest.internal.yaml.TombstoneRecord.decode(repo.open(tw.getObjectId(0)).getBytes(),
+                    "tombstone of " + id);
         }
     }
 
