@@ -134,18 +134,64 @@ final class ObjectCopy {
     /**
      * Copies the tree {@code id} and what it names, skipping every entry that {@code base} (the
      * same folder in the first parent's tree, whose closure is local or copied; null when none)
-     * holds with the same name, mode and id.
+     * holds with the same name, mode and id. Depth first without recursion (a stack of folders
+     * being read), each folder appended after everything it names.
      */
     private void tree(ObjectId id, byte[] base) throws IOException {
-        if (!seen.add(id) || isLocal(id)) {
+        Folder root = folder(id, base);
+        if (root == null) {
             return;
+        }
+        java.util.ArrayDeque<Folder> open = new java.util.ArrayDeque<>();
+        open.push(root);
+        while (!open.isEmpty()) {
+            Folder sub = next(open.peek());
+            if (sub != null) {
+                open.push(sub);
+            } else {
+                Folder done = open.pop();
+                append(done.id, Constants.OBJ_TREE, done.raw);
+            }
+        }
+    }
+
+    /** A folder being copied: its bytes, the base folder's, and how far both have been read. */
+    private static final class Folder {
+        final ObjectId id;
+        final byte[] raw;
+        byte[] base;
+        int p;
+        int b;
+
+        Folder(ObjectId id, byte[] raw, byte[] base) {
+            this.id = id;
+            this.raw = raw;
+            this.base = base;
+        }
+    }
+
+    /** The folder {@code id} read from the source and queued for hashing; null when it is copied or local already. */
+    private Folder folder(ObjectId id, byte[] base) throws IOException {
+        if (!seen.add(id) || isLocal(id)) {
+            return null;
         }
         byte[] raw = unhashed(id, Constants.OBJ_TREE);
         hasher.submit(id, Constants.OBJ_TREE, raw);
         cache(id, raw);
+        return new Folder(id, raw, base);
+    }
+
+    /**
+     * Reads {@code f}'s entries on from where it stopped, copying the blobs that differ from its
+     * base; returns the first sub-folder to copy (to be read before {@code f} goes on), or null
+     * when {@code f} is read to its end (a malformed tree ends there: it is copied as it is, and
+     * the audit reports it).
+     */
+    private Folder next(Folder f) throws IOException {
+        byte[] raw = f.raw;
         try {
-            int b = 0;
-            for (int p = 0; p < raw.length; ) {
+            while (f.p < raw.length) {
+                int p = f.p;
                 int mode = 0;
                 int start = p;
                 for (; raw[p] != ' '; p++) {
@@ -157,30 +203,34 @@ final class ObjectCopy {
                 }
                 int nameEnd = p;
                 p += 21;
+                f.p = p;
                 int kind = mode & 0170000;
                 ObjectId baseSubtree = null;
-                if (base != null) {
+                if (f.base != null) {
                     try {
-                        b = seek(base, b, raw, name, nameEnd, kind == 0040000);
-                        if (b < base.length && sameEntry(base, b, raw, start, p)) {
+                        f.b = seek(f.base, f.b, raw, name, nameEnd, kind == 0040000);
+                        if (f.b < f.base.length && sameEntry(f.base, f.b, raw, start, p)) {
                             continue;
                         }
-                        baseSubtree = b < base.length ? subtreeAt(base, b, raw, name, nameEnd) : null;
+                        baseSubtree = f.b < f.base.length ? subtreeAt(f.base, f.b, raw, name, nameEnd) : null;
                     } catch (ArrayIndexOutOfBoundsException malformedBase) {
-                        base = null; // compare no further: the rest of this tree is followed in full
+                        f.base = null; // compare no further: the rest of this tree is followed in full
                     }
                 }
                 ObjectId entry = ObjectId.fromRaw(raw, nameEnd + 1);
                 if (kind == 0040000) {
-                    tree(entry, baseSubtree == null ? null : treeBytes(baseSubtree));
+                    Folder sub = folder(entry, baseSubtree == null ? null : treeBytes(baseSubtree));
+                    if (sub != null) {
+                        return sub;
+                    }
                 } else if (kind != 0160000) {
                     blob(entry);
                 }
             }
         } catch (ArrayIndexOutOfBoundsException malformed) {
-            // a tree git would refuse: it is copied as it is, and the audit reports it
+            f.p = raw.length;
         }
-        append(id, Constants.OBJ_TREE, raw);
+        return null;
     }
 
     /** The offset of the first entry of {@code base} at or after {@code from} not sorting before the name. */
