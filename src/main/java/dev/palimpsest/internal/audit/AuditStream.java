@@ -5,10 +5,8 @@ import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.PalimpsestInternalException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +42,6 @@ public final class AuditStream implements AutoCloseable {
     private final List<AuditEngine.Node> queue = new ArrayList<>();
     /** Commits a worker left for {@link #finish}, once every object is in the repository. */
     private final List<AuditEngine.Node> deferred = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final Set<ObjectId> offered = new HashSet<>();
     private final AtomicInteger done = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch finished;
@@ -76,13 +73,18 @@ public final class AuditStream implements AutoCloseable {
     }
 
     private synchronized void add(AuditEngine.Node n) {
-        if (closed || !offered.add(n.id())) {
-            return;
+        if (!closed) {
+            enqueue(n);
         }
-        ancestry.add(n);
-        byId.put(n.id(), n);
-        queue.add(n);
-        notifyAll();
+    }
+
+    /** Queues {@code n} for the workers unless it is queued already (every queued commit is in {@link #byId}). */
+    private void enqueue(AuditEngine.Node n) {
+        if (byId.putIfAbsent(n.id(), n) == null) {
+            ancestry.add(n);
+            queue.add(n);
+            notifyAll();
+        }
     }
 
     /**
@@ -93,14 +95,7 @@ public final class AuditStream implements AutoCloseable {
     public AuditReport finish(ObjectId from, ObjectId to, AuditProgress progress) {
         List<AuditEngine.Node> range = engine.enumerate(from, to);
         synchronized (this) {
-            for (AuditEngine.Node n : range) {
-                if (!offered.contains(n.id())) {
-                    offered.add(n.id());
-                    ancestry.add(n);
-                    byId.put(n.id(), n);
-                    queue.add(n);
-                }
-            }
+            range.forEach(this::enqueue);
             closed = true;
             notifyAll();
         }
