@@ -29,6 +29,8 @@ final class IndexLog {
     private static final int MAGIC = 0x50494458;
     private static final int VERSION = 2;
     static final int HEADER = 28;
+    /** The smallest whole record: length, commit, first parent, event count (zero), CRC. */
+    static final int MIN_RECORD = 4 + 20 + 20 + 4 + 4;
 
     /** One commit's record. */
     record Entry(ObjectId commit, ObjectId firstParent, Map<String, FactEvent> events) {}
@@ -73,13 +75,8 @@ final class IndexLog {
         }
         byte[] all;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            long from = Math.max(offset, 0);
-            ByteBuffer b = ByteBuffer.allocate((int) Math.max(0, size - from));
-            while (b.hasRemaining() && ch.read(b, from + b.position()) > 0) {
-                // fill
-            }
-            all = b.array();
+            all = new byte[(int) Math.max(0, ch.size() - offset)];
+            fill(ch, ByteBuffer.wrap(all), offset);
         }
         int p = 0;
         ObjectId genesis = null;
@@ -92,24 +89,34 @@ final class IndexLog {
             p = HEADER;
         }
         ByteBuffer bb = ByteBuffer.wrap(all);
-        while (p + 8 <= all.length) {
-            int len = bb.getInt(p);
-            if (len <= 0 || len > all.length - p - 8) {
+        while (all.length - p >= MIN_RECORD) {
+            // unsigned: a negative length runs past the end of any file
+            long len = Integer.toUnsignedLong(bb.getInt(p));
+            if (len > all.length - p - 8) {
                 break;
             }
             CRC32 crc = new CRC32();
-            crc.update(all, p + 4, len);
-            if ((int) crc.getValue() != bb.getInt(p + 4 + len)) {
+            crc.update(all, p + 4, (int) len);
+            if ((int) crc.getValue() != bb.getInt(p + 4 + (int) len)) {
                 break;
             }
             try {
-                out.add(decode(all, p + 4, len));
+                out.add(decode(all, p + 4, (int) len));
             } catch (IOException | RuntimeException e) {
                 break;
             }
-            p += 4 + len + 4;
+            p += 8 + (int) len;
         }
-        return new Read(out, (offset == 0 ? 0 : offset) + p, false, genesis);
+        return new Read(out, offset + p, false, genesis);
+    }
+
+    /** Reads the channel from {@code offset} into {@code b} until it is full or the file ends. */
+    @dev.palimpsest.model.DoNotMutate("speed only: the loop retries short reads, which a regular file does not give")
+    private static void fill(FileChannel ch, ByteBuffer b, long offset) throws IOException {
+        int n;
+        do {
+            n = ch.read(b, offset + b.position());
+        } while (n > 0 && b.hasRemaining());
     }
 
     /** Creates (or empties) the file with a header naming the store's {@code genesis} commit. */

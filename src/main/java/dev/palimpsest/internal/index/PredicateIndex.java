@@ -37,6 +37,7 @@ public final class PredicateIndex {
     private final Map<String, FactTimeline> facts = new HashMap<>();
     private final Map<String, Set<String>> citedBy = new HashMap<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
+    /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
     private int rebuilt;
     /** False when something other than a regular file sits at the log's path: nothing is persisted. */
@@ -423,7 +424,7 @@ public final class PredicateIndex {
             return;
         }
         try {
-            if (logEnd < 0) {
+            if (logEnd <= 0) {
                 log.create(order.get(0).commit());
                 logEnd = IndexLog.HEADER;
                 unpersisted.clear();
@@ -431,10 +432,6 @@ public final class PredicateIndex {
                 replayAll(all);
                 logEnd = log.append(all);
                 return;
-            }
-            if (logEnd == 0) {
-                log.create(order.get(0).commit());
-                logEnd = IndexLog.HEADER;
             }
             if (unpersisted.isEmpty() && log.size() == logEnd) {
                 return;
@@ -445,7 +442,7 @@ public final class PredicateIndex {
                 apply(e);
                 inFile.add(e.commit());
             }
-            if (r.end() < log.size()) {
+            if (r.end() != log.size()) {
                 log.truncate(r.end());
             }
             List<IndexLog.Entry> todo = new ArrayList<>();
