@@ -363,13 +363,10 @@ public final class PredicateIndex {
                 unpersisted.add(e);
                 return;
             }
-            walk.reset();
             walk.sort(RevSort.TOPO);
             walk.sort(RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(target));
-            for (ObjectId indexed : frontier(walk, target)) {
-                walk.markUninteresting(walk.parseCommit(indexed));
-            }
+            stopAtIndexed(walk);
             for (RevCommit c : walk) {
                 if (!graph.contains(c)) {
                     IndexLog.Entry e = events.ofKnown(reader, c, known);
@@ -409,10 +406,12 @@ public final class PredicateIndex {
         unpersisted.add(e);
     }
 
-    /** The tips of the indexed chains: every indexed commit is one of their ancestors. */
+    /** Stops the walk at the tips of the indexed chains: every indexed commit is one of their ancestors. */
     @dev.palimpsest.model.DoNotMutate("speed only: the walk skips indexed commits anyway; the tips only stop it early")
-    private List<ObjectId> frontier(RevWalk walk, ObjectId target) {
-        return graph.tips();
+    private void stopAtIndexed(RevWalk walk) throws IOException {
+        for (ObjectId indexed : graph.tips()) {
+            walk.markUninteresting(walk.parseCommit(indexed));
+        }
     }
 
     /**

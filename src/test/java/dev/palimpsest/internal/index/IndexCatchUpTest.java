@@ -1,0 +1,182 @@
+package dev.palimpsest.internal.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.StoreOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every question about a commit the index has not seen indexes it first, parents before children
+ * whatever the commit dates say; a removal is navigable exactly when its retraction record is there.
+ */
+class IndexCatchUpTest {
+    @TempDir
+    Path dir;
+
+    private static void write(Store s, FactSpec spec) throws Exception {
+        Transaction tx = s.begin(TestStores.ALICE);
+        tx.assertFact(spec);
+        tx.commit();
+    }
+
+    private static FactSpec claim(String id) {
+        return FactSpec.of(Kind.CLAIM, "fact " + id).id(FactId.of(id));
+    }
+
+    @Test
+    void questionsAboutACommitWrittenSinceOpenCatchUpFirst() throws Exception {
+        Path gitDir;
+        try (Store s = TestStores.init(dir)) {
+            write(s, claim("f0"));
+            gitDir = s.gitDir();
+        }
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            List<PredicateIndex> stale = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                stale.add(PredicateIndex.open(repo));
+            }
+            try (Store s = Store.open(gitDir, new KeyHome(dir.resolve("home")), StoreOptions.defaults().withFsync(false))) {
+                write(s, claim("g").refs(RefSpec.cites(FactId.of("f0"))));
+            }
+            ObjectId head = repo.head();
+            FactId g = FactId.of("g");
+            assertThat(stale.get(0).state(g, head).live()).isTrue();
+            assertThat(stale.get(1).eventsAt(g, head)).extracting(FactState::changedAt).containsExactly(head);
+            assertThat(stale.get(2).lastLive(g, head).versionCommit()).isEqualTo(head);
+            Map<String, Boolean> citers = new TreeMap<>();
+            stale.get(3).citersAt("f0", head, citers::put);
+            assertThat(citers).containsExactly(Map.entry("g", true));
+        }
+    }
+
+    @Test
+    void aMergeWhoseParentIsDatedAfterItsChildIsIndexedParentsFirst() throws Exception {
+        try (GitRepo repo = GitRepo.create(dir.resolve("skew.git"), false)) {
+            Repository r = repo.repository();
+            ObjectId root = commit(r, null, Map.of(), 10);
+            ObjectId p = commit(r, root, Map.of(), 100, root);
+            ObjectId a = commit(r, p, Map.of(), 50, p);
+            ObjectId b = commit(r, p, Map.of(), 80, p);
+            ObjectId m = commit(r, a, Map.of(), 120, a, b);
+            PredicateIndex idx = PredicateIndex.open(repo);
+            assertThat(idx.commitCount()).isZero();
+            idx.catchUp(m);
+            assertThat(idx.commitCount()).isEqualTo(5);
+            assertThat(idx.indexed(m)).isTrue();
+            assertThat(idx.onFirstParentChain(a, m)).isTrue();
+        }
+    }
+
+    @Test
+    void aFileRemovedWithoutItsRetractionRecordLeavesNoNavigableVersionAndIsLoggedSo() throws Exception {
+        Path gitDir;
+        try (Store s = TestStores.init(dir)) {
+            write(s, claim("f0"));
+            write(s, claim("f1"));
+            gitDir = s.gitDir();
+        }
+        FactId f0 = FactId.of("f0");
+        FactId f1 = FactId.of("f1");
+        Map<String, byte[]> unrecorded = new TreeMap<>();
+        unrecorded.put(StorePaths.factPath(Kind.CLAIM, f0), null);
+        Map<String, byte[]> recorded = new TreeMap<>();
+        recorded.put(StorePaths.factPath(Kind.CLAIM, f1), null);
+        recorded.put(StorePaths.retractionPath(f1), "any record\n".getBytes(StandardCharsets.UTF_8));
+        try (GitRepo repo = GitRepo.open(gitDir, false)) {
+            ObjectId head = repo.head();
+            ObjectId x = commit(repo.repository(), head, unrecorded, 2_000_000_000L, head);
+            ObjectId y = commit(repo.repository(), x, recorded, 2_000_000_001L, x);
+            PredicateIndex idx = PredicateIndex.open(repo);
+            assertThat(idx.state(f0, x).live()).isFalse();
+            assertThat(idx.state(f0, x).navigable()).isFalse();
+            assertThat(idx.existing(f0, x)).isNull();
+            assertThat(idx.existing(f1, y).live()).isFalse();
+            assertThat(idx.existing(f1, y).versionCommit()).isEqualTo(head);
+            idx.persist();
+            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            assertThat(p.corrupt()).isFalse();
+            assertThat(p.byCommit().get(x).get("f0").navigable()).isFalse();
+            assertThat(p.byCommit().get(y).get("f1").navigable()).isTrue();
+        }
+    }
+
+    /**
+     * An unsigned commit of the tree of {@code base} (none: empty) with {@code edits} (path to
+     * bytes, null removes), dated {@code seconds} after the epoch; main does not move.
+     */
+    private static ObjectId commit(Repository r, ObjectId base, Map<String, byte[]> edits, long seconds,
+            ObjectId... parents) throws Exception {
+        TreeMap<String, ObjectId> files = new TreeMap<>();
+        if (base != null) {
+            try (RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
+                RevCommit c = walk.parseCommit(base);
+                tw.addTree(c.getTree());
+                tw.setRecursive(true);
+                while (tw.next()) {
+                    files.put(tw.getPathString(), tw.getObjectId(0));
+                }
+            }
+        }
+        try (ObjectInserter ins = r.newObjectInserter()) {
+            for (Map.Entry<String, byte[]> e : edits.entrySet()) {
+                if (e.getValue() == null) {
+                    files.remove(e.getKey());
+                } else {
+                    files.put(e.getKey(), ins.insert(Constants.OBJ_BLOB, e.getValue()));
+                }
+            }
+            DirCache dc = DirCache.newInCore();
+            DirCacheBuilder builder = dc.builder();
+            for (Map.Entry<String, ObjectId> f : files.entrySet()) {
+                DirCacheEntry entry = new DirCacheEntry(f.getKey());
+                entry.setFileMode(FileMode.REGULAR_FILE);
+                entry.setObjectId(f.getValue());
+                builder.add(entry);
+            }
+            builder.finish();
+            PersonIdent who = new PersonIdent("plumber", "plumber@example.org", Instant.ofEpochSecond(seconds),
+                    ZoneOffset.UTC);
+            CommitBuilder cb = new CommitBuilder();
+            cb.setTreeId(dc.writeTree(ins));
+            cb.setParentIds(parents);
+            cb.setAuthor(who);
+            cb.setCommitter(who);
+            cb.setMessage("commit at " + seconds + "\n");
+            ObjectId id = ins.insert(cb);
+            ins.flush();
+            return id;
+        }
+    }
+}
