@@ -41,9 +41,8 @@ final class CommitEvents {
         this.state = state;
     }
 
-    /** The events of {@code c}, from the diff of its tree against its first parent's. */
+    /** The events of {@code c} (parsed by {@code walk}), from the diff of its tree against its first parent's. */
     IndexLog.Entry of(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        walk.parseHeaders(c);
         RevCommit first = c.getParentCount() > 0 ? c.getParent(0) : null;
         if (first != null) {
             walk.parseHeaders(first);
