@@ -8,9 +8,13 @@ import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.internal.yaml.FactCodec;
+import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Ref;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.StoreOptions;
 import java.nio.charset.StandardCharsets;
@@ -96,6 +100,28 @@ class IndexCatchUpTest {
             assertThat(idx.commitCount()).isEqualTo(5);
             assertThat(idx.indexed(m)).isTrue();
             assertThat(idx.onFirstParentChain(a, m)).isTrue();
+        }
+    }
+
+    @Test
+    void aCiterWhoseCitingVersionIsOnTheChainItsCommitForkedFromIsFound() throws Exception {
+        FactId g = FactId.of("g");
+        String path = StorePaths.factPath(Kind.CLAIM, g);
+        byte[] citing = FactCodec.encode(new Fact(g, Kind.CLAIM, "cites f0", null,
+                List.of(new Ref(FactId.of("f0"), RefRole.CITES, null, null, null))));
+        byte[] plain = FactCodec.encode(new Fact(g, Kind.CLAIM, "cites nothing", null, List.of()));
+        try (GitRepo repo = GitRepo.create(dir.resolve("fork.git"), false)) {
+            Repository r = repo.repository();
+            ObjectId root = commit(r, null, Map.of(path, citing), 10);
+            ObjectId main = commit(r, root, Map.of(), 20, root);
+            ObjectId side = commit(r, root, Map.of(path, plain), 30, root);
+            PredicateIndex idx = PredicateIndex.open(repo);
+            idx.catchUp(main);
+            idx.catchUp(side);
+            assertThat(idx.chains()).isEqualTo(2);
+            Map<String, Boolean> citers = new TreeMap<>();
+            idx.citersAt("f0", side, citers::put);
+            assertThat(citers).containsExactly(Map.entry("g", true));
         }
     }
 
