@@ -160,27 +160,26 @@ class OfferedEventsTest {
 
     @Test
     void aPullsKnownChangesAndDecodedFactsAreTakenWithoutDiffingInPathOrder() throws Exception {
-        Map<String, KnownChanges.Change> known = new LinkedHashMap<>();
-        changes().forEach((path, blob) -> known.put(path, new KnownChanges.Change(blob == null ? ObjectId.zeroId() : null, blob)));
         Map<ObjectId, Fact> decoded = new HashMap<>();
         Map<String, ObjectId> changes = changes();
         citingF0(changes).forEach((path, f) -> decoded.put(changes.get(path), f));
-        stale.catchUp(commit, offering(known, decoded));
+        stale.catchUp(commit, offering(changes, decoded));
         assertThat(stale.citers(F0)).containsExactlyInAnyOrder("g1", "g2", "g3");
         assertEventsInTheOrderOfARebuild();
     }
 
     @Test
     void aKnownChangeWhoseFactIsNotDecodedIsReadFromItsFile() throws Exception {
-        Map<String, KnownChanges.Change> known = new LinkedHashMap<>();
-        changes().forEach((path, blob) -> known.put(path, new KnownChanges.Change(blob == null ? ObjectId.zeroId() : null, blob)));
-        stale.catchUp(commit, offering(known, Map.of()));
+        stale.catchUp(commit, offering(changes(), Map.of()));
         assertThat(stale.citers(F0)).isEmpty();
         assertThat(stale.state(FactId.of("g2"), commit).kind()).isEqualTo(Kind.CLAIM.value());
         assertEventsInTheOrderOfARebuild();
     }
 
-    private KnownChanges offering(Map<String, KnownChanges.Change> changes, Map<ObjectId, Fact> facts) {
+    /** Knows {@code commit}'s files as added with the blobs {@code added} names (in its order), and the decoded {@code facts}. */
+    private KnownChanges offering(Map<String, ObjectId> added, Map<ObjectId, Fact> facts) {
+        Map<String, KnownChanges.Change> changes = new LinkedHashMap<>();
+        added.forEach((path, blob) -> changes.put(path, new KnownChanges.Change(null, blob)));
         return new KnownChanges() {
             @Override
             public Map<String, Change> changes(ObjectId c) {
