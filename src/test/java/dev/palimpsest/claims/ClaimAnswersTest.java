@@ -72,6 +72,17 @@ class ClaimAnswersTest {
     }
 
     @Test
+    void deadEndsCorrectedInOneCommitAreListedById() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = ClaimStoriesTest.source(s, "doc");
+            s.claims().claim(ALICE, spec("b", "x", "is", "two", doc));
+            s.claims().claim(ALICE, spec("a", "x", "is", "one", doc));
+            CommitId at = s.begin(ALICE).retract(FactId.of("b"), "wrong").retract(FactId.of("a"), "wrong").commit().id();
+            assertThat(ids(s.claims().deadEnds("x", 5, at).kept())).containsExactly("a", "b");
+        }
+    }
+
+    @Test
     void aKeyFileNamedLikeAClaimLeavesTheClaimLive() throws Exception {
         ActorName bob = ActorName.of("bob");
         try (Store s = TestStores.init(dir)) {

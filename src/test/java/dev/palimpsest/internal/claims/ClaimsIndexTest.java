@@ -118,9 +118,13 @@ class ClaimsIndexTest {
         }
         ObjectId unknown = ObjectId.fromString("0123456789012345678901234567890123456789");
         byte[] first = ClaimsLog.frame(new CommitRecord(genesis, null, "alice", null, List.of()));
-        // a commit this store lacks, then main's head named as the genesis's child (its first parent is another commit)
-        for (var c : List.of(Map.entry(unknown, "which this store does not have"), Map.entry(head, "another first parent"))) {
-            byte[] second = ClaimsLog.frame(new CommitRecord(c.getKey(), genesis, "alice", null, List.of()));
+        record Second(ObjectId commit, ObjectId parent, String why) {}
+        // a commit this store lacks; main's head named as the genesis's child (its first parent is another
+        // commit); a record whose parent is not the record before
+        for (Second c : List.of(new Second(unknown, genesis, "which this store does not have"),
+                new Second(head, genesis, "another first parent"),
+                new Second(head, unknown, "its records do not form one first-parent chain from the genesis"))) {
+            byte[] second = ClaimsLog.frame(new CommitRecord(c.commit(), c.parent(), "alice", null, List.of()));
             ByteArrayOutputStream file = new ByteArrayOutputStream();
             file.writeBytes(ClaimsLog.header(genesis));
             file.writeBytes(first);
@@ -130,11 +134,23 @@ class ClaimsIndexTest {
                 Run<ClaimsIndex> open = stderr(() -> ClaimsIndex.open(repo));
                 ClaimsIndex idx = open.value();
                 assertThat(open.err().lines()).singleElement().asString()
-                        .contains("discarded the claims index", c.getValue());
+                        .contains("discarded the claims index", c.why());
                 assertThat(idx.rebuilds()).isEqualTo(1);
                 assertThat(objects(new ClaimQueries(idx), "x", idx.seq(head))).containsExactly("one");
                 assertThat(idx.commitCount()).isEqualTo(idx.seq(head) + 1);
             }
+        }
+    }
+
+    @Test
+    void aLogOfTheGenesisAloneIsReused() throws Exception {
+        TestStores.init(dir).close();
+        try (GitRepo repo = GitRepo.open(git(), false)) {
+            assertThat(ClaimsIndex.open(repo).commitCount()).isEqualTo(1);
+            Run<ClaimsIndex> again = stderr(() -> ClaimsIndex.open(repo));
+            assertThat(again.err()).isEmpty();
+            assertThat(again.value().rebuilds()).isZero();
+            assertThat(again.value().commitCount()).isEqualTo(1);
         }
     }
 
