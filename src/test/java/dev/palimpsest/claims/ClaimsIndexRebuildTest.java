@@ -80,7 +80,7 @@ class ClaimsIndexRebuildTest {
         Files.delete(log);
         Answer a = ask(git, "x");
         assertRight(a);
-        assertThat(a.err().lines()).hasSize(1).allMatch(l -> l.contains("claims index") && l.contains("missing"));
+        assertThat(a.err().lines()).hasSize(1).allMatch(l -> l.contains("building the claims index") && l.contains("missing"));
         assertThat(log).isRegularFile();
         // a flipped byte: the CRC catches it
         byte[] b = Files.readAllBytes(log);
@@ -88,7 +88,8 @@ class ClaimsIndexRebuildTest {
         Files.write(log, b);
         a = ask(git, "x");
         assertRight(a);
-        assertThat(a.err().lines()).hasSize(1).allMatch(l -> l.contains("CRC") || l.contains("malformed"));
+        assertThat(a.err().lines()).hasSize(1).allMatch(l -> l.contains("discarded the claims index")
+                && (l.contains("CRC") || l.contains("malformed")));
         // a torn tail
         b = Files.readAllBytes(log);
         Files.write(log, java.util.Arrays.copyOf(b, b.length - 3));
@@ -147,6 +148,37 @@ class ClaimsIndexRebuildTest {
         Answer a = ask(git, "x");
         assertThat(a.now()).containsExactly("one", "three");
         assertThat(a.err()).isEmpty();
+    }
+
+    @Test
+    void theLogSavedAfterAnInMemoryRebuildIsTheLogAFreshBuildWrites() throws Exception {
+        Path git = build(dir.resolve("a"), "x");
+        // main back to a1's commit: a2 (live at the old head) is discarded
+        Files.writeString(git.resolve("refs/heads/main"), mid.hex() + "\n");
+        Path log = git.resolve("palimpsest-index/claims-v1.log");
+        PrintStream old = System.err;
+        System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (Store s = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
+            s.claims().current("x", null, s.head());
+            for (String batch : List.of("b", "c")) {
+                var tx = s.begin(TestStores.ALICE);
+                for (int i = 0; i < 6; i++) {
+                    tx.assertFact(ClaimSpec.of("x", "is", batch + i, FactId.of("doc")).id(FactId.of(batch + i)).toFactSpec());
+                }
+                tx.commit();
+            }
+            // a plain fact taking the discarded claim's id
+            var tx = s.begin(TestStores.ALICE);
+            tx.assertFact(FactSpec.of(Kind.SOURCE, "another doc").id(FactId.of("a2")));
+            tx.commit();
+        } finally {
+            System.setErr(old);
+        }
+        byte[] saved = Files.readAllBytes(log);
+        Files.delete(log);
+        Answer fresh = ask(git, "x");
+        assertThat(fresh.err()).contains("missing");
+        assertThat(Files.readAllBytes(log)).isEqualTo(saved);
     }
 
     @Test

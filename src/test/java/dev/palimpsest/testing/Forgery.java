@@ -3,9 +3,17 @@ package dev.palimpsest.testing;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
@@ -20,11 +28,36 @@ public final class Forgery {
      * main's tree; returns it.
      */
     public static ObjectId unsignedCommitOnMain(Path gitDir, String actor) throws Exception {
+        return unsignedCommitOnMain(gitDir, actor, Map.of());
+    }
+
+    /**
+     * Moves {@code gitDir}'s main to a new unsigned commit by {@code actor}, without trailers, with
+     * main's tree and these files put in it (path to content); returns it.
+     */
+    public static ObjectId unsignedCommitOnMain(Path gitDir, String actor, Map<String, byte[]> files) throws Exception {
         try (Repository r = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
-                ObjectInserter ins = r.newObjectInserter()) {
+                ObjectInserter ins = r.newObjectInserter(); ObjectReader reader = r.newObjectReader()) {
             ObjectId main = r.resolve("refs/heads/main");
+            ObjectId tree = r.resolve("refs/heads/main^{tree}");
+            DirCache dc = DirCache.newInCore();
+            DirCacheBuilder b = dc.builder();
+            b.addTree(new byte[0], 0, reader, tree);
+            b.finish();
+            DirCacheEditor ed = dc.editor();
+            files.forEach((path, content) -> {
+                ObjectId blob = insertBlob(ins, content);
+                ed.add(new DirCacheEditor.PathEdit(path) {
+                    @Override
+                    public void apply(DirCacheEntry e) {
+                        e.setFileMode(FileMode.REGULAR_FILE);
+                        e.setObjectId(blob);
+                    }
+                });
+            });
+            ed.finish();
             CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(r.resolve("refs/heads/main^{tree}"));
+            cb.setTreeId(files.isEmpty() ? tree : dc.writeTree(ins));
             cb.setParentId(main);
             PersonIdent who = new PersonIdent(actor, actor + "@example.org", Instant.now(), ZoneOffset.UTC);
             cb.setAuthor(who);
@@ -39,6 +72,14 @@ public final class Forgery {
                 throw new IllegalStateException("could not move main of " + gitDir + " to the forged commit");
             }
             return c;
+        }
+    }
+
+    private static ObjectId insertBlob(ObjectInserter ins, byte[] content) {
+        try {
+            return ins.insert(Constants.OBJ_BLOB, content);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

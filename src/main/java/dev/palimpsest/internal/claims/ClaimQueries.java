@@ -136,12 +136,11 @@ public final class ClaimQueries {
         String o = EntityKey.of(object);
         List<ClaimResult.Conflict> out = new ArrayList<>();
         synchronized (index) {
-            if (index.multiValuedAt(seq).contains(p)) {
-                return out;
-            }
-            for (ClaimView c : current(subject, predicate, seq)) {
-                if (!EntityKey.of(c.object()).equals(o)) {
-                    out.add(new ClaimResult.Conflict(c.id(), c.object(), c.source()));
+            if (!index.multiValuedAt(seq).contains(p)) {
+                for (ClaimView c : current(subject, predicate, seq)) {
+                    if (!EntityKey.of(c.object()).equals(o)) {
+                        out.add(new ClaimResult.Conflict(c.id(), c.object(), c.source()));
+                    }
                 }
             }
         }
@@ -155,12 +154,15 @@ public final class ClaimQueries {
         return all;
     }
 
-    /** For each claim written about {@code subjectKey} up to {@code seq}, its latest version there (not moved away). */
+    /**
+     * For each claim written about {@code subjectKey} up to {@code seq}, its latest version there (not
+     * moved away), unsorted. The index lists a subject's versions oldest first, so the last one wins.
+     */
     private List<ClaimsIndex.Version> latestVersions(String subjectKey, int seq) {
         Map<String, ClaimsIndex.Version> latest = new LinkedHashMap<>();
         for (ClaimsIndex.Version v : index.aboutSubject(subjectKey)) {
             if (v.from <= seq) {
-                latest.merge(v.claim.id(), v, (a, b) -> b.from >= a.from ? b : a);
+                latest.put(v.claim.id(), v);
             }
         }
         List<ClaimsIndex.Version> out = new ArrayList<>();
@@ -171,7 +173,6 @@ public final class ClaimQueries {
             }
             out.add(v);
         }
-        out.sort(WRITTEN);
         return out;
     }
 

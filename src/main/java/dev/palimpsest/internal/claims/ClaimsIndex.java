@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -346,7 +347,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
         List<RevCommit> todo = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
             RevCommit c = walk.parseCommit(target);
-            ObjectId last = commits.isEmpty() ? null : commits.get(commits.size() - 1);
+            ObjectId last = last();
             while (true) {
                 if (seqOf.containsKey(c)) {
                     if (!c.equals(last)) {
@@ -376,6 +377,11 @@ public final class ClaimsIndex implements Writer.CommitListener {
         }
     }
 
+    /** The last commit indexed, or null. */
+    private ObjectId last() {
+        return commits.isEmpty() ? null : commits.get(commits.size() - 1);
+    }
+
     private void rebuildInMemory(String why) {
         notice("discarded the claims index " + file + " (" + why + "); rebuilding it from git");
         rebuilds++;
@@ -394,7 +400,6 @@ public final class ClaimsIndex implements Writer.CommitListener {
 
     /** The record of {@code c}, from the diff of its tree against its first parent's. */
     private CommitRecord fromGit(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        walk.parseBody(c);
         RevCommit first = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
         Map<String, ObjectId> changes = new TreeMap<>();
         List<String> folders = new ArrayList<>(StorePaths.FACT_FOLDERS);
@@ -510,8 +515,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
     public synchronized void committed(ObjectId commit, ObjectId parent, ActorName actor,
             Map<String, ObjectId> changes, Map<String, Fact> facts) {
         try {
-            ObjectId last = commits.isEmpty() ? null : commits.get(commits.size() - 1);
-            if (parent != null && parent.equals(last)) {
+            if (Objects.equals(parent, last())) {
                 try (ObjectReader reader = repo.newReader()) {
                     CommitRecord r = record(reader, commit, parent, actor.value(), changes, facts);
                     apply(r, ClaimsLog.frame(r));

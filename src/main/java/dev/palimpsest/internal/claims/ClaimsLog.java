@@ -75,7 +75,6 @@ final class ClaimsLog {
                     str(out, e.id());
                 }
             }
-            out.flush();
             return CacheLog.frame(bytes.toByteArray());
         } catch (IOException e) {
             throw new IllegalStateException(e);
