@@ -63,6 +63,8 @@ class JudgePartsTest {
     void vendorsComeFromTheSegmentBeforeTheNameOrTheFamily() {
         assertThat(Vendors.vendor("openrouter/anthropic/claude-haiku-4.5")).isEqualTo("anthropic");
         assertThat(Vendors.vendor("anthropic/some-model")).isEqualTo("anthropic");
+        // a known vendor before the name wins over the family the name suggests
+        assertThat(Vendors.vendor("mistralai/llama-remix")).isEqualTo("mistralai");
         assertThat(Vendors.vendor("claude-sonnet-5")).isEqualTo("anthropic");
         assertThat(Vendors.vendor("claude")).isEqualTo("anthropic");
         assertThat(Vendors.vendor("claudette")).isEqualTo("claudette");

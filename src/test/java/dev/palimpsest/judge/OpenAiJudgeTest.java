@@ -117,6 +117,17 @@ class OpenAiJudgeTest {
     }
 
     @Test
+    void waitsTheBackoffBeforeEachRetry() {
+        script.add(new Object[] {503, "busy"});
+        script.add(new Object[] {200, "after the pause"});
+        OpenAiJudge j = new OpenAiJudge(base(), "openai/gpt-4o-mini", "k", Duration.ofSeconds(5), 1,
+                Duration.ofMillis(300));
+        long start = System.nanoTime();
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("after the pause");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
     void givesUpAfterTheBoundedRetriesWithoutNamingTheKey() {
         for (int i = 0; i < 5; i++) {
             script.add(new Object[] {500, "down"});

@@ -163,6 +163,46 @@ class RederivationAuditTest {
         }
     }
 
+    @Test
+    void theJudgeSeesOnlySurvivingMembersOfEachArtifactAndIsAskedInIdOrder() throws Exception {
+        Built b = build(7);
+        try (Store store = b.store()) {
+            List<FactId> docs = b.gen().retracted.stream().map(d -> FactId.of(ReceiptsGraphGen.doc(d))).toList();
+            Set<String> dead = new HashSet<>();
+            b.gen().assertions.stream().filter(a -> b.gen().retracted.contains(a.doc())).forEach(a -> dead.add(a.id()));
+            ScriptedJudge judge = ScriptedJudge.answering("j", r -> "{\"supported\": true}");
+            store.rederivations().retractSource(docs, b.built(), 1, 0.0, judge);
+            Map<String, ReceiptsGraphGen.Artifact> byId = b.gen().artifacts.stream()
+                    .collect(Collectors.toMap(ReceiptsGraphGen.Artifact::id, a -> a));
+            Pattern member = Pattern.compile("\n- (\\S+): ");
+            List<String> asked = new java.util.ArrayList<>();
+            int withLoss = 0;
+            for (JudgeRequest r : judge.received()) {
+                String prompt = r.messages().get(0).content();
+                Matcher m = ARTIFACT.matcher(prompt);
+                assertThat(m.find()).isTrue();
+                asked.add(m.group(1));
+                Set<String> members = new java.util.TreeSet<>();
+                byId.get(m.group(1)).sentences().forEach(sentence -> sentence.forEach(members::addAll));
+                Set<String> surviving = new java.util.TreeSet<>(members);
+                surviving.removeAll(dead);
+                withLoss += surviving.size() < members.size() ? 1 : 0;
+                List<String> listed = new java.util.ArrayList<>();
+                for (Matcher e = member.matcher(prompt); e.find(); ) {
+                    listed.add(e.group(1));
+                }
+                // a receipt may omit a member the generator drew (the leaks the audit finds), never add one
+                assertThat(listed).as("evidence put to the judge about %s", m.group(1)).isSorted()
+                        .doesNotHaveDuplicates().isSubsetOf(surviving);
+                if (!surviving.isEmpty()) {
+                    assertThat(listed).as("evidence put to the judge about %s", m.group(1)).isNotEmpty();
+                }
+            }
+            assertThat(asked).hasSize(24 + 40).isSorted();
+            assertThat(withLoss).isPositive();
+        }
+    }
+
     static final int[] PINNED_OVER = {0, 0, 3, 11};
     static final String PINNED_COUNTS = "merge: graded 24 alive 21 dead 3 leaky 0 over 0 agree 24; "
             + "edge: graded 1291 alive 1017 dead 274 leaky 0 over 11 agree 1280; "

@@ -101,16 +101,11 @@ public final class Rederivation {
     /**
      * The audit of the withdrawal {@code operation} of {@code targets} whose roots are {@code roots}:
      * per layer, every live artifact decided and compared with the plan. {@code judge} may be null:
-     * the artifacts it would decide are then ungraded.
+     * the artifacts it would decide are then ungraded. The caller has checked {@code draws >= 1} and
+     * {@code 0 <= tau < 0.5} (the API refuses others with the rule book's invalid-argument rule).
      */
     public static RederiveReport audit(Cleanup c, Withdrawal operation, List<String> targets, int[] roots, int draws,
             double tau, Oracle judge) {
-        if (draws < 1) {
-            throw new IllegalArgumentException("draws must be at least 1, got " + draws);
-        }
-        if (!(tau >= 0.0 && tau < 0.5)) {
-            throw new IllegalArgumentException("tau must be in [0, 0.5), got " + tau);
-        }
         Set<FactId> derivable = null;
         Map<Layer, Tally> tallies = new EnumMap<>(Layer.class);
         for (Layer layer : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
@@ -153,7 +148,8 @@ public final class Rederivation {
                 dead++;
             }
         }
-        double need = draws * (1.0 - tau) - 1e-9;
+        // the fewest votes that are at least draws * (1 - tau), with room for the double's rounding
+        int need = (int) Math.ceil(draws * (1.0 - tau) - 1e-9);
         if (alive >= need) {
             return Boolean.TRUE;
         }
