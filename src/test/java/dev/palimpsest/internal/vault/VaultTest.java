@@ -54,6 +54,23 @@ class VaultTest {
     }
 
     @Test
+    void aKeyWrittenByAnotherInstanceAfterThisOneMissedOrDestroyedItIsReadAfresh() throws Exception {
+        Vault v = new Vault(gitDir, false);
+        Vault other = new Vault(gitDir, false);
+        assertThat(v.key(B)).isNull();
+        byte[] b = other.keyOrCreate(B);
+        assertThat(v.key(B)).isEqualTo(b);
+        byte[] first = v.keyOrCreate(A);
+        assertThat(v.destroy(A)).isTrue();
+        byte[] second = other.keyOrCreate(A);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(v.key(A)).isEqualTo(second);
+        Files.write(v.file(A), new byte[] {1, 2, 3});
+        assertThat(new Vault(gitDir, false).key(A)).as("a key file of the wrong length holds no key").isNull();
+        assertThat(v.holds(A)).isTrue();
+    }
+
+    @Test
     void anIntentIsOrphanedOnlyOnceItsHolderLetsGoAndIsGoneWhenDone() throws Exception {
         Vault v = new Vault(gitDir, true);
         assertThat(v.orphanedIntents()).isEmpty();
@@ -90,5 +107,11 @@ class VaultTest {
                     .containsExactlyInAnyOrder("index-v1.log", "receipts-v1.log");
         }
         assertThat(Scrub.caches(gitDir)).isEmpty();
+    }
+
+    @Test
+    void scrubOfAStoreWithoutCachesDeletesNothing() {
+        assertThat(Scrub.caches(gitDir)).isEmpty();
+        assertThat(gitDir.resolve("palimpsest-index")).doesNotExist();
     }
 }
