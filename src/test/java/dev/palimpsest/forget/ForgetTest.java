@@ -130,6 +130,10 @@ class ForgetTest {
             assertThat(((FactRead.Retracted) s.read(sy, s.head())).lastFact().body()).as("sy keeps its key")
                     .isEqualTo(SECRET_B);
         }
+        try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(dir.resolve("store.git"))) {
+            assertThat(a.audit(null, dev.palimpsest.model.AuditProgress.none()).violations())
+                    .as("the cascade is forgotten in the forget's commit").isEmpty();
+        }
     }
 
     /** The tombstone of {@code id} in the tree of {@code at}, read from git. */
