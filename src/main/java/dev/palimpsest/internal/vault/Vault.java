@@ -93,19 +93,7 @@ public final class Vault implements SealKeys {
         RANDOM.nextBytes(k);
         Path f = file(id);
         try {
-            Path shard = mkdirs(f.getParent());
-            Path tmp = Files.createTempFile(shard, id.value() + ".", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.write(ByteBuffer.wrap(k));
-                force(ch);
-            }
-            try {
-                Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, f);
-            }
-            syncDir(shard);
+            write(mkdirs(f.getParent()), f, id, k);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write the data key of " + id + ": " + e.getMessage(), e);
         }
@@ -148,10 +136,10 @@ public final class Vault implements SealKeys {
             FileChannel ch = FileChannel.open(f, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {
-                java.nio.channels.FileLock lock = ch.lock();
+                ch.lock();
                 force(ch);
                 syncDir(dir);
-                return new Intent(f, ch, lock);
+                return new Intent(f, ch);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 Files.deleteIfExists(f);
@@ -169,9 +157,13 @@ public final class Vault implements SealKeys {
     public java.util.List<Intent> orphanedIntents() {
         Path dir = root.resolve(INTENTS);
         java.util.List<Intent> out = new java.util.ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
+        if (Files.isDirectory(dir)) {
+            orphans(dir, out);
         }
+        return out;
+    }
+
+    private void orphans(Path dir, java.util.List<Intent> out) {
         try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.intent")) {
             for (Path f : ds) {
                 FileChannel ch;
@@ -189,25 +181,22 @@ public final class Vault implements SealKeys {
                 if (lock == null) {
                     ch.close();
                 } else {
-                    out.add(new Intent(f, ch, lock));
+                    out.add(new Intent(f, ch));
                 }
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read " + dir + ": " + e.getMessage(), e);
         }
-        return out;
     }
 
-    /** A forget's intent file and the lock that says its process is alive. */
+    /** A forget's intent file and the channel whose lock says its process is alive. */
     public final class Intent {
         private final Path file;
         private final FileChannel channel;
-        private final java.nio.channels.FileLock lock;
 
-        private Intent(Path file, FileChannel channel, java.nio.channels.FileLock lock) {
+        private Intent(Path file, FileChannel channel) {
             this.file = file;
             this.channel = channel;
-            this.lock = lock;
         }
 
         /** The intent file. */
@@ -218,8 +207,7 @@ public final class Vault implements SealKeys {
         /** The forget is settled (or never landed): deletes the file, then releases the lock. */
         public void done() {
             try {
-                Files.deleteIfExists(file);
-                syncDir(file.getParent());
+                delete(file);
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot delete " + file + ": " + e.getMessage(), e);
             } finally {
@@ -227,10 +215,9 @@ public final class Vault implements SealKeys {
             }
         }
 
-        /** Releases the lock and keeps the file: what a process that dies here leaves behind. */
+        /** Releases the lock (closing its channel) and keeps the file: what a process that dies here leaves behind. */
         public void release() {
             try {
-                lock.release();
                 channel.close();
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot release " + file + ": " + e.getMessage(), e);
@@ -252,6 +239,28 @@ public final class Vault implements SealKeys {
             }
         }
         return dir;
+    }
+
+    @dev.palimpsest.model.DoNotMutate("fsync only: its mutants drop the key's and folder's fsyncs, seen only after a power loss")
+    private void write(Path shard, Path f, FactId id, byte[] k) throws IOException {
+        Path tmp = Files.createTempFile(shard, id.value() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(k));
+            force(ch);
+        }
+        try {
+            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, f);
+        }
+        syncDir(shard);
+    }
+
+    @dev.palimpsest.model.DoNotMutate("fsync only: its one mutant drops the folder's fsync, seen only after a power loss")
+    private void delete(Path f) throws IOException {
+        Files.deleteIfExists(f);
+        syncDir(f.getParent());
     }
 
     @dev.palimpsest.model.DoNotMutate("fsync: its effect shows only after a power loss, which no test can cause")

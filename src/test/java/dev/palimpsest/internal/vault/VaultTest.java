@@ -7,6 +7,7 @@ import dev.palimpsest.model.FactId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +90,37 @@ class VaultTest {
         finished.done();
         assertThat(finished.file()).doesNotExist();
         assertThat(v.orphanedIntents()).isEmpty();
+    }
+
+    @Test
+    void anIntentReleasedOrDoneKeepsNoDescriptorOpen() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "Linux: open descriptors are listed");
+        Vault v = new Vault(gitDir, false);
+        Vault.Intent released = v.intendForget();
+        assertThat(openOn(released.file())).isPositive();
+        released.release();
+        assertThat(openOn(released.file())).isZero();
+        Vault.Intent orphan = v.orphanedIntents().get(0);
+        Vault.Intent done = v.intendForget();
+        orphan.done();
+        done.done();
+        assertThat(openOn(released.file())).isZero();
+        assertThat(openOn(done.file())).isZero();
+    }
+
+    /** How many descriptors of this process are open on {@code file} (also once it is deleted). */
+    private static long openOn(Path file) throws Exception {
+        long n = 0;
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    n += Files.readSymbolicLink(fd).toString().startsWith(file.toString()) ? 1 : 0;
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // the listing's own descriptor, closed since
+                }
+            }
+        }
+        return n;
     }
 
     @Test
