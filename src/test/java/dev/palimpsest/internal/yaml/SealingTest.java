@@ -109,6 +109,9 @@ class SealingTest {
         assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, FactId.of("b"), quote, "q"))
                 .as("a quote copied into another referrer").isInstanceOf(FormatException.class);
         assertThat(Sealing.sealQuote(SRC_KEY, SRC, A, "quoted words here")).as("a fresh nonce each time").isNotEqualTo(quote);
+        String nonceAlone = Base64.getEncoder().encodeToString(new byte[12]);
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, nonceAlone, "q")).isInstanceOf(FormatException.class)
+                .hasMessage("q: quote_sealed is too short");
     }
 
     @Test
