@@ -36,6 +36,12 @@ public final class Vault implements SealKeys {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] ABSENT = new byte[0];
 
+    /**
+     * The intent files this JVM locks (or is about to): it opens no second channel on them, since
+     * closing one would drop the lock (a POSIX record lock belongs to the process, not the channel).
+     */
+    private static final java.util.Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
     private final Path root;
     private final boolean fsync;
     private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
@@ -130,9 +136,10 @@ public final class Vault implements SealKeys {
      */
     public Intent intendForget() {
         Path dir = root.resolve(INTENTS);
+        Path f = dir.resolve(ProcessHandle.current().pid() + "-" + System.nanoTime() + ".intent");
+        HELD.add(held(f));
         try {
             mkdirs(dir);
-            Path f = dir.resolve(ProcessHandle.current().pid() + "-" + System.nanoTime() + ".intent");
             FileChannel ch = FileChannel.open(f, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {
@@ -146,7 +153,11 @@ public final class Vault implements SealKeys {
                 throw e;
             }
         } catch (IOException e) {
+            HELD.remove(held(f));
             throw new PalimpsestInternalException("cannot record a forget's intent in " + dir + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            HELD.remove(held(f));
+            throw e;
         }
     }
 
@@ -166,21 +177,25 @@ public final class Vault implements SealKeys {
     private void orphans(Path dir, java.util.List<Intent> out) {
         try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.intent")) {
             for (Path f : ds) {
-                FileChannel ch;
+                if (!HELD.add(held(f))) {
+                    continue; // this JVM's own forget in flight, or an orphan it is settling
+                }
+                java.nio.channels.FileLock lock = null;
+                FileChannel ch = null;
                 try {
                     ch = FileChannel.open(f, StandardOpenOption.WRITE);
-                } catch (NoSuchFileException e) {
-                    continue; // its forget just finished
-                }
-                java.nio.channels.FileLock lock;
-                try {
                     lock = ch.tryLock();
-                } catch (java.nio.channels.OverlappingFileLockException e) {
-                    lock = null; // this JVM's own forget in flight
+                } catch (NoSuchFileException e) {
+                    // its forget just finished
+                } finally {
+                    if (lock == null) {
+                        if (ch != null) {
+                            ch.close();
+                        }
+                        HELD.remove(held(f));
+                    }
                 }
-                if (lock == null) {
-                    ch.close();
-                } else {
+                if (lock != null) {
                     out.add(new Intent(f, ch));
                 }
             }
@@ -221,8 +236,14 @@ public final class Vault implements SealKeys {
                 channel.close();
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot release " + file + ": " + e.getMessage(), e);
+            } finally {
+                HELD.remove(held(file));
             }
         }
+    }
+
+    private static Path held(Path intent) {
+        return intent.toAbsolutePath().normalize();
     }
 
     private Path mkdirs(Path dir) throws IOException {
