@@ -83,6 +83,7 @@ class VaultTest {
         assertThat(live.file()).as("a dead process leaves its intent").exists();
         var orphans = v.orphanedIntents();
         assertThat(orphans).extracting(Vault.Intent::file).containsExactly(live.file());
+        assertThat(new Vault(gitDir, false).orphanedIntents()).as("taken by the first look").isEmpty();
         orphans.get(0).done();
         assertThat(live.file()).doesNotExist();
         assertThat(v.orphanedIntents()).isEmpty();
