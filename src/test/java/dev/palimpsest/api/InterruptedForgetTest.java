@@ -47,11 +47,13 @@ class InterruptedForgetTest {
     @Test
     void theNextOpenFinishesAForgetInterruptedAfterItsCommit() throws Exception {
         FactId a = FactId.of("a");
+        FactId kept = FactId.of("kept");
         Path gitDir;
         Path key;
         try (Store s = TestStores.init(dir)) {
             var tx = s.begin(ALICE);
             tx.assertFact(FactSpec.of(Kind.of("note"), SECRET).id(a).asSensitive());
+            tx.assertFact(FactSpec.of(Kind.of("note"), "Kept words, sealed too.").id(kept).asSensitive());
             tx.commit();
             assertThat(s.recall().search(SearchQuery.of("harbour", List.of()))).extracting(h -> h.id()).contains(a);
             gitDir = s.gitDir();
@@ -65,13 +67,23 @@ class InterruptedForgetTest {
         assertThat(gitDir.resolve("palimpsest-index").resolve("search-v1")).as("and the search index").exists();
         assertThat(intents(gitDir)).isEqualTo(1);
 
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
         try (Store s = open()) {
+            System.setErr(saved);
+            assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).contains(
+                    "finished an interrupted forget: destroyed the data keys of 1 forgotten fact(s)");
             assertThat(key).as("destroyed on open").doesNotExist();
+            assertThat(((dev.palimpsest.model.FactRead.Found) s.read(kept, s.head())).fact().body())
+                    .as("a fact not forgotten keeps its key").isEqualTo("Kept words, sealed too.");
             assertThat(gitDir.resolve("palimpsest-index").resolve("search-v1")).as("scrubbed on open").doesNotExist();
             assertThat(intents(gitDir)).isZero();
             assertThat(catchThrowableOfType(() -> s.read(a, s.head()), NotFoundException.class))
                     .hasMessageContaining("forgotten at");
             assertThat(s.erasure().unlearnCheck(a).readable()).isEmpty();
+        } finally {
+            System.setErr(saved);
         }
         try (Auditor au = Auditor.open(gitDir)) {
             assertThat(au.audit(null, AuditProgress.none()).violations()).isEmpty();

@@ -129,6 +129,16 @@ class ForgetTest {
                     dev.palimpsest.internal.layout.StorePaths.shard(m)).resolve("m.key")).doesNotExist();
             assertThat(((FactRead.Retracted) s.read(sy, s.head())).lastFact().body()).as("sy keeps its key")
                     .isEqualTo(SECRET_B);
+            tx = s.begin(ALICE);
+            tx.assertFact(FactSpec.of(Kind.of("note"), "a later note").id(FactId.of("later")));
+            tx.commit();
+            assertThat(catchThrowableOfType(() -> s.read(sx, s.head()), NotFoundException.class))
+                    .as("named by the commit that forgot it, not a later one")
+                    .hasMessageContaining("forgotten at " + r.commit().hex());
+        }
+        try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(dir.resolve("store.git"))) {
+            assertThat(a.audit(null, dev.palimpsest.model.AuditProgress.none()).violations())
+                    .as("the cascade is forgotten in the forget's commit").isEmpty();
         }
     }
 

@@ -36,6 +36,12 @@ public final class Vault implements SealKeys {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] ABSENT = new byte[0];
 
+    /**
+     * The intent files this JVM locks (or is about to): it opens no second channel on them, since
+     * closing one would drop the lock (a POSIX record lock belongs to the process, not the channel).
+     */
+    private static final java.util.Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
     private final Path root;
     private final boolean fsync;
     private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
@@ -93,19 +99,7 @@ public final class Vault implements SealKeys {
         RANDOM.nextBytes(k);
         Path f = file(id);
         try {
-            Path shard = mkdirs(f.getParent());
-            Path tmp = Files.createTempFile(shard, id.value() + ".", ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.write(ByteBuffer.wrap(k));
-                force(ch);
-            }
-            try {
-                Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, f);
-            }
-            syncDir(shard);
+            write(mkdirs(f.getParent()), f, id, k);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write the data key of " + id + ": " + e.getMessage(), e);
         }
@@ -142,23 +136,28 @@ public final class Vault implements SealKeys {
      */
     public Intent intendForget() {
         Path dir = root.resolve(INTENTS);
+        Path f = dir.resolve(ProcessHandle.current().pid() + "-" + System.nanoTime() + ".intent");
+        HELD.add(held(f));
         try {
             mkdirs(dir);
-            Path f = dir.resolve(ProcessHandle.current().pid() + "-" + System.nanoTime() + ".intent");
             FileChannel ch = FileChannel.open(f, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try {
-                java.nio.channels.FileLock lock = ch.lock();
+                ch.lock();
                 force(ch);
                 syncDir(dir);
-                return new Intent(f, ch, lock);
+                return new Intent(f, ch);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 Files.deleteIfExists(f);
                 throw e;
             }
         } catch (IOException e) {
+            HELD.remove(held(f));
             throw new PalimpsestInternalException("cannot record a forget's intent in " + dir + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            HELD.remove(held(f));
+            throw e;
         }
     }
 
@@ -169,45 +168,50 @@ public final class Vault implements SealKeys {
     public java.util.List<Intent> orphanedIntents() {
         Path dir = root.resolve(INTENTS);
         java.util.List<Intent> out = new java.util.ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
+        if (Files.isDirectory(dir)) {
+            orphans(dir, out);
         }
+        return out;
+    }
+
+    private void orphans(Path dir, java.util.List<Intent> out) {
         try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.intent")) {
             for (Path f : ds) {
-                FileChannel ch;
+                if (!HELD.add(held(f))) {
+                    continue; // this JVM's own forget in flight, or an orphan it is settling
+                }
+                java.nio.channels.FileLock lock = null;
+                FileChannel ch = null;
                 try {
                     ch = FileChannel.open(f, StandardOpenOption.WRITE);
-                } catch (NoSuchFileException e) {
-                    continue; // its forget just finished
-                }
-                java.nio.channels.FileLock lock;
-                try {
                     lock = ch.tryLock();
-                } catch (java.nio.channels.OverlappingFileLockException e) {
-                    lock = null; // this JVM's own forget in flight
+                } catch (NoSuchFileException e) {
+                    // its forget just finished
+                } finally {
+                    if (lock == null) {
+                        if (ch != null) {
+                            ch.close();
+                        }
+                        HELD.remove(held(f));
+                    }
                 }
-                if (lock == null) {
-                    ch.close();
-                } else {
-                    out.add(new Intent(f, ch, lock));
+                if (lock != null) {
+                    out.add(new Intent(f, ch));
                 }
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read " + dir + ": " + e.getMessage(), e);
         }
-        return out;
     }
 
-    /** A forget's intent file and the lock that says its process is alive. */
+    /** A forget's intent file and the channel whose lock says its process is alive. */
     public final class Intent {
         private final Path file;
         private final FileChannel channel;
-        private final java.nio.channels.FileLock lock;
 
-        private Intent(Path file, FileChannel channel, java.nio.channels.FileLock lock) {
+        private Intent(Path file, FileChannel channel) {
             this.file = file;
             this.channel = channel;
-            this.lock = lock;
         }
 
         /** The intent file. */
@@ -218,8 +222,7 @@ public final class Vault implements SealKeys {
         /** The forget is settled (or never landed): deletes the file, then releases the lock. */
         public void done() {
             try {
-                Files.deleteIfExists(file);
-                syncDir(file.getParent());
+                delete(file);
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot delete " + file + ": " + e.getMessage(), e);
             } finally {
@@ -227,15 +230,20 @@ public final class Vault implements SealKeys {
             }
         }
 
-        /** Releases the lock and keeps the file: what a process that dies here leaves behind. */
+        /** Releases the lock (closing its channel) and keeps the file: what a process that dies here leaves behind. */
         public void release() {
             try {
-                lock.release();
                 channel.close();
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot release " + file + ": " + e.getMessage(), e);
+            } finally {
+                HELD.remove(held(file));
             }
         }
+    }
+
+    private static Path held(Path intent) {
+        return intent.toAbsolutePath().normalize();
     }
 
     private Path mkdirs(Path dir) throws IOException {
@@ -252,6 +260,28 @@ public final class Vault implements SealKeys {
             }
         }
         return dir;
+    }
+
+    @dev.palimpsest.model.DoNotMutate("fsync only: its mutants drop the key's and folder's fsyncs, seen only after a power loss")
+    private void write(Path shard, Path f, FactId id, byte[] k) throws IOException {
+        Path tmp = Files.createTempFile(shard, id.value() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(k));
+            force(ch);
+        }
+        try {
+            Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, f);
+        }
+        syncDir(shard);
+    }
+
+    @dev.palimpsest.model.DoNotMutate("fsync only: its one mutant drops the folder's fsync, seen only after a power loss")
+    private void delete(Path f) throws IOException {
+        Files.deleteIfExists(f);
+        syncDir(f.getParent());
     }
 
     @dev.palimpsest.model.DoNotMutate("fsync: its effect shows only after a power loss, which no test can cause")

@@ -124,6 +124,15 @@ final class ForgedCases {
             return claim(s.forge(), "and rewrites a tombstone").put(StorePaths.tombstonePath(sx), tombstone(sx, zeros))
                     .commit();
         });
+        add(cs, Rule.TOMBSTONE_REWRITTEN, s -> {
+            FactId sx = FactId.of("sx");
+            try (dev.palimpsest.api.Store st = open(s)) {
+                sealed(st, sx.value());
+                st.erasure().forget(ALICE, List.of(sx), "gone", false);
+            }
+            return put(s.forge(), fact(sx.value(), Kind.CLAIM, "Written again after its forget."))
+                    .trailers("alice", "assert", "Palimpsest-Fact", sx.value()).commit();
+        });
         add(cs, Rule.FORGET_CASCADE, s -> {
             FactId sx = FactId.of("sx");
             String digest;

@@ -7,6 +7,7 @@ import dev.palimpsest.model.FactId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +55,23 @@ class VaultTest {
     }
 
     @Test
+    void aKeyWrittenByAnotherInstanceAfterThisOneMissedOrDestroyedItIsReadAfresh() throws Exception {
+        Vault v = new Vault(gitDir, false);
+        Vault other = new Vault(gitDir, false);
+        assertThat(v.key(B)).isNull();
+        byte[] b = other.keyOrCreate(B);
+        assertThat(v.key(B)).isEqualTo(b);
+        byte[] first = v.keyOrCreate(A);
+        assertThat(v.destroy(A)).isTrue();
+        byte[] second = other.keyOrCreate(A);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(v.key(A)).isEqualTo(second);
+        Files.write(v.file(A), new byte[] {1, 2, 3});
+        assertThat(new Vault(gitDir, false).key(A)).as("a key file of the wrong length holds no key").isNull();
+        assertThat(v.holds(A)).isTrue();
+    }
+
+    @Test
     void anIntentIsOrphanedOnlyOnceItsHolderLetsGoAndIsGoneWhenDone() throws Exception {
         Vault v = new Vault(gitDir, true);
         assertThat(v.orphanedIntents()).isEmpty();
@@ -65,6 +83,7 @@ class VaultTest {
         assertThat(live.file()).as("a dead process leaves its intent").exists();
         var orphans = v.orphanedIntents();
         assertThat(orphans).extracting(Vault.Intent::file).containsExactly(live.file());
+        assertThat(new Vault(gitDir, false).orphanedIntents()).as("taken by the first look").isEmpty();
         orphans.get(0).done();
         assertThat(live.file()).doesNotExist();
         assertThat(v.orphanedIntents()).isEmpty();
@@ -72,6 +91,37 @@ class VaultTest {
         finished.done();
         assertThat(finished.file()).doesNotExist();
         assertThat(v.orphanedIntents()).isEmpty();
+    }
+
+    @Test
+    void anIntentReleasedOrDoneKeepsNoDescriptorOpen() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "Linux: open descriptors are listed");
+        Vault v = new Vault(gitDir, false);
+        Vault.Intent released = v.intendForget();
+        assertThat(openOn(released.file())).isPositive();
+        released.release();
+        assertThat(openOn(released.file())).isZero();
+        Vault.Intent orphan = v.orphanedIntents().get(0);
+        Vault.Intent done = v.intendForget();
+        orphan.done();
+        done.done();
+        assertThat(openOn(released.file())).isZero();
+        assertThat(openOn(done.file())).isZero();
+    }
+
+    /** How many descriptors of this process are open on {@code file} (also once it is deleted). */
+    private static long openOn(Path file) throws Exception {
+        long n = 0;
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    n += Files.readSymbolicLink(fd).toString().startsWith(file.toString()) ? 1 : 0;
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // the listing's own descriptor, closed since
+                }
+            }
+        }
+        return n;
     }
 
     @Test
@@ -90,5 +140,11 @@ class VaultTest {
                     .containsExactlyInAnyOrder("index-v1.log", "receipts-v1.log");
         }
         assertThat(Scrub.caches(gitDir)).isEmpty();
+    }
+
+    @Test
+    void scrubOfAStoreWithoutCachesDeletesNothing() {
+        assertThat(Scrub.caches(gitDir)).isEmpty();
+        assertThat(gitDir.resolve("palimpsest-index")).doesNotExist();
     }
 }

@@ -15,7 +15,13 @@ import dev.palimpsest.model.Seal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /** Sealed fact files: canonical round trips with and without the key, tamper detection, sealed quotes. */
@@ -103,6 +109,9 @@ class SealingTest {
         assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, FactId.of("b"), quote, "q"))
                 .as("a quote copied into another referrer").isInstanceOf(FormatException.class);
         assertThat(Sealing.sealQuote(SRC_KEY, SRC, A, "quoted words here")).as("a fresh nonce each time").isNotEqualTo(quote);
+        String nonceAlone = Base64.getEncoder().encodeToString(new byte[12]);
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, nonceAlone, "q")).isInstanceOf(FormatException.class)
+                .hasMessage("q: quote_sealed is too short");
     }
 
     @Test
@@ -113,5 +122,44 @@ class SealingTest {
         assertThat(one.seal().nonce()).isNotEqualTo(two.seal().nonce());
         assertThat(one.seal().digest()).isEqualTo(two.seal().digest()).isEqualTo(Sealing.digest(f, KEY));
         assertThat(Sealing.digest(f, SRC_KEY)).isNotEqualTo(one.seal().digest());
+    }
+
+    @Test
+    void theFastDecoderOpensOnlyABodyAloneThatMatchesItsDigest() throws Exception {
+        Kind note = Kind.of("note");
+        Seal s = Sealing.seal(plain(note, Grounding.NONE), KEY).seal();
+        assertThat(Sealing.openBody(KEY, A, note, s)).isEqualTo("Zelda lives at 12 Harbour Lane");
+        Seal triple = Sealing.seal(plain(Kind.ASSERTION, Grounding.triple("Zelda", "lives at", "12 Harbour Lane")), KEY)
+                .seal();
+        assertThat(Sealing.openBody(KEY, A, Kind.ASSERTION, triple)).as("a triple is sealed too").isNull();
+        assertThat(Sealing.openBody(KEY, A, note, envelope(A, note, "{\"subject\":\"Zelda\"}"))).as("no body").isNull();
+        assertThat(Sealing.openBody(KEY, A, note, envelope(A, note, "{\"body\":\"Zelda\"}"))).isEqualTo("Zelda");
+        assertThat(Sealing.openBody(SRC_KEY, A, note, s)).as("another key").isNull();
+        assertThat(Sealing.openBody(KEY, A, note, new Seal("not base64!", s.data(), s.digest(), true))).isNull();
+        String other = Sealing.digest(new Fact(A, note, "Someone else entirely", null, List.of()), KEY);
+        assertThat(Sealing.openBody(KEY, A, note, new Seal(s.nonce(), s.data(), other, true))).isNull();
+
+        byte[] bytes = FactCodec.encode(Sealing.seal(plain(note, Grounding.NONE), KEY));
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        String digest = text.substring(text.indexOf("digest: \"") + 9, text.indexOf("digest: \"") + 9 + 64);
+        byte[] redigested = text.replace(digest, other).getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> CanonicalFacts.decode(redigested, "a", keys(true, true)))
+                .isInstanceOf(FormatException.class).hasMessageContaining("does not match its digest");
+    }
+
+    /** A seal of the JSON {@code payload} as the format defines it (AES-256-GCM, additional data, HMAC-SHA256). */
+    private static Seal envelope(FactId id, Kind kind, String payload) throws Exception {
+        byte[] nonce = new byte[12];
+        Arrays.fill(nonce, (byte) 3);
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+        c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(KEY, "AES"), new GCMParameterSpec(128, nonce));
+        c.updateAAD((Sealing.FORMAT + "\0" + id.value() + "\0" + kind.value()).getBytes(StandardCharsets.UTF_8));
+        byte[] plain = payload.getBytes(StandardCharsets.UTF_8);
+        byte[] data = c.doFinal(plain);
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(KEY, "HmacSHA256"));
+        Base64.Encoder b64 = Base64.getEncoder();
+        return new Seal(b64.encodeToString(nonce), b64.encodeToString(data), HexFormat.of().formatHex(mac.doFinal(plain)),
+                true);
     }
 }
