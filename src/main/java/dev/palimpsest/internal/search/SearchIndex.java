@@ -356,13 +356,19 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             } else {
                 catchUpTo(claims.seq(commit), false);
             }
-            if (System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS) {
+            if (saveDue()) {
                 commitNow();
             }
         } catch (IOException | RuntimeException e) {
             // the commit landed; the next question catches the index up from git
             notice("could not update the search index after " + commit.name() + ": " + e.getMessage());
         }
+    }
+
+    /** Whether a second has passed since the last save. */
+    @dev.palimpsest.model.DoNotMutate("speed only: saving sooner costs time; a crash loses only what the next open catches up")
+    private boolean saveDue() {
+        return System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS;
     }
 
     /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */
