@@ -155,6 +155,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Searchers without Lucene's query cache: every query here is a one-off (its filters name a commit). */
     private static final SearcherFactory SEARCHERS = new SearcherFactory() {
         @Override
+        @dev.palimpsest.model.DoNotMutate("speed only: a query cache changes no answer")
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
             IndexSearcher s = new IndexSearcher(reader);
             s.setQueryCache(null);

@@ -15,6 +15,11 @@ public final class Tokens {
 
     /** The number of cl100k_base tokens of {@code text}. */
     public static int count(String text) {
+        return encoding().countTokens(text);
+    }
+
+    @dev.palimpsest.model.DoNotMutate("speed only: its checks only keep the vocabulary from loading more than once")
+    private static Encoding encoding() {
         Encoding e = encoding;
         if (e == null) {
             synchronized (Tokens.class) {
@@ -24,6 +29,6 @@ public final class Tokens {
                 e = encoding;
             }
         }
-        return e.countTokens(text);
+        return e;
     }
 }
