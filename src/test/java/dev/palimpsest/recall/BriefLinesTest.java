@@ -79,6 +79,23 @@ class BriefLinesTest {
     }
 
     @Test
+    void aFactWithoutATripleIsListedByItsBodyAndOnlyDirectHitsBringTheirSubjectsDeadEnds() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "incident-9");
+            RecallStoriesTest.claim(s, "a1", "auth-service", "depends on", "redis", doc);
+            claim(s, "r1", "redis", "3s", doc, null);
+            supersede(s, "r1", "r2", "redis", "2s", doc);
+            Brief b = s.recall().brief(new BriefRequest(List.of("auth-service"), "document", null, 0, 5));
+            assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN);
+            List<String> known = b.sections().get(0).lines();
+            assertThat(known).anySatisfy(l -> assertThat(l).matches("- document incident-9 \\[actor: alice, time: "
+                    + TIME + "]"));
+            assertThat(known).anySatisfy(l -> assertThat(l).startsWith("- redis times out after 2s ")
+                    .endsWith("(related via auth-service)"));
+        }
+    }
+
+    @Test
     void deadEndsCorrectedInOneCommitAreListedById() throws Exception {
         try (Store s = TestStores.init(dir)) {
             FactId doc = RecallStoriesTest.source(s, "incident-9");
