@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A brief's lines in full: dead ends superseded or retracted, with and without a run, across several entities. */
 class BriefLinesTest {
     static final String HEX = "[0-9a-f]{12}";
-    static final String TIME = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
+    static final String TIME = "20\\d\\d-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
 
     @TempDir
     Path dir;
