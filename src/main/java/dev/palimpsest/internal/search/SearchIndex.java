@@ -273,24 +273,44 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (target <= indexedSeq) {
             return;
         }
-        boolean show = progress && System.console() != null;
-        long started = System.nanoTime();
-        int total = target - indexedSeq;
-        int first = indexedSeq + 1;
+        Progress shown = new Progress(progress, indexedSeq + 1, target);
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
             for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
                 apply(r.seq(), r.commit(), r.changes(), r.facts(), reader);
-                if (show && (r.seq() - first + 1) % 2000 == 0) {
-                    System.err.print("\rpalimpsest: search index: " + (r.seq() - first + 1) + "/" + total + " commits");
-                }
+                shown.at(r.seq());
                 indexed = r.commit().copy();
                 indexedSeq = r.seq();
             }
         }
-        if (show) {
-            System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
-                    (System.nanoTime() - started) / 1e9);
+        shown.done();
+    }
+
+    /** A catch-up's progress on standard error, when asked for and on a terminal. */
+    @dev.palimpsest.model.DoNotMutate("only a terminal sees it, and tests run without one")
+    private static final class Progress {
+        private final boolean show;
+        private final int first;
+        private final int total;
+        private final long started = System.nanoTime();
+
+        Progress(boolean wanted, int first, int target) {
+            this.show = wanted && System.console() != null;
+            this.first = first;
+            this.total = target - first + 1;
+        }
+
+        void at(int seq) {
+            if (show && (seq - first + 1) % 2000 == 0) {
+                System.err.print("\rpalimpsest: search index: " + (seq - first + 1) + "/" + total + " commits");
+            }
+        }
+
+        void done() {
+            if (show) {
+                System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
+                        (System.nanoTime() - started) / 1e9);
+            }
         }
     }
 
