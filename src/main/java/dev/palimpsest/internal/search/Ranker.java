@@ -337,14 +337,11 @@ public final class Ranker {
     /** The queries for the facts linked to {@code d}: its targets, who targets it, and claim entities both ways. */
     private static List<Query> neighbours(Document d) {
         List<Query> out = new ArrayList<>();
-        String[] refs = d.getValues(FactDocs.REF);
-        if (refs.length > 0) {
-            List<BytesRef> terms = new ArrayList<>();
-            for (String r : refs) {
-                terms.add(new BytesRef(r));
-            }
-            out.add(new TermInSetQuery(FactDocs.ID, terms));
+        List<BytesRef> terms = new ArrayList<>();
+        for (String r : d.getValues(FactDocs.REF)) {
+            terms.add(new BytesRef(r));
         }
+        out.add(new TermInSetQuery(FactDocs.ID, terms)); // of no refs: matches nothing
         out.add(new TermQuery(new Term(FactDocs.REF, d.get(FactDocs.ID))));
         if (d.get(FactDocs.SUBJECT) != null) {
             String ok = EntityKey.of(d.get(FactDocs.OBJECT));
