@@ -32,8 +32,23 @@ public final class BriefFit {
         for (Section s : kept) {
             total += s.lines().size();
         }
-        // estimate from per-line costs, then check the exact count: keep more while one more fits, drop while over
-        int keep = estimate(kept, total, budget, counter);
+        // estimate from per-line costs, then check the exact count and drop more while it is over
+        List<int[]> costs = new ArrayList<>();
+        int estimate = 0;
+        for (Section s : kept) {
+            int header = counter.applyAsInt(s.name() + ":\n") + 1;
+            estimate += header;
+            for (String l : s.lines()) {
+                int c = counter.applyAsInt(l + "\n");
+                estimate += c;
+                costs.add(new int[] {c, header});
+            }
+        }
+        int keep = total;
+        while (keep > 0 && estimate + counter.applyAsInt(Brief.omissionLine(total - keep, budget)) > budget) {
+            keep--;
+            estimate -= costs.get(keep)[0];
+        }
         while (keep < total && exact(kept, keep + 1, total, budget, counter) <= budget) {
             keep++; // the estimate counted headers of sections already gone
         }
@@ -46,27 +61,6 @@ public final class BriefFit {
             }
             keep--;
         }
-    }
-
-    /** How many entries fit, estimated from per-line costs. */
-    @dev.palimpsest.model.DoNotMutate("speed only: a first guess; fit's exact loops settle the answer from any start")
-    private static int estimate(List<Section> kept, int total, int budget, ToIntFunction<String> counter) {
-        List<Integer> costs = new ArrayList<>();
-        int estimate = 0;
-        for (Section s : kept) {
-            estimate += counter.applyAsInt(s.name() + ":\n") + 1;
-            for (String l : s.lines()) {
-                int c = counter.applyAsInt(l + "\n");
-                estimate += c;
-                costs.add(c);
-            }
-        }
-        int keep = total;
-        while (keep > 0 && estimate + counter.applyAsInt(Brief.omissionLine(total - keep, budget)) > budget) {
-            keep--;
-            estimate -= costs.get(keep);
-        }
-        return keep;
     }
 
     private static int exact(List<Section> sections, int keep, int total, int budget, ToIntFunction<String> counter) {

@@ -155,7 +155,6 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Searchers without Lucene's query cache: every query here is a one-off (its filters name a commit). */
     private static final SearcherFactory SEARCHERS = new SearcherFactory() {
         @Override
-        @dev.palimpsest.model.DoNotMutate("speed only: a query cache changes no answer")
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
             IndexSearcher s = new IndexSearcher(reader);
             s.setQueryCache(null);
@@ -273,44 +272,24 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (target <= indexedSeq) {
             return;
         }
-        Progress shown = new Progress(progress, indexedSeq + 1, target);
+        boolean show = progress && System.console() != null;
+        long started = System.nanoTime();
+        int total = target - indexedSeq;
+        int first = indexedSeq + 1;
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
             for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
                 apply(r.seq(), r.commit(), r.changes(), r.facts(), reader);
-                shown.at(r.seq());
+                if (show && (r.seq() - first + 1) % 2000 == 0) {
+                    System.err.print("\rpalimpsest: search index: " + (r.seq() - first + 1) + "/" + total + " commits");
+                }
                 indexed = r.commit().copy();
                 indexedSeq = r.seq();
             }
         }
-        shown.done();
-    }
-
-    /** A catch-up's progress on standard error, when asked for and on a terminal. */
-    @dev.palimpsest.model.DoNotMutate("only a terminal sees it, and tests run without one")
-    private static final class Progress {
-        private final boolean show;
-        private final int first;
-        private final int total;
-        private final long started = System.nanoTime();
-
-        Progress(boolean wanted, int first, int target) {
-            this.show = wanted && System.console() != null;
-            this.first = first;
-            this.total = target - first + 1;
-        }
-
-        void at(int seq) {
-            if (show && (seq - first + 1) % 2000 == 0) {
-                System.err.print("\rpalimpsest: search index: " + (seq - first + 1) + "/" + total + " commits");
-            }
-        }
-
-        void done() {
-            if (show) {
-                System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
-                        (System.nanoTime() - started) / 1e9);
-            }
+        if (show) {
+            System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
+                    (System.nanoTime() - started) / 1e9);
         }
     }
 
@@ -377,19 +356,13 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             } else {
                 catchUpTo(claims.seq(commit), false);
             }
-            if (saveDue()) {
+            if (System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS) {
                 commitNow();
             }
         } catch (IOException | RuntimeException e) {
             // the commit landed; the next question catches the index up from git
             notice("could not update the search index after " + commit.name() + ": " + e.getMessage());
         }
-    }
-
-    /** Whether a second has passed since the last save. */
-    @dev.palimpsest.model.DoNotMutate("speed only: saving sooner costs time; a crash loses only what the next open catches up")
-    private boolean saveDue() {
-        return System.nanoTime() - lastCommit >= COMMIT_EVERY_NANOS;
     }
 
     /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */

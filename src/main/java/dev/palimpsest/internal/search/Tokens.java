@@ -9,26 +9,15 @@ import com.knuddels.jtokkit.api.EncodingType;
  * budget. The vocabulary loads once, on first use. Thread-safe.
  */
 public final class Tokens {
-    private static volatile Encoding encoding;
-
     private Tokens() {}
+
+    /** The vocabulary, loaded when first used (the holder idiom). */
+    private static final class Vocabulary {
+        static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    }
 
     /** The number of cl100k_base tokens of {@code text}. */
     public static int count(String text) {
-        return encoding().countTokens(text);
-    }
-
-    @dev.palimpsest.model.DoNotMutate("speed only: its checks only keep the vocabulary from loading more than once")
-    private static Encoding encoding() {
-        Encoding e = encoding;
-        if (e == null) {
-            synchronized (Tokens.class) {
-                if (encoding == null) {
-                    encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-                }
-                e = encoding;
-            }
-        }
-        return e;
+        return Vocabulary.CL100K.countTokens(text);
     }
 }
