@@ -154,6 +154,18 @@ class RecallStoriesTest {
         }
     }
 
+    @Test
+    void aFactTheTextChannelAlreadyScoredAsHighlyKeepsItsFirstChannel() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            seedGraph(s);
+            // redis: the best BM25 match scores 0.9, and so does every exact spelling of the key redis
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
+            assertThat(ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
+            assertThat(hits).allSatisfy(h -> assertThat(h.score()).isEqualTo(0.9));
+            assertThat(hits).filteredOn(h -> h.channel() == Channel.LEXICAL).isNotEmpty();
+        }
+    }
+
     /** The best Dice coefficient of trigram sets between a query word and the hit's compact subject or object key. */
     private static double bestDice(List<String> words, SearchHit h) {
         double best = 0;

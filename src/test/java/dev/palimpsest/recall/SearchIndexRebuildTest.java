@@ -100,12 +100,65 @@ class SearchIndexRebuildTest {
     }
 
     @Test
+    void versionsLiveInAReusedIndexEndWhenRevisedOrRetractedLater() throws Exception {
+        Path g = dir.resolve("a").resolve("store.git");
+        try (Store s = TestStores.init(dir.resolve("a"))) {
+            RecallStoriesTest.seedGraph(s);
+            assertThat(ids(s.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0))))
+                    .containsExactly("r1", "r2");
+        }
+        try (Store s = Store.open(g, new KeyHome(dir.resolve("a").resolve("home")))) {
+            assertThat(s.recall().search(SearchQuery.of("patched", List.of()))).isEmpty(); // reused, not rebuilt
+            var tx = s.begin(TestStores.ALICE);
+            tx.revise(FactId.of("r1"), "redis runs version 7.2.4, patched in place", List.of());
+            tx.retract(FactId.of("r2"), "not reproducible");
+            tx.commit();
+            List<SearchHit> now = s.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0));
+            assertThat(ids(now)).containsExactly("r1");
+            assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
+            assertThat(s.recall().search(SearchQuery.of("connection leak", List.of()))).isEmpty();
+        }
+    }
+
+    @Test
+    void aWriteMoreThanASecondAfterTheLastSaveIsSavedWithItsCommit() throws Exception {
+        try (Store s = TestStores.init(dir.resolve("a"))) {
+            RecallStoriesTest.seedGraph(s);
+            assertThat(s.recall().search(SearchQuery.of(null, List.of("redis")))).isNotEmpty();
+            assertThat(savedCommit(s.gitDir())).isEqualTo(s.head().hex());
+            Thread.sleep(1100);
+            s.claims().claim(TestStores.ALICE, ClaimSpec.of("redis", "runs on", "k8s", FactId.of("arch-md"))
+                    .id(FactId.of("r3")));
+            assertThat(savedCommit(s.gitDir())).isEqualTo(s.head().hex());
+        }
+    }
+
+    private static String savedCommit(Path gitDir) throws Exception {
+        try (FSDirectory d = FSDirectory.open(index(gitDir))) {
+            return org.apache.lucene.index.SegmentInfos.readLatestCommit(d).getUserData().get("commit");
+        }
+    }
+
+    @Test
     void aMissingIndexIsBuilt() throws Exception {
         Path g = build(dir.resolve("a"), "auth");
         deleteTree(index(g));
         Answer a = ask(g, "auth");
         assertRight(a);
         assertThat(a.err()).contains("building the search index").contains("(missing)");
+        assertThat(ask(g, "auth").err()).doesNotContain("search index");
+    }
+
+    @Test
+    void aFileWhereTheIndexFolderBelongsIsReplacedByABuiltIndexSayingSoOnce() throws Exception {
+        Path g = build(dir.resolve("a"), "auth");
+        deleteTree(index(g));
+        Files.writeString(index(g), "not an index");
+        Answer a = ask(g, "auth");
+        assertRight(a);
+        assertThat(a.err().lines().filter(l -> l.contains("search index")).toList()).singleElement().satisfies(l -> assertThat(l)
+                .isEqualTo("palimpsest: building the search index " + index(g) + " (missing); rebuilding it from git"));
+        assertThat(Files.isDirectory(index(g))).isTrue();
         assertThat(ask(g, "auth").err()).doesNotContain("search index");
     }
 

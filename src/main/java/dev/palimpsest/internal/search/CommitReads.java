@@ -52,7 +52,7 @@ final class CommitReads implements AutoCloseable {
         this.claims = claims;
         this.next = from;
         this.to = to;
-        if (to - from + 1 >= AHEAD_FROM) {
+        if (readsAhead(from, to)) {
             ahead = new ArrayBlockingQueue<>(QUEUE);
             worker = new Thread(this::readAhead, "palimpsest-search-reads");
             worker.setDaemon(true);
@@ -62,6 +62,12 @@ final class CommitReads implements AutoCloseable {
             worker = null;
             open();
         }
+    }
+
+    /** Whether the range is long enough to read on a worker thread. */
+    @dev.palimpsest.model.DoNotMutate("speed only: either way the same commits are read, in order")
+    private static boolean readsAhead(int from, int to) {
+        return to - from + 1 >= AHEAD_FROM;
     }
 
     private void open() {
@@ -125,6 +131,7 @@ final class CommitReads implements AutoCloseable {
         return new Read(seq, c, changes, facts);
     }
 
+    @dev.palimpsest.model.DoNotMutate("resources only: a reader or walk left open answers nothing differently")
     private void release() {
         if (reader != null) {
             reader.close();

@@ -227,11 +227,8 @@ public final class Ranker {
                 best = Math.max(best, sd.score);
             }
         }
-        for (ScoreDoc sd : kept) {
-            double score = TEXT_MAX * (sd.score / best);
-            if (score > 0) {
-                offer(found, docs, stored, seq, sd.doc, score, Channel.LEXICAL, 0, null, null);
-            }
+        for (ScoreDoc sd : kept) { // BM25 scores a matching document above 0
+            offer(found, docs, stored, seq, sd.doc, TEXT_MAX * (sd.score / best), Channel.LEXICAL, 0, null, null);
         }
     }
 
@@ -268,7 +265,7 @@ public final class Ranker {
             bands.add(new BoostQuery(new ConstantScoreQuery(new TermInSetQuery(FactDocs.CKEY, ks)), sim.floatValue()));
             band.merge(sim.floatValue(), sim, Math::max);
         });
-        Query gq = bands.size() == 1 ? bands.get(0) : new DisjunctionMaxQuery(bands, 0f);
+        Query gq = new DisjunctionMaxQuery(bands, 0f); // of one band: that band
         for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
             Double sim = band.get(sd.score);
             if (sim == null) {
@@ -340,14 +337,11 @@ public final class Ranker {
     /** The queries for the facts linked to {@code d}: its targets, who targets it, and claim entities both ways. */
     private static List<Query> neighbours(Document d) {
         List<Query> out = new ArrayList<>();
-        String[] refs = d.getValues(FactDocs.REF);
-        if (refs.length > 0) {
-            List<BytesRef> terms = new ArrayList<>();
-            for (String r : refs) {
-                terms.add(new BytesRef(r));
-            }
-            out.add(new TermInSetQuery(FactDocs.ID, terms));
+        List<BytesRef> terms = new ArrayList<>();
+        for (String r : d.getValues(FactDocs.REF)) {
+            terms.add(new BytesRef(r));
         }
+        out.add(new TermInSetQuery(FactDocs.ID, terms)); // of no refs: matches nothing
         out.add(new TermQuery(new Term(FactDocs.REF, d.get(FactDocs.ID))));
         if (d.get(FactDocs.SUBJECT) != null) {
             String ok = EntityKey.of(d.get(FactDocs.OBJECT));

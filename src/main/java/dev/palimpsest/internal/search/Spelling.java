@@ -292,6 +292,7 @@ final class Spelling {
             }
         }
 
+        @dev.palimpsest.model.DoNotMutate("speed only: linear probing finds every code under any hash; a poor one probes longer")
         private static int hash(long c) {
             long h = c * 0x9E3779B97F4A7C15L;
             return (int) (h ^ (h >>> 32));

@@ -9,21 +9,15 @@ import com.knuddels.jtokkit.api.EncodingType;
  * budget. The vocabulary loads once, on first use. Thread-safe.
  */
 public final class Tokens {
-    private static volatile Encoding encoding;
-
     private Tokens() {}
+
+    /** The vocabulary, loaded when first used (the holder idiom). */
+    private static final class Vocabulary {
+        static final Encoding CL100K = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    }
 
     /** The number of cl100k_base tokens of {@code text}. */
     public static int count(String text) {
-        Encoding e = encoding;
-        if (e == null) {
-            synchronized (Tokens.class) {
-                if (encoding == null) {
-                    encoding = Encodings.newDefaultEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
-                }
-                e = encoding;
-            }
-        }
-        return e.countTokens(text);
+        return Vocabulary.CL100K.countTokens(text);
     }
 }

@@ -75,6 +75,28 @@ class BriefFitTest {
     }
 
     @Test
+    void underACharacterCountEveryBudgetKeepsTheMostEntriesThatFitAndCountsWhatItRenders() {
+        ToIntFunction<String> chars = String::length;
+        List<Section> six = List.of(new Section("A", List.of("- a1", "- a2", "- a3")),
+                new Section("B", List.of("- b1", "- b2", "- b3")));
+        int full = chars.applyAsInt(Brief.render(six, null));
+        for (int budget = 1; budget < full; budget++) {
+            Brief b = BriefFit.fit(six, budget, chars);
+            int kept = b.sections().stream().mapToInt(s -> s.lines().size()).sum();
+            assertThat(kept + b.omitted()).isEqualTo(6);
+            assertThat(b.tokens()).as("budget %d", budget).isEqualTo(b.text().length());
+            if (kept > 0) {
+                assertThat(b.tokens()).isLessThanOrEqualTo(budget);
+            }
+            List<String> more = List.of("- a1", "- a2", "- a3", "- b1", "- b2", "- b3").subList(0, kept + 1);
+            List<Section> next = kept + 1 <= 3 ? List.of(new Section("A", more))
+                    : List.of(new Section("A", more.subList(0, 3)), new Section("B", more.subList(3, kept + 1)));
+            assertThat(Brief.render(next, Brief.omissionLine(6 - kept - 1, budget)).length()).as("budget %d", budget)
+                    .isGreaterThan(budget);
+        }
+    }
+
+    @Test
     void theTokenCounterIsCl100k() {
         assertThat(Tokens.count("hello world")).isEqualTo(2);
         assertThat(Tokens.count("")).isZero();

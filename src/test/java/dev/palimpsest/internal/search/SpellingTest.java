@@ -73,6 +73,31 @@ class SpellingTest {
     }
 
     @Test
+    void aDictionaryOfTensOfThousandsOfTrigramsFindsEveryKeyAtItsSimilarity(Seed seed) {
+        Random rnd = seed.random();
+        String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"; // 46656 trigrams: the code table grows many times
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            keys.add(i + word(rnd, alphabet, 12));
+        }
+        Spelling.Keys dictionary = Spelling.Keys.of(keys);
+        assertEquals(4000, dictionary.size());
+        for (int q = 0; q < 40; q++) {
+            String word = keys.get(rnd.nextInt(keys.size()));
+            Map<String, Double> expected = new TreeMap<>();
+            for (String k : keys) {
+                double sim = Spelling.similarity(word, k);
+                if (sim >= Spelling.MIN_SIMILARITY) {
+                    expected.put(k, sim);
+                }
+            }
+            Map<String, Double> found = new TreeMap<>();
+            dictionary.matches(Spelling.grams(word), found);
+            assertEquals(expected, found, "query " + word);
+        }
+    }
+
+    @Test
     void theThresholdIsInclusiveAndSpacesDoNotCount() {
         Spelling.Keys keys = Spelling.Keys.of(List.of("authservice", "abcdef", "abcxyz", "redis"));
         Map<String, Double> found = new TreeMap<>();

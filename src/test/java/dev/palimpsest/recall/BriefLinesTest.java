@@ -1,0 +1,115 @@
+package dev.palimpsest.recall;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.Brief;
+import dev.palimpsest.model.BriefRequest;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.FactId;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A brief's lines in full: dead ends superseded or retracted, with and without a run, across several entities. */
+class BriefLinesTest {
+    static final String HEX = "[0-9a-f]{12}";
+    static final String TIME = "20\\d\\d-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
+
+    @TempDir
+    Path dir;
+
+    private static void claim(Store s, String id, String subject, String object, FactId src, String run)
+            throws Exception {
+        ClaimSpec spec = ClaimSpec.of(subject, "times out after", object, src).id(FactId.of(id));
+        s.claims().claim(TestStores.ALICE, run == null ? spec : spec.run(run));
+    }
+
+    private static void supersede(Store s, String old, String id, String subject, String object, FactId src)
+            throws Exception {
+        s.claims().supersede(TestStores.ALICE, FactId.of(old), ClaimSpec.of(subject, "times out after", object, src)
+                .id(FactId.of(id)));
+    }
+
+    @Test
+    void deadEndLinesSayWhatCorrectedThemWithTheirFullProvenance() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "incident-9");
+            claim(s, "v1", "auth-service", "30s", doc, "run-7");
+            supersede(s, "v1", "v2", "auth-service", "20s", doc);
+            supersede(s, "v2", "v3", "auth-service", "10s", doc);
+            claim(s, "x1", "auth-service", "5s", doc, null);
+            var tx = s.begin(TestStores.ALICE);
+            tx.retract(FactId.of("x1"), "never measured");
+            tx.commit();
+            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxDeadEnds(2));
+            assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
+            List<String> dead = b.sections().get(1).lines();
+            assertThat(dead).hasSize(3);
+            assertThat(dead.get(0)).matches("- auth-service times out after 5s \\(retracted at " + HEX
+                    + "\\) \\[source: incident-9, actor: alice, commit: " + HEX + ", time: " + TIME + "]");
+            assertThat(dead.get(1)).matches("- auth-service times out after 20s \\(superseded by v3 at " + HEX
+                    + "\\) \\[source: incident-9, actor: alice, commit: " + HEX + ", time: " + TIME + "]");
+            assertThat(dead.get(2)).isEqualTo("- (+1 older correction omitted)");
+            Brief all = s.recall().brief(BriefRequest.of(List.of("auth-service")));
+            assertThat(all.sections().get(1).lines().get(2)).matches("- auth-service times out after 30s \\(superseded"
+                    + " by v2 at " + HEX + "\\) \\[source: incident-9, actor: alice, run: run-7, commit: " + HEX
+                    + ", time: " + TIME + "]");
+        }
+    }
+
+    @Test
+    void deadEndsOfSeveralEntitiesAreMergedNewestCorrectionFirst() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "incident-9");
+            claim(s, "a1", "auth-service", "30s", doc, null);
+            claim(s, "r1", "redis", "3s", doc, null);
+            supersede(s, "a1", "a2", "auth-service", "20s", doc);
+            supersede(s, "r1", "r2", "redis", "2s", doc);
+            supersede(s, "a2", "a3", "auth-service", "10s", doc);
+            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service", "redis")).withMaxDeadEnds(2));
+            List<String> dead = b.sections().get(b.sections().size() - 1).lines();
+            assertThat(dead).hasSize(3);
+            assertThat(dead.get(0)).startsWith("- auth-service times out after 20s (superseded by a3 at ");
+            assertThat(dead.get(1)).startsWith("- redis times out after 3s (superseded by r2 at ");
+            assertThat(dead.get(2)).isEqualTo("- (+1 older correction omitted)");
+        }
+    }
+
+    @Test
+    void aFactWithoutATripleIsListedByItsBodyAndOnlyDirectHitsBringTheirSubjectsDeadEnds() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "incident-9");
+            RecallStoriesTest.claim(s, "a1", "auth-service", "depends on", "redis", doc);
+            claim(s, "r1", "redis", "3s", doc, null);
+            supersede(s, "r1", "r2", "redis", "2s", doc);
+            Brief b = s.recall().brief(new BriefRequest(List.of("auth-service"), "document", null, 0, 5));
+            assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN);
+            List<String> known = b.sections().get(0).lines();
+            assertThat(known).anySatisfy(l -> assertThat(l).matches("- document incident-9 \\[actor: alice, time: "
+                    + TIME + "]"));
+            assertThat(known).anySatisfy(l -> assertThat(l).matches("- redis times out after 2s \\[source: incident-9@"
+                    + HEX + ", actor: alice, time: " + TIME + "] \\(related via auth-service\\)"));
+        }
+    }
+
+    @Test
+    void deadEndsCorrectedInOneCommitAreListedById() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "incident-9");
+            claim(s, "a1", "auth-service", "30s", doc, null);
+            claim(s, "r1", "redis", "3s", doc, null);
+            var tx = s.begin(TestStores.ALICE);
+            tx.retract(FactId.of("r1"), "wrong");
+            tx.retract(FactId.of("a1"), "wrong");
+            tx.commit();
+            Brief b = s.recall().brief(BriefRequest.of(List.of("redis", "auth-service")));
+            assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.DEAD_ENDS);
+            assertThat(b.sections().get(0).lines()).hasSize(2).satisfiesExactly(
+                    l -> assertThat(l).startsWith("- auth-service times out after 30s (retracted at "),
+                    l -> assertThat(l).startsWith("- redis times out after 3s (retracted at "));
+        }
+    }
+}

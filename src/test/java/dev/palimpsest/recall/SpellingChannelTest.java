@@ -1,0 +1,49 @@
+package dev.palimpsest.recall;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.SearchHit;
+import dev.palimpsest.model.SearchHit.Channel;
+import dev.palimpsest.model.SearchQuery;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The spelling channel's shortest words: a query word, or the whole query without spaces, of three letters. */
+class SpellingChannelTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aThreeLetterWordOfALongerQuerySpellsAThreeLetterKey() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "edge-doc");
+            RecallStoriesTest.claim(s, "c1", "c-d-n", "serves", "static files", doc);
+            // cdn is no word of c1's text (c, d, n); the whole query cdnxyz is 0.4 similar to cdn
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("cdn xyz", List.of()).with(10, 0));
+            assertThat(hits).singleElement().satisfies(h -> {
+                assertThat(h.id()).isEqualTo(FactId.of("c1"));
+                assertThat(h.channel()).isEqualTo(Channel.SPELLING);
+                assertThat(h.score()).isEqualTo(0.9);
+            });
+        }
+    }
+
+    @Test
+    void aQueryOfThreeLettersWithoutItsSpacesSpellsAThreeLetterKey() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            FactId doc = RecallStoriesTest.source(s, "edge-doc");
+            RecallStoriesTest.claim(s, "c1", "c-d-n", "serves", "static files", doc);
+            // c.d.n is one word to the text channel, its key c d n has no word of three letters: only cdn spells it
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("c.d.n", List.of()).with(10, 0));
+            assertThat(hits).singleElement().satisfies(h -> {
+                assertThat(h.id()).isEqualTo(FactId.of("c1"));
+                assertThat(h.channel()).isEqualTo(Channel.SPELLING);
+            });
+        }
+    }
+}
