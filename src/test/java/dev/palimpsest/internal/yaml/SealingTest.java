@@ -68,6 +68,7 @@ class SealingTest {
         assertThat(shut.grounding().subject()).isEqualTo(Seal.UNAVAILABLE);
         assertThat(shut.refs().get(0).quote()).isNull();
         assertThat(FactCodec.encode(shut)).isEqualTo(bytes);
+        assertThat(CanonicalFacts.fact(bytes, "a")).as("a sealed triple without its key").isEqualTo(shut);
         Fact open = FactCodec.decodeFact(bytes, "a", keys(true, false));
         assertThat(open.grounding().object()).isEqualTo("12 Harbour Lane");
         assertThat(open.refs().get(0).quote()).as("the quote needs the source's key").isNull();
@@ -113,5 +114,15 @@ class SealingTest {
         assertThat(one.seal().nonce()).isNotEqualTo(two.seal().nonce());
         assertThat(one.seal().digest()).isEqualTo(two.seal().digest()).isEqualTo(Sealing.digest(f, KEY));
         assertThat(Sealing.digest(f, SRC_KEY)).isNotEqualTo(one.seal().digest());
+    }
+
+    @Test
+    void aSealedQuoteOfNoMoreThanItsNonceIsTooShortAndOneLongerDoesNotOpen() {
+        String nonceOnly = java.util.Base64.getEncoder().encodeToString(new byte[12]);
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, nonceOnly, "q")).isInstanceOf(FormatException.class)
+                .hasMessage("q: quote_sealed is too short");
+        String garbage = java.util.Base64.getEncoder().encodeToString(new byte[13 + 16]);
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, garbage, "q")).isInstanceOf(FormatException.class)
+                .hasMessageContaining("does not open");
     }
 }
