@@ -59,7 +59,9 @@ class CanonicalFactsTextTest {
             HEAD + "\"a\\u12", HEAD + "\"a\\u00e", HEAD + "\"a\\U0001F60", HEAD + "\"a\\x4", HEAD + "\"a\\q\"\n",
             HEAD + "\"a\\U00110000\"\n", HEAD + "\"a\\xg1\"\n", HEAD + "\"ab\u0001\nrun: \"r\"\n",
             HEAD + "\"ab\\t\u0001\nrun: \"r\"\n", HEAD + "\"b\"\nrun: subject: \"s\"\npredicate: \"p\"\nobject: \"o\"\n",
-            HEAD + "\"b\"\nrun: ", HEAD + "\"b\"\nrun: \"r\" \n", HEAD + "\"a\\tb\" \n", HEAD + "\"a\u007f\"\n"};
+            HEAD + "\"b\"\nrun: ", HEAD + "\"b\"\nrun: \"r\" \n", HEAD + "\"a\\tb\" \n", HEAD + "\"a\u007f\"\n",
+            HEAD + "\"b\"\nrefs:\n- id: \"s\"\n  role: \"cites\"\n  quote: ",
+            HEAD + "\"b\"\nsubject: \"s\"\npredicate: \"p\"\nobject: "};
         for (String f : files) {
             assertSameAsYamlLibrary(f.getBytes(StandardCharsets.UTF_8));
         }

@@ -18,8 +18,9 @@ class UnknownFieldsTest {
         refused(() -> FactCodec.decodeFact(bytes(FACT + "sealed:\n  nonce: \"n\"\n  data: \"d\"\n  digest: \"g\"\n"
                 + "  extra: 1\n"), "f"));
         refused(() -> FactCodec.decodeFact(bytes(FACT + "body: \"b\"\nrefs:\n- id: \"s\"\n  role: \"cites\"\n"
-                + "  extra: 1\n"), "f"));
-        refused(() -> FactCodec.decodeFact(bytes(FACT + "body: \"b\"\nsentences:\n- text: \"t\"\n  extra: 1\n"), "f"));
+                + "  extra: 1\n"), "f"), "f ref #1: ");
+        refused(() -> FactCodec.decodeFact(bytes(FACT + "body: \"b\"\nsentences:\n- text: \"t\"\n  extra: 1\n"), "f"),
+                "f sentence #1: ");
         refused(() -> FactCodec.decodeFact(bytes(FACT + "body: \"b\"\nreceipt:\n- - id: \"s\"\n    extra: 1\n"), "f"));
     }
 
@@ -54,7 +55,11 @@ class UnknownFieldsTest {
     }
 
     private static void refused(ThrowingCallable decode) {
-        assertThatThrownBy(decode).isInstanceOf(FormatException.class).hasMessageContaining("unknown field 'extra'");
+        refused(decode, "");
+    }
+
+    private static void refused(ThrowingCallable decode, String where) {
+        assertThatThrownBy(decode).isInstanceOf(FormatException.class).hasMessageContaining(where + "unknown field 'extra'");
     }
 
     private static byte[] bytes(String s) {
