@@ -18,6 +18,16 @@ class OntologyTest {
     }
 
     @Test
+    void aMergeUnitesBothAxiomSetsAndTheOthersKeysReplaceTheseOnes() {
+        Ontology.Chain chain = new Ontology.Chain(List.of("q", "r"), "s");
+        Ontology mine = new Ontology(List.of("p"), map("a", "b"), map("c", "d"), List.of(chain));
+        Ontology other = new Ontology(List.of("t"), map("a", "x"), map("e", "f"), List.of());
+        TreeMap<String, String> sub = map("c", "d");
+        sub.put("e", "f");
+        assertThat(mine.merge(other)).isEqualTo(new Ontology(List.of("p", "t"), map("a", "x"), sub, List.of(chain)));
+    }
+
+    @Test
     void everyPredicateOfEveryAxiomMustBeValid() {
         for (String bad : new String[] {"Bad", "1x", ""}) {
             invalid(() -> new Ontology(List.of("p", bad), null, null, List.of()));

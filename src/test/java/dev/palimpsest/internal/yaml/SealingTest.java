@@ -125,4 +125,14 @@ class SealingTest {
         assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, garbage, "q")).isInstanceOf(FormatException.class)
                 .hasMessageContaining("does not open");
     }
+
+    @Test
+    void assertionsEdgesAndEntityClaimsAloneHaveATriple() {
+        for (String k : List.of("assertion", "edge", "entity-claim")) {
+            assertThat(Sealing.hasTriple(Kind.of(k))).as(k).isTrue();
+        }
+        for (String k : List.of("claim", "note", "source", "summary")) {
+            assertThat(Sealing.hasTriple(Kind.of(k))).as(k).isFalse();
+        }
+    }
 }
