@@ -88,11 +88,25 @@ public final class CanonicalFacts {
         if (!simple(id) || !simple(reason) || !simple(actor)) {
             return null;
         }
-        StringBuilder b = new StringBuilder(160 + id.length() + reason.length());
+        StringBuilder b = room(160, id, reason);
         b.append("id: \"").append(id).append("\"\nversion:\n  commit: \"").append(r.version().commit().hex())
                 .append("\"\n  blob: \"").append(r.version().blob().hex()).append("\"\nreason: \"").append(reason)
                 .append("\"\nactor: \"").append(actor).append("\"\n");
         return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @dev.palimpsest.model.DoNotMutate("capacity only: a wrong size costs a copy, never a different result")
+    private static StringBuilder room(int extra, String... parts) {
+        int n = extra;
+        for (String p : parts) {
+            n += p.length();
+        }
+        return new StringBuilder(n);
+    }
+
+    @dev.palimpsest.model.DoNotMutate("capacity only: a wrong size costs a copy, never a different result")
+    private static StringBuilder room(int extra, int from, int to) {
+        return new StringBuilder(extra + to - from);
     }
 
     /** Printable ASCII without quote or backslash: written between double quotes as it is. */
@@ -305,8 +319,7 @@ public final class CanonicalFacts {
                 return new String(b, start, i - start, StandardCharsets.US_ASCII);
             }
             simple = false;
-            StringBuilder out = new StringBuilder(i - start + 16).append(new String(b, start, i - start,
-                    StandardCharsets.US_ASCII));
+            StringBuilder out = room(16, start, i).append(new String(b, start, i - start, StandardCharsets.US_ASCII));
             while (i < b.length && b[i] != '"') {
                 int c = b[i] & 0xff;
                 if (plain(c)) {

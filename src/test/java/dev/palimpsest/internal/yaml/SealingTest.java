@@ -74,6 +74,7 @@ class SealingTest {
         assertThat(shut.grounding().subject()).isEqualTo(Seal.UNAVAILABLE);
         assertThat(shut.refs().get(0).quote()).isNull();
         assertThat(FactCodec.encode(shut)).isEqualTo(bytes);
+        assertThat(CanonicalFacts.fact(bytes, "a")).as("a sealed triple without its key").isEqualTo(shut);
         Fact open = FactCodec.decodeFact(bytes, "a", keys(true, false));
         assertThat(open.grounding().object()).isEqualTo("12 Harbour Lane");
         assertThat(open.refs().get(0).quote()).as("the quote needs the source's key").isNull();
@@ -161,5 +162,22 @@ class SealingTest {
         Base64.Encoder b64 = Base64.getEncoder();
         return new Seal(b64.encodeToString(nonce), b64.encodeToString(data), HexFormat.of().formatHex(mac.doFinal(plain)),
                 true);
+    }
+
+    @Test
+    void aSealedQuoteLongerThanItsNonceIsNotTooShortButDoesNotOpenWhenForged() {
+        String garbage = java.util.Base64.getEncoder().encodeToString(new byte[13 + 16]);
+        assertThatThrownBy(() -> Sealing.openQuote(SRC_KEY, SRC, A, garbage, "q")).isInstanceOf(FormatException.class)
+                .hasMessageContaining("does not open");
+    }
+
+    @Test
+    void assertionsEdgesAndEntityClaimsAloneHaveATriple() {
+        for (String k : List.of("assertion", "edge", "entity-claim")) {
+            assertThat(Sealing.hasTriple(Kind.of(k))).as(k).isTrue();
+        }
+        for (String k : List.of("claim", "note", "source", "summary")) {
+            assertThat(Sealing.hasTriple(Kind.of(k))).as(k).isFalse();
+        }
     }
 }
