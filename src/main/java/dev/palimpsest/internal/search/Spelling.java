@@ -115,11 +115,11 @@ final class Spelling {
         /**
          * Adds to {@code out} every key at least {@link #MIN_SIMILARITY} similar to the word
          * (whose trigrams are {@code grams}) with its similarity, keeping the larger one for a key
-         * already there. Dice ≥ 0.5 between n and m trigrams needs {@code t = ⌈(n + m) / 4⌉} shared,
-         * so m lies in [n / 3, 3 n]; for each such m, a key sharing t trigrams appears in at least two
-         * of the postings of any n − t + 2 of the word's trigrams (in one of n − t + 1), so keys are
-         * counted over the rarest n − t + 2, and those seen often enough are counted exactly by binary
-         * search in the others.
+         * already there. Dice ≥ 0.5 between n and m trigrams means at least {@code t = ⌈(n + m) / 4⌉}
+         * shared (so m lies in [n / 3, 3 n]); for each such m, a key sharing t trigrams appears in at
+         * least two of the postings of any n − t + 2 of the word's trigrams (in one of all n when t
+         * is 1), so keys are counted over the rarest n − t + 2, and those seen often enough are
+         * counted exactly by binary search in the others.
          */
         void matches(Set<String> grams, Map<String, Double> out) {
             int n = grams.size();
@@ -133,12 +133,15 @@ final class Spelling {
             }
             int[] from = new int[n];
             int[] to = new int[n];
-            int[] rank = new int[n];
+            Integer[] rank = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                rank[i] = i;
+            }
             int[] count = null;
-            for (int m = (n + 2) / 3; m <= 3 * n && m + 1 < start.length; m++) {
+            for (int m = 1; m + 1 < start.length; m++) {
                 int lo = start[m];
                 int hi = start[m + 1];
-                int t = Math.max(1, (n + m + 3) / 4);
+                int t = (n + m + 3) / 4; // the fewest shared trigrams at Dice >= 0.5
                 if (lo == hi || t > Math.min(n, m)) {
                     continue;
                 }
@@ -146,31 +149,26 @@ final class Spelling {
                     int[] p = all.get(i);
                     from[i] = lowerBound(p, lo);
                     to[i] = lowerBound(p, hi);
-                    int r = i;
-                    while (r > 0 && to[rank[r - 1]] - from[rank[r - 1]] > to[i] - from[i]) { // shortest band first
-                        rank[r] = rank[r - 1];
-                        r--;
-                    }
-                    rank[r] = i;
                 }
-                // a key sharing t trigrams holds at least need = t - (n - lists) of any `lists` of the word's
-                int lists = Math.min(n, n - t + 2);
-                int need = t - (n - lists);
-                if (count == null || count.length < hi - lo) {
-                    count = new int[Math.max(hi - lo, count == null ? 0 : 2 * count.length)];
+                shortestFirst(rank, from, to);
+                // a key sharing t trigrams holds at least need of any `lists` of the word's
+                int lists = n - Math.max(0, t - 2);
+                int need = Math.min(t, 2);
+                if (count == null) {
+                    count = new int[keys.length]; // by key number; cleaned after each size
                 }
                 for (int r = 0; r < lists; r++) {
                     int[] p = all.get(rank[r]);
                     for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
-                        count[p[x] - lo]++;
+                        count[p[x]]++;
                     }
                 }
                 for (int r = 0; r < lists; r++) {
                     int[] p = all.get(rank[r]);
                     for (int x = from[rank[r]]; x < to[rank[r]]; x++) {
                         int id = p[x];
-                        int shared = count[id - lo];
-                        count[id - lo] = 0; // counted once; the array is clean for the next size
+                        int shared = count[id];
+                        count[id] = 0; // counted once; the array is clean for the next size
                         if (shared < need) {
                             continue;
                         }
@@ -180,12 +178,18 @@ final class Spelling {
                                 shared++;
                             }
                         }
-                        if (4 * shared >= n + m) { // Dice >= 0.5; a key equal to the word shares all: 1.0
+                        if (shared >= t) { // Dice >= 0.5; a key equal to the word shares all: 1.0
                             out.merge(keys[id], 2.0 * shared / (n + m), Math::max);
                         }
                     }
                 }
             }
+        }
+
+        /** Orders the word's trigrams by the length of their postings' band, shortest first. */
+        @dev.palimpsest.model.DoNotMutate("speed only: any order is exact (keys are counted over any n - t + 2 of them)")
+        private static void shortestFirst(Integer[] rank, int[] from, int[] to) {
+            java.util.Arrays.sort(rank, java.util.Comparator.comparingInt(i -> to[i] - from[i]));
         }
 
         /** The first index of {@code p} whose value is at least {@code v}. */
