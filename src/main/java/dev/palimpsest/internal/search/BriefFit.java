@@ -32,25 +32,10 @@ public final class BriefFit {
         for (Section s : kept) {
             total += s.lines().size();
         }
-        // estimate from per-line costs, then check the exact count and drop more while it is over
-        List<int[]> costs = new ArrayList<>();
-        int estimate = 0;
-        for (Section s : kept) {
-            int header = counter.applyAsInt(s.name() + ":\n") + 1;
-            estimate += header;
-            for (String l : s.lines()) {
-                int c = counter.applyAsInt(l + "\n");
-                estimate += c;
-                costs.add(new int[] {c, header});
-            }
-        }
-        int keep = total;
-        while (keep > 0 && estimate + counter.applyAsInt(Brief.omissionLine(total - keep, budget)) > budget) {
-            keep--;
-            estimate -= costs.get(keep)[0];
-        }
+        // start from an estimate, then check the exact count up and down from there
+        int keep = Math.max(0, Math.min(total, estimate(kept, total, budget, counter)));
         while (keep < total && exact(kept, keep + 1, total, budget, counter) <= budget) {
-            keep++; // the estimate counted headers of sections already gone
+            keep++;
         }
         while (true) {
             List<Section> cut = take(kept, keep);
@@ -61,6 +46,24 @@ public final class BriefFit {
             }
             keep--;
         }
+    }
+
+    /** How many entries fit by the sum of their lines' and headers' costs and the longest omission line's. */
+    @dev.palimpsest.model.DoNotMutate("speed only: fit checks the exact count up and down from any start")
+    private static int estimate(List<Section> sections, int total, int budget, ToIntFunction<String> counter) {
+        int cost = counter.applyAsInt(Brief.omissionLine(total, budget));
+        int keep = 0;
+        for (Section s : sections) {
+            cost += counter.applyAsInt(s.name() + ":\n") + 1;
+            for (String l : s.lines()) {
+                cost += counter.applyAsInt(l + "\n");
+                if (cost > budget) {
+                    return keep;
+                }
+                keep++;
+            }
+        }
+        return keep;
     }
 
     private static int exact(List<Section> sections, int keep, int total, int budget, ToIntFunction<String> counter) {

@@ -77,9 +77,11 @@ class BriefFitTest {
     @Test
     void underACharacterCountEveryBudgetKeepsTheMostEntriesThatFitAndCountsWhatItRenders() {
         ToIntFunction<String> chars = String::length;
-        List<Section> six = List.of(new Section("A", List.of("- a1", "- a2", "- a3")),
-                new Section("B", List.of("- b1", "- b2", "- b3")));
+        String pad = " " + "x".repeat(25); // entries longer than the omission line's digits, so some fit
+        List<String> entries = List.of("- a1" + pad, "- a2" + pad, "- a3" + pad, "- b1" + pad, "- b2" + pad, "- b3" + pad);
+        List<Section> six = List.of(new Section("A", entries.subList(0, 3)), new Section("B", entries.subList(3, 6)));
         int full = chars.applyAsInt(Brief.render(six, null));
+        int keptSome = 0;
         for (int budget = 1; budget < full; budget++) {
             Brief b = BriefFit.fit(six, budget, chars);
             int kept = b.sections().stream().mapToInt(s -> s.lines().size()).sum();
@@ -87,13 +89,39 @@ class BriefFitTest {
             assertThat(b.tokens()).as("budget %d", budget).isEqualTo(b.text().length());
             if (kept > 0) {
                 assertThat(b.tokens()).isLessThanOrEqualTo(budget);
+                keptSome++;
             }
-            List<String> more = List.of("- a1", "- a2", "- a3", "- b1", "- b2", "- b3").subList(0, kept + 1);
-            List<Section> next = kept + 1 <= 3 ? List.of(new Section("A", more))
-                    : List.of(new Section("A", more.subList(0, 3)), new Section("B", more.subList(3, kept + 1)));
-            assertThat(Brief.render(next, Brief.omissionLine(6 - kept - 1, budget)).length()).as("budget %d", budget)
-                    .isGreaterThan(budget);
+            assertThat(Brief.render(take(entries, kept + 1), Brief.omissionLine(6 - kept - 1, budget)).length())
+                    .as("budget %d", budget).isGreaterThan(budget);
         }
+        assertThat(keptSome).isGreaterThan(full / 2);
+    }
+
+    @Test
+    void aBudgetOfExactlyWhatTheEntriesAndTheirOmissionLineRenderKeepsThoseEntries() {
+        ToIntFunction<String> chars = String::length;
+        String pad = " " + "x".repeat(25);
+        List<String> entries = List.of("- a1" + pad, "- a2" + pad, "- a3" + pad, "- b1" + pad, "- b2" + pad, "- b3" + pad);
+        List<Section> six = List.of(new Section("A", entries.subList(0, 3)), new Section("B", entries.subList(3, 6)));
+        int full = chars.applyAsInt(Brief.render(six, null));
+        for (int kept = 1; kept <= 4; kept++) { // five entries and an omission line are longer than all six
+            int budget = 100;
+            for (int i = 0; i < 3; i++) { // the omission line names the budget: a fixed point of its own length
+                budget = Brief.render(take(entries, kept), Brief.omissionLine(6 - kept, budget)).length();
+            }
+            assertThat(Brief.render(take(entries, kept), Brief.omissionLine(6 - kept, budget)).length())
+                    .isEqualTo(budget).isLessThan(full);
+            Brief exact = BriefFit.fit(six, budget, chars);
+            assertThat(exact.omitted()).as("%d entries in %d characters", kept, budget).isEqualTo(6 - kept);
+            assertThat(exact.tokens()).isEqualTo(budget);
+            assertThat(BriefFit.fit(six, budget - 1, chars).omitted()).isEqualTo(7 - kept);
+        }
+    }
+
+    /** The first n entries in sections A (three) and B, as fit cuts them. */
+    private static List<Section> take(List<String> entries, int n) {
+        return n <= 3 ? List.of(new Section("A", entries.subList(0, n)))
+                : List.of(new Section("A", entries.subList(0, 3)), new Section("B", entries.subList(3, n)));
     }
 
     @Test
