@@ -154,10 +154,8 @@ final class FactDocs {
         if (g.receipt() != null) {
             g.receipt().bundles().forEach(b -> b.forEach((Pin p) -> out.add(p.id().value())));
         }
-        for (Sentence s : g.sentences()) {
-            if (s.receipt() != null) {
-                s.receipt().bundles().forEach(b -> b.forEach((Pin p) -> out.add(p.id().value())));
-            }
+        for (Sentence s : g.sentences()) { // a sentence always has a receipt
+            s.receipt().bundles().forEach(b -> b.forEach((Pin p) -> out.add(p.id().value())));
         }
         out.remove(f.id().value());
         return out;
