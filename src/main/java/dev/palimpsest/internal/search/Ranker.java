@@ -40,7 +40,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.TopDocs;
@@ -206,14 +205,13 @@ public final class Ranker {
 
     private void lexical(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
             Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
-        BooleanQuery.Builder words = new BooleanQuery.Builder();
-        int n = 0;
-        for (String t : new LinkedHashSet<>(terms(FactDocs.TEXT, text))) {
-            words.add(new TermQuery(new Term(FactDocs.TEXT, t)), Occur.SHOULD);
-            n++;
-        }
-        if (n == 0) {
+        Set<String> ts = new LinkedHashSet<>(terms(FactDocs.TEXT, text));
+        if (ts.isEmpty()) {
             return;
+        }
+        BooleanQuery.Builder words = new BooleanQuery.Builder();
+        for (String t : ts) {
+            words.add(new TermQuery(new Term(FactDocs.TEXT, t)), Occur.SHOULD);
         }
         BooleanQuery.Builder b = new BooleanQuery.Builder().add(words.build(), Occur.MUST);
         filters.forEach(f -> b.add(f, Occur.FILTER));
@@ -279,19 +277,15 @@ public final class Ranker {
     private List<Spelling.Keys> dictionaries(IndexSearcher s) throws IOException {
         List<Spelling.Keys> out = new ArrayList<>();
         for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-            IndexReader.CacheHelper h = leaf.reader().getCoreCacheHelper();
-            if (h == null) {
-                out.add(Spelling.Keys.of(leaf.reader()));
-                continue;
-            }
+            IndexReader.CacheKey key = leaf.reader().getCoreCacheHelper().getKey(); // a segment reader's: never null
             Spelling.Keys k;
             synchronized (keysBySegment) {
-                k = keysBySegment.get(h.getKey());
+                k = keysBySegment.get(key);
             }
             if (k == null) {
                 k = Spelling.Keys.of(leaf.reader());
                 synchronized (keysBySegment) {
-                    keysBySegment.put(h.getKey(), k);
+                    keysBySegment.put(key, k);
                 }
             }
             out.add(k);
