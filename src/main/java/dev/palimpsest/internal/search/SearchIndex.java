@@ -98,36 +98,35 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         ObjectId head = repo.head();
         int headSeq = head == null ? -1 : claims.seq(head);
         String problem = Files.isDirectory(path) ? check() : "missing";
-        if (problem == null) {
-            try {
-                directory = FSDirectory.open(path);
-                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.APPEND));
-                persistent = true;
-                loadOpen();
-            } catch (LockObtainFailedException e) {
-                inMemory("another process holds " + path);
-                return;
-            } catch (IOException | RuntimeException e) {
-                closeQuietly();
-                problem = "unreadable: " + e.getMessage();
+        try {
+            if (problem == null) {
+                try {
+                    directory = FSDirectory.open(path);
+                    writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.APPEND));
+                    persistent = true;
+                    loadOpen();
+                } catch (LockObtainFailedException e) {
+                    throw e;
+                } catch (IOException | RuntimeException e) {
+                    closeQuietly();
+                    problem = "unreadable: " + e.getMessage();
+                }
             }
-        }
-        if (problem != null) {
-            notice((problem.equals("missing") ? "building the search index " : "discarded the search index ") + path
-                    + " (" + problem + "); rebuilding it from git");
-            rebuilds = 1;
-            try {
+            if (problem != null) {
+                notice((problem.equals("missing") ? "building the search index " : "discarded the search index ")
+                        + path + " (" + problem + "); rebuilding it from git");
+                rebuilds = 1;
                 TreeChanges.deleteTree(path);
                 Files.createDirectories(path);
                 directory = FSDirectory.open(path);
                 writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
                 persistent = true;
-            } catch (LockObtainFailedException e) {
-                inMemory("another process holds " + path);
-                return;
+                indexed = null;
+                indexedSeq = -1;
             }
-            indexed = null;
-            indexedSeq = -1;
+        } catch (LockObtainFailedException e) {
+            inMemory("another process holds " + path);
+            problem = "in memory";
         }
         searchers = new SearcherManager(writer, SEARCHERS);
         if (headSeq >= 0) {
@@ -136,31 +135,32 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         commitNow();
     }
 
+    /** Starts over in memory (its writer could not take the lock); no version was loaded, so none is open. */
     private void inMemory(String why) throws IOException {
         closeQuietly();
         notice("keeping the search index in memory (" + why + "); building it from git");
-        openFrom.clear();
         directory = new ByteBuffersDirectory();
         writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
         persistent = false;
         indexed = null;
         indexedSeq = -1;
-        searchers = new SearcherManager(writer, SEARCHERS);
-        ObjectId head = repo.head();
-        if (head != null) {
-            catchUpTo(claims.seq(head), true);
-        }
     }
 
     /** Searchers without Lucene's query cache: every query here is a one-off (its filters name a commit). */
     private static final SearcherFactory SEARCHERS = new SearcherFactory() {
         @Override
         public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
-            IndexSearcher s = new IndexSearcher(reader);
-            s.setQueryCache(null);
-            return s;
+            return new UncachedSearcher(reader);
         }
     };
+
+    private static final class UncachedSearcher extends IndexSearcher {
+        @dev.palimpsest.model.DoNotMutate("speed only: Lucene's query cache changes no hit")
+        UncachedSearcher(IndexReader reader) {
+            super(reader);
+            setQueryCache(null);
+        }
+    }
 
     private static IndexWriterConfig config(IndexWriterConfig.OpenMode mode) {
         IndexWriterConfig c = new IndexWriterConfig(FactDocs.analyzer());
@@ -202,7 +202,6 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     /** Reads which versions are open (to == OPEN) from the doc values. */
     private void loadOpen() throws IOException {
-        openFrom.clear();
         try (DirectoryReader r = DirectoryReader.open(writer)) {
             for (LeafReaderContext leaf : r.leaves()) {
                 NumericDocValues to = leaf.reader().getNumericDocValues(FactDocs.TO);
@@ -256,9 +255,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     /** A searcher over every version indexed up to {@code seq} at least (catching up from git first). */
     synchronized IndexSearcher acquire(int seq) throws IOException {
-        if (seq > indexedSeq) {
-            catchUpTo(seq, false);
-        }
+        catchUpTo(seq, false);
         searchers.maybeRefreshBlocking();
         return searchers.acquire();
     }
@@ -272,22 +269,42 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (target <= indexedSeq) {
             return;
         }
-        boolean show = progress && System.console() != null;
-        long started = System.nanoTime();
-        int total = target - indexedSeq;
-        int first = indexedSeq + 1;
+        Progress shown = progress && System.console() != null ? new Progress(indexedSeq + 1, target) : null;
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
             for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
                 apply(r.seq(), r.commit(), r.changes(), r.facts(), reader);
-                if (show && (r.seq() - first + 1) % 2000 == 0) {
-                    System.err.print("\rpalimpsest: search index: " + (r.seq() - first + 1) + "/" + total + " commits");
+                if (shown != null) {
+                    shown.at(r.seq());
                 }
                 indexed = r.commit().copy();
                 indexedSeq = r.seq();
             }
         }
-        if (show) {
+        if (shown != null) {
+            shown.done();
+        }
+    }
+
+    /** A catch-up's progress on standard error, made only on a terminal. */
+    @dev.palimpsest.model.DoNotMutate("only a terminal sees it (it is made only on one), and tests run without one")
+    private static final class Progress {
+        private final int first;
+        private final int total;
+        private final long started = System.nanoTime();
+
+        Progress(int first, int target) {
+            this.first = first;
+            this.total = target - first + 1;
+        }
+
+        void at(int seq) {
+            if ((seq - first + 1) % 2000 == 0) {
+                System.err.print("\rpalimpsest: search index: " + (seq - first + 1) + "/" + total + " commits");
+            }
+        }
+
+        void done() {
             System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
                     (System.nanoTime() - started) / 1e9);
         }
@@ -346,7 +363,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             return;
         }
         try {
-            if (parent != null && parent.equals(indexed)) {
+            if (java.util.Objects.equals(parent, indexed)) { // a root commit follows an empty index
                 try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
                     RevCommit c = walk.parseCommit(commit);
                     apply(indexedSeq + 1, c, changes, facts, reader);
@@ -410,26 +427,13 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     private void closeQuietly() {
         try {
-            if (searchers != null) {
-                searchers.close();
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // closing
-        }
-        try {
             if (writer != null) {
-                writer.rollback();
+                writer.rollback(); // releases the lock
             }
         } catch (IOException | RuntimeException ignored) {
             // closing
         }
-        try {
-            if (directory != null) {
-                directory.close();
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // closing
-        }
+        org.apache.lucene.util.IOUtils.closeWhileHandlingException(searchers, directory);
         searchers = null;
         writer = null;
         directory = null;
