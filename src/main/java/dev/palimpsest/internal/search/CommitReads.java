@@ -23,8 +23,8 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * commit, the fact files it changed ({@link TreeChanges#diff}) and those files decoded (a file that
  * does not decode is left out: it states nothing to find, and the audit reports it). A long range
  * is read on a worker thread, a bounded queue ahead of the caller, so diffing and decoding overlap
- * the caller's indexing; a short one on the caller's thread. Not thread-safe: one caller iterates
- * with {@link #next}, then closes.
+ * the caller's indexing; a short one on the caller's thread, a reader per commit. Not thread-safe:
+ * one caller iterates with {@link #next}, then closes.
  */
 final class CommitReads implements AutoCloseable {
     /** Ranges at least this long are read ahead on a worker thread. */
@@ -43,43 +43,37 @@ final class CommitReads implements AutoCloseable {
     private final BlockingQueue<Object> ahead;
     private final Thread worker;
     private volatile boolean stop;
-    private RevWalk walk;
-    private ObjectReader reader;
-    private TreeDiff differ;
 
     CommitReads(GitRepo repo, ClaimsIndex claims, int from, int to) {
         this.repo = repo;
         this.claims = claims;
         this.next = from;
         this.to = to;
-        if (readsAhead(from, to)) {
-            ahead = new ArrayBlockingQueue<>(QUEUE);
+        ahead = queue(from, to);
+        if (ahead != null) {
             worker = new Thread(this::readAhead, "palimpsest-search-reads");
             worker.setDaemon(true);
             worker.start();
         } else {
-            ahead = null;
             worker = null;
-            open();
         }
     }
 
-    /** Whether the range is long enough to read on a worker thread. */
+    /** The queue of a range long enough to read on a worker thread; null for a short one. */
     @dev.palimpsest.model.DoNotMutate("speed only: either way the same commits are read, in order")
-    private static boolean readsAhead(int from, int to) {
-        return to - from + 1 >= AHEAD_FROM;
-    }
-
-    private void open() {
-        walk = new RevWalk(repo.repository());
-        reader = repo.newReader();
-        differ = TreeChanges.differ(reader);
+    private static BlockingQueue<Object> queue(int from, int to) {
+        return to - from + 1 >= AHEAD_FROM ? new ArrayBlockingQueue<>(QUEUE) : null;
     }
 
     /** The next commit of the range, or null after the last. */
     Read next() throws IOException {
         if (ahead == null) {
-            return next > to ? null : read(next++);
+            if (next > to) {
+                return null;
+            }
+            try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+                return read(next++, reader, walk, TreeChanges.differ(reader));
+            }
         }
         Object o;
         try {
@@ -98,22 +92,20 @@ final class CommitReads implements AutoCloseable {
     }
 
     private void readAhead() {
-        try {
-            open();
+        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+            TreeDiff differ = TreeChanges.differ(reader);
             for (int seq = next; seq <= to && !stop; seq++) {
-                ahead.put(read(seq));
+                ahead.put(read(seq, reader, walk, differ));
             }
             ahead.put(END);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
             ahead.offer(e);
-        } finally {
-            release();
         }
     }
 
-    private Read read(int seq) throws IOException {
+    private Read read(int seq, ObjectReader reader, RevWalk walk, TreeDiff differ) throws IOException {
         RevCommit c = walk.parseCommit(claims.commitAt(seq));
         Map<String, ObjectId> changes = TreeChanges.diff(differ, walk, c);
         Map<String, Fact> facts = new HashMap<>();
@@ -131,20 +123,9 @@ final class CommitReads implements AutoCloseable {
         return new Read(seq, c, changes, facts);
     }
 
-    @dev.palimpsest.model.DoNotMutate("resources only: a reader or walk left open answers nothing differently")
-    private void release() {
-        if (reader != null) {
-            reader.close();
-        }
-        if (walk != null) {
-            walk.close();
-        }
-    }
-
     @Override
     public void close() {
         if (worker == null) {
-            release();
             return;
         }
         stop = true; // not an interrupt: an interrupted channel would close a pack file under JGit
