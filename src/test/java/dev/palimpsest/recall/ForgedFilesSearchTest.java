@@ -5,13 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.Brief;
+import dev.palimpsest.model.BriefRequest;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchQuery;
 import dev.palimpsest.testing.Forgery;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +41,50 @@ class ForgedFilesSearchTest {
         try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
             List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
             assertThat(RecallStoriesTest.ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
+        }
+    }
+
+    @Test
+    void aMalformedFileInAFactFolderStatesNothingToFind() throws Exception {
+        Path g;
+        try (Store s = TestStores.init(dir)) {
+            RecallStoriesTest.seedGraph(s);
+            assertThat(s.recall().search(SearchQuery.of("redis", List.of()))).isNotEmpty(); // indexed up to here
+            g = s.gitDir();
+        }
+        String path = StorePaths.factPath(Kind.CLAIM, FactId.of("bad"));
+        Forgery.unsignedCommitOnMain(g, "mallory", Map.of(path, "id: [redis leaks".getBytes(StandardCharsets.UTF_8)));
+        try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
+            List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
+            assertThat(RecallStoriesTest.ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
+        }
+    }
+
+    @Test
+    void aHitAndItsBriefLineTellTheAuthorsTimeNotTheCommitters() throws Exception {
+        Path g;
+        try (Store s = TestStores.init(dir)) {
+            RecallStoriesTest.seedGraph(s);
+            assertThat(s.recall().search(SearchQuery.of("redis", List.of()))).isNotEmpty();
+            g = s.gitDir();
+        }
+        String from = StorePaths.factPath(Kind.CLAIM, FactId.of("r1"));
+        byte[] copy;
+        try (Repository r = new FileRepositoryBuilder().setGitDir(g.toFile()).setMustExist(true).build()) {
+            copy = new String(r.open(r.resolve("refs/heads/main:" + from)).getBytes(), StandardCharsets.UTF_8)
+                    .replace("r1", "r9").getBytes(StandardCharsets.UTF_8);
+        }
+        Instant authored = Instant.parse("2001-02-03T04:05:06Z");
+        Forgery.unsignedCommitOnMain(g, new PersonIdent("alice", "alice@example.org", authored, ZoneOffset.UTC),
+                new PersonIdent("alice", "alice@example.org", Instant.now(), ZoneOffset.UTC),
+                Map.of(StorePaths.factPath(Kind.CLAIM, FactId.of("r9")), copy));
+        try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
+            List<SearchHit> hits = s.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0));
+            assertThat(hits).filteredOn(h -> h.id().value().equals("r9")).singleElement()
+                    .satisfies(h -> assertThat(h.time()).isEqualTo(authored));
+            Brief b = s.recall().brief(BriefRequest.of(List.of("redis")));
+            assertThat(b.sections().get(0).lines()).filteredOn(l -> l.contains("7.2.4")).hasSize(2)
+                    .anySatisfy(l -> assertThat(l).contains("time: 2001-02-03T04:05:06Z"));
         }
     }
 }

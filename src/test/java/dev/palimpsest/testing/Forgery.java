@@ -36,6 +36,13 @@ public final class Forgery {
      * main's tree and these files put in it (path to content); returns it.
      */
     public static ObjectId unsignedCommitOnMain(Path gitDir, String actor, Map<String, byte[]> files) throws Exception {
+        PersonIdent who = new PersonIdent(actor, actor + "@example.org", Instant.now(), ZoneOffset.UTC);
+        return unsignedCommitOnMain(gitDir, who, who, files);
+    }
+
+    /** As {@link #unsignedCommitOnMain(Path, String, Map)}, with this author and committer (and their times). */
+    public static ObjectId unsignedCommitOnMain(Path gitDir, PersonIdent author, PersonIdent committer,
+            Map<String, byte[]> files) throws Exception {
         try (Repository r = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
                 ObjectInserter ins = r.newObjectInserter(); ObjectReader reader = r.newObjectReader()) {
             ObjectId main = r.resolve("refs/heads/main");
@@ -59,9 +66,8 @@ public final class Forgery {
             CommitBuilder cb = new CommitBuilder();
             cb.setTreeId(files.isEmpty() ? tree : dc.writeTree(ins));
             cb.setParentId(main);
-            PersonIdent who = new PersonIdent(actor, actor + "@example.org", Instant.now(), ZoneOffset.UTC);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
+            cb.setAuthor(author);
+            cb.setCommitter(committer);
             cb.setMessage("forged\n");
             ObjectId c = ins.insert(cb);
             ins.flush();
