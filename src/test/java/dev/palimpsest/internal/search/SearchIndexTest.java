@@ -1,0 +1,76 @@
+package dev.palimpsest.internal.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.internal.claims.ClaimsIndex;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.SearchQuery;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.lucene.search.IndexSearcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The index's searchers and the commits it reads, seen from inside the package. */
+class SearchIndexTest {
+    @TempDir
+    Path dir;
+
+    /** A store of {@code n} commits after its genesis, each asserting one fact about a lighthouse. */
+    private Path store(int n) throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            for (int i = 0; i < n; i++) {
+                var tx = s.begin(TestStores.ALICE);
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "lighthouse keeper note " + i).id(FactId.of("f" + i)));
+                tx.commit();
+            }
+            return s.gitDir();
+        }
+    }
+
+    @Test
+    void aSearchReleasesTheSearcherItAcquired() throws Exception {
+        Path g = store(2);
+        try (GitRepo repo = GitRepo.open(g, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            try (SearchIndex idx = SearchIndex.open(repo, claims)) {
+                int seq = idx.indexedSeq();
+                IndexSearcher s = idx.acquire(seq);
+                int refs = s.getIndexReader().getRefCount();
+                assertThat(new Ranker(idx).search(SearchQuery.of("lighthouse", List.of()), seq)).hasSize(2);
+                assertThat(s.getIndexReader().getRefCount()).isEqualTo(refs);
+                idx.release(s);
+                assertThat(s.getIndexReader().getRefCount()).isEqualTo(refs - 1);
+            }
+        }
+    }
+
+    @Test
+    void aLongRangeIsReadInOrderOnADaemonThread() throws Exception {
+        int n = CommitReads.AHEAD_FROM + 2;
+        Path g = store(n);
+        try (GitRepo repo = GitRepo.open(g, false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            assertThat(claims.commitCount()).isEqualTo(n + 1);
+            try (CommitReads reads = new CommitReads(repo, claims, 1, n)) {
+                CommitReads.Read first = reads.next();
+                assertThat(Thread.getAllStackTraces().keySet()).filteredOn(t -> t.getName().equals("palimpsest-search-reads"))
+                        .isNotEmpty().allSatisfy(t -> assertThat(t.isDaemon()).isTrue());
+                int seq = 1;
+                for (CommitReads.Read r = first; r != null; r = reads.next()) {
+                    assertThat(r.seq()).isEqualTo(seq);
+                    assertThat(r.commit()).isEqualTo(claims.commitAt(seq));
+                    assertThat(r.facts().values()).singleElement().extracting(f -> f.body())
+                            .isEqualTo("lighthouse keeper note " + (seq - 1));
+                    seq++;
+                }
+                assertThat(seq).isEqualTo(n + 1);
+            }
+        }
+    }
+}
