@@ -81,6 +81,34 @@ public final class Forgery {
         }
     }
 
+    /** Moves {@code gitDir}'s main on by {@code n} unsigned commits by {@code actor}, each with main's tree; returns the last. */
+    public static ObjectId emptyCommitsOnMain(Path gitDir, String actor, int n) throws Exception {
+        try (Repository r = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build();
+                ObjectInserter ins = r.newObjectInserter()) {
+            ObjectId main = r.resolve("refs/heads/main");
+            ObjectId tree = r.resolve("refs/heads/main^{tree}");
+            PersonIdent who = new PersonIdent(actor, actor + "@example.org", Instant.now(), ZoneOffset.UTC);
+            ObjectId tip = main;
+            for (int i = 0; i < n; i++) {
+                CommitBuilder cb = new CommitBuilder();
+                cb.setTreeId(tree);
+                cb.setParentId(tip);
+                cb.setAuthor(who);
+                cb.setCommitter(who);
+                cb.setMessage("empty " + i + "\n");
+                tip = ins.insert(cb);
+            }
+            ins.flush();
+            RefUpdate u = r.updateRef("refs/heads/main");
+            u.setNewObjectId(tip);
+            u.setExpectedOldObjectId(main);
+            if (u.update() != RefUpdate.Result.FAST_FORWARD) {
+                throw new IllegalStateException("could not move main of " + gitDir + " to the forged commits");
+            }
+            return tip;
+        }
+    }
+
     private static ObjectId insertBlob(ObjectInserter ins, byte[] content) {
         try {
             return ins.insert(Constants.OBJ_BLOB, content);
