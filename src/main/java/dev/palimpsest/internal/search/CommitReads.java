@@ -109,14 +109,6 @@ final class CommitReads implements AutoCloseable {
         RevCommit c = walk.parseCommit(claims.commitAt(seq));
         Map<String, ObjectId> changes = TreeChanges.diff(differ, walk, c);
         Map<String, Fact> facts = new HashMap<>();
-        decode(changes, reader, facts);
-        return new Read(seq, c, changes, facts);
-    }
-
-    /** Adds the fact files {@code changes} writes to {@code facts}, decoded; a malformed one is left out. */
-    @dev.palimpsest.model.DoNotMutate("speed only: the index decodes, on its own thread, any written file missing here")
-    private void decode(Map<String, ObjectId> changes, ObjectReader reader, Map<String, Fact> facts)
-            throws IOException {
         for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
             if (e.getValue() == null || !TreeChanges.inFactFolder(e.getKey())) {
                 continue;
@@ -128,6 +120,7 @@ final class CommitReads implements AutoCloseable {
                 // a malformed file states nothing to find; the audit reports it
             }
         }
+        return new Read(seq, c, changes, facts);
     }
 
     @Override
