@@ -118,6 +118,26 @@ class BriefFitTest {
         }
     }
 
+    @Test
+    void aBudgetOfExactlyWhatTheEntriesRenderKeepsThemWhenTheOmissionCountLosesADigit() {
+        ToIntFunction<String> chars = String::length;
+        List<String> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            entries.add("- e" + i + " " + "x".repeat(25));
+        }
+        List<Section> ten = List.of(new Section("E", entries));
+        for (int kept = 2; kept <= 8; kept++) { // "(+10 lines" before any is kept, one digit fewer after
+            List<Section> cut = List.of(new Section("E", entries.subList(0, kept)));
+            int budget = 100;
+            for (int i = 0; i < 3; i++) {
+                budget = Brief.render(cut, Brief.omissionLine(10 - kept, budget)).length();
+            }
+            Brief exact = BriefFit.fit(ten, budget, chars);
+            assertThat(exact.omitted()).as("%d entries in %d characters", kept, budget).isEqualTo(10 - kept);
+            assertThat(exact.tokens()).isEqualTo(budget);
+        }
+    }
+
     /** The first n entries in sections A (three) and B, as fit cuts them. */
     private static List<Section> take(List<String> entries, int n) {
         return n <= 3 ? List.of(new Section("A", entries.subList(0, n)))
