@@ -54,7 +54,7 @@ public final class RawCommit {
         int pos = 0;
         while (pos < raw.length) {
             int nl = indexOf(raw, (byte) '\n', pos);
-            int end = nl < 0 ? raw.length : nl + 1;
+            int end = Math.min(nl + 1, raw.length);
             if (raw[pos] == '\n') {
                 payload.write(raw, pos, raw.length - pos);
                 String message = new String(raw, end, raw.length - end, StandardCharsets.UTF_8);
@@ -64,7 +64,7 @@ public final class RawCommit {
                 return new RawCommit(tree, parents, author, committer, sig == null ? null : sig.toString(),
                         sigHeaders, payload.toByteArray(), message);
             }
-            String line = new String(raw, pos, (nl < 0 ? raw.length : nl) - pos, StandardCharsets.UTF_8);
+            String line = new String(raw, pos, nl - pos, StandardCharsets.UTF_8);
             if (line.startsWith(" ") && (inSig || skipping)) {
                 if (inSig) {
                     sig.append(line, 1, line.length()).append('\n');
@@ -174,12 +174,13 @@ public final class RawCommit {
         return new Ident(s.substring(0, lt), s.substring(lt + 2, gt), s.substring(gt + 2));
     }
 
+    /** The index of the first {@code x} at or after {@code from}, or {@code b.length}. */
     private static int indexOf(byte[] b, byte x, int from) {
         for (int i = from; i < b.length; i++) {
             if (b[i] == x) {
                 return i;
             }
         }
-        return -1;
+        return b.length;
     }
 }
