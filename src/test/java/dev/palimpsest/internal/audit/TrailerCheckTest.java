@@ -8,11 +8,19 @@ import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Rule;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.groups.Tuple;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.TreeFormatter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The trailers against the changed paths, on crafted commits: which rule, which path, which words. */
 class TrailerCheckTest {
@@ -22,6 +30,9 @@ class TrailerCheckTest {
     private static final ObjectId NEW = ObjectId.fromString("3333333333333333333333333333333333333333");
     private static final FactId SX = FactId.of("sx");
     private static final List<String> SX_FILES = StorePaths.candidatePaths(SX);
+
+    @TempDir
+    Path dir;
 
     @Test
     void aFactFileChangedTheWrongWayIsNamedWithHowItChanged() {
@@ -130,17 +141,54 @@ class TrailerCheckTest {
                 v(null, Rule.TRAILER_MISMATCH, "operation 'assert sx' in the genesis commit, which may only init"));
     }
 
+    @Test
+    void aForgetThatLeavesTheFactsFileInTheTreeIsReportedAndAnUnreadableParentTreeToo() throws Exception {
+        String file = SX_FILES.get(2);
+        try (Repository repo = new FileRepository(dir.resolve("r.git").toFile())) {
+            repo.create(true);
+            ObjectId parentTree;
+            try (ObjectInserter ins = repo.newObjectInserter()) {
+                parentTree = ins.insert(Constants.OBJ_BLOB, "fact".getBytes(StandardCharsets.UTF_8));
+                String[] names = file.split("/");
+                for (int k = names.length - 1; k >= 0; k--) {
+                    TreeFormatter f = new TreeFormatter();
+                    f.append(names[k], k == names.length - 1 ? FileMode.REGULAR_FILE : FileMode.TREE, parentTree);
+                    parentTree = ins.insert(f);
+                }
+                ins.flush();
+            }
+            List<Change> tombstone = List.of(added(StorePaths.tombstonePath(SX)));
+            try (Reading reading = new Reading(repo.newObjectReader())) {
+                assertThat(check(parentTree, reading, tombstone, "Palimpsest-Op: forget", "Palimpsest-Fact: sx"))
+                        .containsExactly(v(file, Rule.TRAILER_MISMATCH,
+                                "operation 'forget sx' leaves the forgotten fact's file in the tree"));
+                assertThat(check(OLD, reading, tombstone, "Palimpsest-Op: forget", "Palimpsest-Fact: sx"))
+                        .extracting(AuditViolation::path, AuditViolation::rule).containsExactly(Tuple.tuple(null, Rule.UNREADABLE));
+            }
+        }
+    }
+
+    private static List<AuditViolation> check(ObjectId parentTree, Reading reading, List<Change> changes,
+            String... trailers) {
+        return run(false, parentTree, reading, changes, "Palimpsest-Actor: alice\n" + String.join("\n", trailers));
+    }
+
     private static List<AuditViolation> check(boolean genesis, List<Change> changes, String... trailers) {
         return messageCheck(genesis, changes, "Palimpsest-Actor: alice\n" + String.join("\n", trailers));
     }
 
     private static List<AuditViolation> messageCheck(boolean genesis, List<Change> changes, String trailers) {
+        return run(genesis, null, null, changes, trailers);
+    }
+
+    private static List<AuditViolation> run(boolean genesis, ObjectId parentTree, Reading reading, List<Change> changes,
+            String trailers) {
         String raw = "tree " + TREE.name() + "\n" + (genesis ? "" : "parent " + PARENT.name() + "\n")
                 + "author alice <alice@example.org> 1700000000 +0000\n"
                 + "committer alice <alice@example.org> 1700000000 +0000\n\nsubject\n\n" + trailers + "\n";
         AuditRun run = new AuditRun(List.of(), null, Map.of(), null, null);
-        AuditedCommit c = new AuditedCommit(run, NEW, RawCommit.parse(raw.getBytes(StandardCharsets.UTF_8)), null,
-                changes, null);
+        AuditedCommit c = new AuditedCommit(run, NEW, RawCommit.parse(raw.getBytes(StandardCharsets.UTF_8)),
+                parentTree, changes, reading);
         new TrailerCheck().check(c);
         return c.violations();
     }
