@@ -70,10 +70,13 @@ public final class RawCommit {
                     sig.append(line, 1, line.length()).append('\n');
                 }
             } else if (line.startsWith("gpgsig ") || line.startsWith("gpgsig-sha256 ")) {
-                inSig = line.startsWith("gpgsig ");
+                boolean gpgsig = line.startsWith("gpgsig ");
+                inSig = gpgsig && sig == null;
                 skipping = !inSig;
-                if (inSig) {
+                if (gpgsig) {
                     sigHeaders++;
+                }
+                if (inSig) {
                     sig = new StringBuilder(line.substring("gpgsig ".length())).append('\n');
                 }
             } else {

@@ -42,10 +42,11 @@ class RawCommitTest {
     }
 
     @Test
-    void everyGpgsigHeaderIsCounted() {
-        String raw = "tree " + TREE + "\n" + AUTHOR + COMMITTER + "gpgsig a\n b\ngpgsig-sha256 x\n y\ngpgsig c\n\nm\n";
+    void everyGpgsigHeaderIsCountedAndTheFirstIsTheSignature() {
+        String raw = "tree " + TREE + "\n" + AUTHOR + COMMITTER + "gpgsig a\n b\ngpgsig-sha256 x\n y\ngpgsig c\n d\n\nm\n";
         RawCommit c = parse(raw);
         assertThat(c.signatureHeaders()).isEqualTo(2);
+        assertThat(c.signature()).isEqualTo("a\nb\n");
         assertThat(text(c.payload())).isEqualTo("tree " + TREE + "\n" + AUTHOR + COMMITTER + "\nm\n");
     }
 
