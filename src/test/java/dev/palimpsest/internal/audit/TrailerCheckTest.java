@@ -134,6 +134,19 @@ class TrailerCheckTest {
     }
 
     @Test
+    void runsAreValidOnlyRightAfterTheActor() {
+        String config = "Palimpsest-Config: " + StorePaths.CONFIG;
+        List<Change> rewritten = List.of(modified(StorePaths.CONFIG));
+        assertThat(check(false, rewritten, "Palimpsest-Run: r1", "Palimpsest-Run: r2", "Palimpsest-Op: configure", config))
+                .isEmpty();
+        assertThat(check(false, rewritten, "Palimpsest-Run: -bad", "Palimpsest-Op: configure", config)).containsExactly(
+                v(null, Rule.BAD_TRAILERS, "trailer 'Palimpsest-Run: -bad' is not a valid run right after Palimpsest-Actor"));
+        assertThat(messageCheck(false, rewritten, "Palimpsest-Op: configure\nPalimpsest-Run: r1\n" + config))
+                .contains(v(null, Rule.BAD_TRAILERS,
+                        "trailer 'Palimpsest-Run: r1' is not a valid run right after Palimpsest-Actor"));
+    }
+
+    @Test
     void onlyTheGenesisCommitInitsAndItDoesNothingElse() {
         assertThat(check(false, List.of(), "Palimpsest-Op: init", "Palimpsest-Key: alice")).containsExactly(
                 v(null, Rule.TRAILER_MISMATCH, "operation 'init alice' outside the genesis commit"));
