@@ -54,7 +54,7 @@ public final class RawCommit {
         int pos = 0;
         while (pos < raw.length) {
             int nl = indexOf(raw, (byte) '\n', pos);
-            int end = nl < 0 ? raw.length : nl + 1;
+            int end = Math.min(nl + 1, raw.length);
             if (raw[pos] == '\n') {
                 payload.write(raw, pos, raw.length - pos);
                 String message = new String(raw, end, raw.length - end, StandardCharsets.UTF_8);
@@ -64,16 +64,19 @@ public final class RawCommit {
                 return new RawCommit(tree, parents, author, committer, sig == null ? null : sig.toString(),
                         sigHeaders, payload.toByteArray(), message);
             }
-            String line = new String(raw, pos, (nl < 0 ? raw.length : nl) - pos, StandardCharsets.UTF_8);
+            String line = new String(raw, pos, nl - pos, StandardCharsets.UTF_8);
             if (line.startsWith(" ") && (inSig || skipping)) {
                 if (inSig) {
                     sig.append(line, 1, line.length()).append('\n');
                 }
             } else if (line.startsWith("gpgsig ") || line.startsWith("gpgsig-sha256 ")) {
-                inSig = line.startsWith("gpgsig ");
+                boolean gpgsig = line.startsWith("gpgsig ");
+                inSig = gpgsig && sig == null;
                 skipping = !inSig;
-                if (inSig) {
+                if (gpgsig) {
                     sigHeaders++;
+                }
+                if (inSig) {
                     sig = new StringBuilder(line.substring("gpgsig ".length())).append('\n');
                 }
             } else {
@@ -174,12 +177,13 @@ public final class RawCommit {
         return new Ident(s.substring(0, lt), s.substring(lt + 2, gt), s.substring(gt + 2));
     }
 
+    /** The index of the first {@code x} at or after {@code from}, or {@code b.length}. */
     private static int indexOf(byte[] b, byte x, int from) {
         for (int i = from; i < b.length; i++) {
             if (b[i] == x) {
                 return i;
             }
         }
-        return -1;
+        return b.length;
     }
 }

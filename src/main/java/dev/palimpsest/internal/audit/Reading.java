@@ -56,12 +56,17 @@ public final class Reading implements AutoCloseable {
                 throw new MalformedObjectException(Constants.typeString(type) + " " + id.name()
                         + " fails git's strict object checks: " + e.getMessage(), e);
             }
-            if (checked.size() >= MAX_CHECKED) {
-                checked.clear();
-            }
-            checked.add(id.copy());
+            remember(id);
         }
         return raw;
+    }
+
+    @dev.palimpsest.model.DoNotMutate("speed only: a wrong bound or a missed clear re-checks objects or keeps more ids, never a different result")
+    private void remember(ObjectId id) {
+        if (checked.size() >= MAX_CHECKED) {
+            checked.clear();
+        }
+        checked.add(id.copy());
     }
 
     private byte[] load(ObjectId id, int type, int limit) throws IOException {

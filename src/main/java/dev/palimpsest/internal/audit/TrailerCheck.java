@@ -32,8 +32,13 @@ final class TrailerCheck implements AuditCheck {
     @Override
     public void check(AuditedCommit c) {
         Set<String> claimed = new HashSet<>();
-        for (Op op : ops(c)) {
-            expect(c, op, claimed);
+        List<RawCommit.Trailer> ts = palimpsestTrailers(c);
+        if (ts.isEmpty()) {
+            c.violation(null, Rule.BAD_TRAILERS, "the message has no Palimpsest trailers");
+        } else {
+            for (Op op : ops(c, ts)) {
+                expect(c, op, claimed);
+            }
         }
         for (Change ch : c.changes()) {
             if (!claimed.contains(ch.path()) && !c.explainedElsewhere(ch.path())) {
@@ -43,7 +48,8 @@ final class TrailerCheck implements AuditCheck {
         }
     }
 
-    private static List<Op> ops(AuditedCommit c) {
+    /** The Palimpsest trailers but the runs, which it checks here. */
+    private static List<RawCommit.Trailer> palimpsestTrailers(AuditedCommit c) {
         List<RawCommit.Trailer> ts = new ArrayList<>();
         for (RawCommit.Trailer t : c.raw().trailers()) {
             if (t.key().equals(RUN)) {
@@ -58,11 +64,12 @@ final class TrailerCheck implements AuditCheck {
                 ts.add(t);
             }
         }
+        return ts;
+    }
+
+    /** The operations of a non-empty list of Palimpsest trailers. */
+    private static List<Op> ops(AuditedCommit c, List<RawCommit.Trailer> ts) {
         List<Op> ops = new ArrayList<>();
-        if (ts.isEmpty()) {
-            c.violation(null, Rule.BAD_TRAILERS, "the message has no Palimpsest trailers");
-            return ops;
-        }
         String author = c.raw().author() == null ? null : c.raw().author().name();
         if (!ts.get(0).key().equals(ACTOR)) {
             c.violation(null, Rule.BAD_TRAILERS, "the first trailer is " + ts.get(0).key() + ", not " + ACTOR);

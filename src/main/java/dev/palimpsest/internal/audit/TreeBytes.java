@@ -24,7 +24,7 @@ final class TreeBytes {
         int pos = 0;
         while (pos < tree.length) {
             int sp = indexOf(tree, (byte) ' ', pos);
-            int nul = indexOf(tree, (byte) 0, sp + 1);
+            int nul = indexOf(tree, (byte) 0, sp);
             if (nul - sp - 1 == name.length && Arrays.equals(tree, sp + 1, nul, name, 0, name.length)) {
                 return pos;
             }
@@ -57,25 +57,23 @@ final class TreeBytes {
         b = b == null ? new byte[0] : b;
         int i = 0;
         int j = 0;
-        while (i < a.length || j < b.length) {
+        while (true) {
             int m = Arrays.mismatch(a, i, a.length, b, j, b.length);
             if (m < 0) {
                 return;
             }
-            for (int next; i < a.length && (next = indexOf(a, (byte) 0, i) + 21) - i <= m; ) {
+            for (int next; (next = next(a, i)) - i <= m; ) {
                 m -= next - i;
                 j += next - i;
                 i = next;
             }
-            int endA = i < a.length ? indexOf(a, (byte) 0, i) + 21 : -1;
-            int endB = j < b.length ? indexOf(b, (byte) 0, j) + 21 : -1;
-            int cmp = endA < 0 ? 1 : endB < 0 ? -1 : compare(a, i, b, j);
+            int cmp = i >= a.length ? 1 : j >= b.length ? -1 : compare(a, i, b, j);
             if (cmp < 0) {
                 gone(loader, a, i, prefix, out, true);
-                i = endA;
+                i = next(a, i);
             } else if (cmp > 0) {
                 gone(loader, b, j, prefix, out, false);
-                j = endB;
+                j = next(b, j);
             } else {
                 int ma = mode(a, i);
                 int mb = mode(b, j);
@@ -85,10 +83,15 @@ final class TreeBytes {
                 } else {
                     out.add(new Change(path, id(a, i), id(b, j), mb));
                 }
-                i = endA;
-                j = endB;
+                i = next(a, i);
+                j = next(b, j);
             }
         }
+    }
+
+    /** The offset just past the entry at {@code entry}. */
+    private static int next(byte[] t, int entry) {
+        return indexOf(t, (byte) 0, entry) + 21;
     }
 
     /** Reports the entry at {@code entry} (recursively for a tree) as deleted ({@code old}) or added. */
@@ -108,7 +111,7 @@ final class TreeBytes {
 
     private static String name(byte[] t, int entry) {
         int sp = indexOf(t, (byte) ' ', entry);
-        return new String(t, sp + 1, indexOf(t, (byte) 0, sp + 1) - sp - 1, StandardCharsets.UTF_8);
+        return new String(t, sp + 1, indexOf(t, (byte) 0, sp) - sp - 1, StandardCharsets.UTF_8);
     }
 
     /**

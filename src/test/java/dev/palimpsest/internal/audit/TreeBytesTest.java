@@ -80,6 +80,28 @@ class TreeBytesTest {
         }
     }
 
+    @Test
+    void anUnchangedEntryRightBeforeAFileReplacedByAFolderIsNotReported() throws Exception {
+        try (Repository repo = new FileRepository(dir.resolve("k.git").toFile())) {
+            repo.create(true);
+            try (ObjectInserter ins = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader();
+                    Reading reading = new Reading(repo.newObjectReader())) {
+                TreeMap<String, String> file = new TreeMap<>();
+                file.put("k", "content 1");
+                file.put("y", "content 2");
+                TreeMap<String, String> folder = new TreeMap<>();
+                folder.put("k", "content 1");
+                folder.put("y/x", "content 2");
+                ObjectId a = write(ins, file, "");
+                ObjectId b = write(ins, folder, "");
+                ins.flush();
+                assertThat(reading.diff(a, b)).extracting(Change::path).containsExactly("y", "y/x");
+                assertThat(reading.diff(a, b)).isEqualTo(treeWalk(reader, a, b));
+                assertThat(reading.diff(b, a)).extracting(Change::path).containsExactly("y", "y/x");
+            }
+        }
+    }
+
     private static List<Change> treeWalk(ObjectReader reader, ObjectId a, ObjectId b) throws IOException {
         List<Change> out = new ArrayList<>();
         try (TreeWalk tw = new TreeWalk(reader)) {
