@@ -74,7 +74,6 @@ final class ContentCheck implements AuditCheck {
                 c.violation(ch.path(), Rule.UNEXPLAINED_CHANGE, "produced files' content is never removed");
                 continue;
             }
-            c.countFile();
             if (!ch.regularFile()) {
                 c.violation(ch.path(), Rule.UNEXPECTED_MODE, "mode " + Integer.toOctalString(ch.newMode())
                         + " is not an ordinary file (100644)");
