@@ -148,10 +148,15 @@ public final class AuditEngine {
         return ("tree " + n.tree().name() + "\n\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
+    @dev.palimpsest.model.DoNotMutate("memory only: the listing reads parents and trees, never a commit's body")
+    private static void dropBodies(RevWalk walk) {
+        walk.setRetainBody(false);
+    }
+
     List<Node> enumerate(ObjectId from, ObjectId to) {
         List<Node> out = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo.repository())) {
-            walk.setRetainBody(false);
+            dropBodies(walk);
             walk.sort(RevSort.TOPO);
             walk.sort(RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(to));

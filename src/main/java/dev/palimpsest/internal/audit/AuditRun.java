@@ -78,9 +78,7 @@ final class AuditRun {
         if (t == null) {
             RawCommit.Ident who = RawCommit.parse(r.bytes(commit, Constants.OBJ_COMMIT)).committer();
             t = Optional.ofNullable(who == null ? null : TimeRules.Stamp.parse(who.when()));
-            if (committerTimes.size() > MAX_CACHED_FACTS) {
-                committerTimes.clear();
-            }
+            bound(committerTimes);
             committerTimes.put(commit.copy(), t);
         }
         return t.orElse(null);
@@ -95,12 +93,18 @@ final class AuditRun {
             } catch (FormatException e) {
                 f = Optional.empty();
             }
-            if (facts.size() > MAX_CACHED_FACTS) {
-                facts.clear();
-            }
+            bound(facts);
             facts.put(blob.copy(), f);
         }
         return f.orElse(null);
+    }
+
+    /** Empties a cache grown past its bound. */
+    @dev.palimpsest.model.DoNotMutate("memory only: a cache emptied early or late is read again, never answered differently")
+    private static void bound(Map<ObjectId, ?> cache) {
+        if (cache.size() > MAX_CACHED_FACTS) {
+            cache.clear();
+        }
     }
 
     boolean explains(String path) {

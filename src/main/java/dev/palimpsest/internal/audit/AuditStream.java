@@ -131,11 +131,10 @@ public final class AuditStream implements AutoCloseable {
         synchronized (this) {
             total = queue.size();
         }
-        progress.update(done.get(), total);
         try {
-            while (!finished.await(200, TimeUnit.MILLISECONDS)) {
+            do {
                 progress.update(done.get(), total);
-            }
+            } while (!finished.await(200, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PalimpsestInternalException("interrupted while auditing", e);

@@ -41,7 +41,7 @@ public final class AuditedCommit {
         this.parent = raw.parents().isEmpty() ? null : raw.parents().get(0);
         this.parentTree = parentTree;
         this.changes = List.copyOf(changes);
-        this.byPath = new HashMap<>(changes.size() * 2);
+        this.byPath = new HashMap<>();
         for (Change c : changes) {
             byPath.put(c.path(), c);
         }

@@ -70,6 +70,17 @@ class AncestryTest {
     }
 
     @Test
+    void askedOfTheBaseAChainCommitIsNoAncestorWithoutAWalkEvenInAChainOfOne() {
+        java.util.concurrent.atomic.AtomicInteger readers = new java.util.concurrent.atomic.AtomicInteger();
+        Ancestry a = new Ancestry(() -> {
+            readers.incrementAndGet();
+            return repo.newObjectReader();
+        }, List.of(node("c2")));
+        assertThat(a.isAncestorOrSelf(c.get("c2"), c.get("c1"))).isFalse();
+        assertThat(readers.get()).as("the chain's base is asked by position").isZero();
+    }
+
+    @Test
     void commitsAddedAfterQuestionsAreAnsweredToo() {
         Ancestry a = ancestry("c2");
         assertThat(a.isAncestorOrSelf(c.get("c1"), c.get("c2"))).isTrue();
