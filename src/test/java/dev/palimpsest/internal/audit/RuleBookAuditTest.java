@@ -1,22 +1,8 @@
 package dev.palimpsest.internal.audit;
 
-import dev.palimpsest.model.FactSpec;
-import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.palimpsest.api.Auditor;
-import dev.palimpsest.api.KeyHome;
-import dev.palimpsest.api.Store;
-import dev.palimpsest.api.TestStores;
-import dev.palimpsest.api.Transaction;
-import dev.palimpsest.model.AuditProgress;
-import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
-import dev.palimpsest.model.CommitId;
-import dev.palimpsest.model.FactRead;
-import dev.palimpsest.model.FactVersion;
-import dev.palimpsest.model.Kind;
-import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Rule;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -53,39 +39,16 @@ class RuleBookAuditTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theAuditFlagsAForgedHistoryWithTheRuleItBreaks(ForgedCases.Case c) throws Exception {
-        ForgedCases.Store store = writeHistory();
-        assertThat(audit(store.gitDir()).violations()).as("the gate's history").isEmpty();
+        ForgedCases.Store store = GateHistory.write(dir);
+        assertThat(GateHistory.audit(store.gitDir()).violations()).as("the gate's history").isEmpty();
 
         ObjectId forged = c.forging().forge(store);
 
-        List<AuditViolation> vs = audit(store.gitDir()).violations();
+        List<AuditViolation> vs = GateHistory.audit(store.gitDir()).violations();
         assertThat(vs).as(vs.toString()).isNotEmpty()
                 .allMatch(v -> v.commit().hex().equals(forged.name()), "all in the forged commit")
                 .allMatch(v -> !v.message().isBlank(), "each with a message");
         assertThat(vs.stream().map(AuditViolation::rule).collect(Collectors.toSet())).as(vs.toString())
                 .isEqualTo(c.reported());
-    }
-
-    private ForgedCases.Store writeHistory() throws Exception {
-        KeyHome home = new KeyHome(dir.resolve("home"));
-        try (Store s = TestStores.init(dir)) {
-            Transaction t = s.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.SOURCE, ForgedCases.SRC_BODY).id(ForgedCases.SRC));
-            CommitId srcCommit = t.commit().id();
-            FactVersion src = s.factExistsAt(ForgedCases.SRC, srcCommit).version();
-            t = s.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was close.").id(ForgedCases.CLAIM).refs(List.of(RefSpec.cites(ForgedCases.SRC).withQuote("seven votes to two"))));
-            CommitId claimCommit = t.commit().id();
-            FactVersion claim = s.factExistsAt(ForgedCases.CLAIM, claimCommit).version();
-            FactRead.Found read = (FactRead.Found) s.read(ForgedCases.CLAIM, claimCommit);
-            return new ForgedCases.Store(s.gitDir(), home, srcCommit, src.blob(), claimCommit, claim.blob(),
-                    read.fact(), ObjectId.fromString(claimCommit.hex()));
-        }
-    }
-
-    private static AuditReport audit(Path gitDir) throws Exception {
-        try (Auditor a = Auditor.open(gitDir)) {
-            return a.audit(null, AuditProgress.none());
-        }
     }
 }
