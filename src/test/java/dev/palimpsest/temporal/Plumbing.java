@@ -1,5 +1,7 @@
 package dev.palimpsest.temporal;
 
+import dev.palimpsest.testing.Forgery;
+
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.RetractionRecord;
@@ -15,26 +17,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheBuilder;
-import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
-import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Test-only git plumbing that writes what the Palimpsest writer never does: unsigned commits on side
@@ -99,46 +91,13 @@ final class Plumbing implements AutoCloseable {
      * {@code base} with {@code edits} applied.
      */
     CommitId commit(CommitId base, Edits edits, CommitId... parents) throws IOException {
-        TreeMap<String, ObjectId> files = new TreeMap<>();
-        try (RevWalk walk = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
-            RevCommit b = walk.parseCommit(ObjectId.fromString(base.hex()));
-            tw.addTree(b.getTree());
-            tw.setRecursive(true);
-            while (tw.next()) {
-                files.put(tw.getPathString(), tw.getObjectId(0));
-            }
+        ObjectId[] ps = new ObjectId[parents.length];
+        for (int i = 0; i < parents.length; i++) {
+            ps[i] = ObjectId.fromString(parents[i].hex());
         }
-        try (ObjectInserter ins = repo.newObjectInserter()) {
-            for (Map.Entry<String, byte[]> e : edits.files.entrySet()) {
-                if (e.getValue() == null) {
-                    files.remove(e.getKey());
-                } else {
-                    files.put(e.getKey(), ins.insert(Constants.OBJ_BLOB, e.getValue()));
-                }
-            }
-            DirCache dc = DirCache.newInCore();
-            DirCacheBuilder builder = dc.builder();
-            for (Map.Entry<String, ObjectId> f : files.entrySet()) {
-                DirCacheEntry entry = new DirCacheEntry(f.getKey());
-                entry.setFileMode(FileMode.REGULAR_FILE);
-                entry.setObjectId(f.getValue());
-                builder.add(entry);
-            }
-            builder.finish();
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(dc.writeTree(ins));
-            List<ObjectId> ps = new ArrayList<>();
-            for (CommitId p : parents) {
-                ps.add(ObjectId.fromString(p.hex()));
-            }
-            cb.setParentIds(ps);
-            cb.setAuthor(WHO);
-            cb.setCommitter(WHO);
-            cb.setMessage("plumbing commit " + (++counter) + "\n");
-            ObjectId id = ins.insert(cb);
-            ins.flush();
-            return CommitId.of(id.name());
-        }
+        ObjectId id = Forgery.commit(repo, ObjectId.fromString(base.hex()), edits.files, WHO,
+                "plumbing commit " + (++counter) + "\n", ps);
+        return CommitId.of(id.name());
     }
 
     /** Moves {@code refs/heads/<branch>} to {@code commit}, forcing it. */

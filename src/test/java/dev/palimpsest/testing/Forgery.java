@@ -1,9 +1,11 @@
 package dev.palimpsest.testing;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.TreeMap;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEditor;
@@ -17,7 +19,9 @@ import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /** Histories no Palimpsest writer makes, written with plain JGit for tests of what refuses them. */
 public final class Forgery {
@@ -109,10 +113,56 @@ public final class Forgery {
         }
     }
 
+    /**
+     * Writes, without moving any ref, an unsigned commit by {@code who} with {@code parents} (first
+     * parent first) whose tree is {@code base}'s tree (null: empty) with {@code edits} applied (path
+     * to content; null content removes the path); every file is a regular file. Returns it.
+     */
+    public static ObjectId commit(Repository r, ObjectId base, Map<String, byte[]> edits, PersonIdent who,
+            String message, ObjectId... parents) throws IOException {
+        TreeMap<String, ObjectId> files = new TreeMap<>();
+        if (base != null) {
+            try (RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
+                tw.addTree(walk.parseCommit(base).getTree());
+                tw.setRecursive(true);
+                while (tw.next()) {
+                    files.put(tw.getPathString(), tw.getObjectId(0));
+                }
+            }
+        }
+        try (ObjectInserter ins = r.newObjectInserter()) {
+            for (Map.Entry<String, byte[]> e : edits.entrySet()) {
+                if (e.getValue() == null) {
+                    files.remove(e.getKey());
+                } else {
+                    files.put(e.getKey(), ins.insert(Constants.OBJ_BLOB, e.getValue()));
+                }
+            }
+            DirCache dc = DirCache.newInCore();
+            DirCacheBuilder builder = dc.builder();
+            for (Map.Entry<String, ObjectId> f : files.entrySet()) {
+                DirCacheEntry entry = new DirCacheEntry(f.getKey());
+                entry.setFileMode(FileMode.REGULAR_FILE);
+                entry.setObjectId(f.getValue());
+                builder.add(entry);
+            }
+            builder.finish();
+            CommitBuilder cb = new CommitBuilder();
+            cb.setTreeId(dc.writeTree(ins));
+            cb.setParentIds(parents);
+            cb.setAuthor(who);
+            cb.setCommitter(who);
+            cb.setMessage(message);
+            ObjectId id = ins.insert(cb);
+            ins.flush();
+            return id;
+        }
+    }
+
     private static ObjectId insertBlob(ObjectInserter ins, byte[] content) {
         try {
             return ins.insert(Constants.OBJ_BLOB, content);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }

@@ -1,5 +1,7 @@
 package dev.palimpsest.internal.index;
 
+import dev.palimpsest.testing.Forgery;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.KeyHome;
@@ -25,19 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheBuilder;
-import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.lib.CommitBuilder;
-import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,45 +156,8 @@ class IndexCatchUpTest {
      */
     private static ObjectId commit(Repository r, ObjectId base, Map<String, byte[]> edits, long seconds,
             ObjectId... parents) throws Exception {
-        TreeMap<String, ObjectId> files = new TreeMap<>();
-        if (base != null) {
-            try (RevWalk walk = new RevWalk(r); TreeWalk tw = new TreeWalk(r)) {
-                RevCommit c = walk.parseCommit(base);
-                tw.addTree(c.getTree());
-                tw.setRecursive(true);
-                while (tw.next()) {
-                    files.put(tw.getPathString(), tw.getObjectId(0));
-                }
-            }
-        }
-        try (ObjectInserter ins = r.newObjectInserter()) {
-            for (Map.Entry<String, byte[]> e : edits.entrySet()) {
-                if (e.getValue() == null) {
-                    files.remove(e.getKey());
-                } else {
-                    files.put(e.getKey(), ins.insert(Constants.OBJ_BLOB, e.getValue()));
-                }
-            }
-            DirCache dc = DirCache.newInCore();
-            DirCacheBuilder builder = dc.builder();
-            for (Map.Entry<String, ObjectId> f : files.entrySet()) {
-                DirCacheEntry entry = new DirCacheEntry(f.getKey());
-                entry.setFileMode(FileMode.REGULAR_FILE);
-                entry.setObjectId(f.getValue());
-                builder.add(entry);
-            }
-            builder.finish();
-            PersonIdent who = new PersonIdent("plumber", "plumber@example.org", Instant.ofEpochSecond(seconds),
-                    ZoneOffset.UTC);
-            CommitBuilder cb = new CommitBuilder();
-            cb.setTreeId(dc.writeTree(ins));
-            cb.setParentIds(parents);
-            cb.setAuthor(who);
-            cb.setCommitter(who);
-            cb.setMessage("commit at " + seconds + "\n");
-            ObjectId id = ins.insert(cb);
-            ins.flush();
-            return id;
-        }
+        PersonIdent who = new PersonIdent("plumber", "plumber@example.org", Instant.ofEpochSecond(seconds),
+                ZoneOffset.UTC);
+        return Forgery.commit(r, base, edits, who, "commit at " + seconds + "\n", parents);
     }
 }

@@ -1,5 +1,7 @@
 package dev.palimpsest.internal.merge;
 
+import dev.palimpsest.testing.Forgery;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,14 +15,9 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import org.eclipse.jgit.dircache.DirCache;
-import org.eclipse.jgit.dircache.DirCacheBuilder;
-import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.internal.storage.dfs.DfsRepositoryDescription;
 import org.eclipse.jgit.internal.storage.dfs.InMemoryRepository;
-import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -152,25 +149,9 @@ class ConvergentMergeTest {
     }
 
     private ObjectId commit(Instant when, Map<String, String> files, ObjectId... parents) throws Exception {
-        DirCache dc = DirCache.newInCore();
-        DirCacheBuilder b = dc.builder();
-        for (Map.Entry<String, String> e : new TreeMap<>(files).entrySet()) {
-            DirCacheEntry de = new DirCacheEntry(e.getKey());
-            de.setFileMode(FileMode.REGULAR_FILE);
-            de.setObjectId(blob(e.getValue()));
-            b.add(de);
-        }
-        b.finish();
-        CommitBuilder cb = new CommitBuilder();
-        cb.setTreeId(dc.writeTree(ins));
-        cb.setParentIds(parents);
-        PersonIdent who = new PersonIdent("bob", "bob@x", when, ZoneOffset.UTC);
-        cb.setAuthor(who);
-        cb.setCommitter(who);
-        cb.setMessage("c\n");
-        ObjectId id = ins.insert(cb);
-        ins.flush();
-        return id;
+        Map<String, byte[]> bytes = new TreeMap<>();
+        files.forEach((path, content) -> bytes.put(path, content.getBytes(StandardCharsets.UTF_8)));
+        return Forgery.commit(repo, null, bytes, new PersonIdent("bob", "bob@x", when, ZoneOffset.UTC), "c\n", parents);
     }
 
     private static Map<String, String> with(Map<String, String> m, String... kv) {
