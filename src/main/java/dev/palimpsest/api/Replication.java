@@ -92,7 +92,8 @@ public final class Replication {
      * and adopts it only when the audit is clean. {@code actor} signs the merge commit when both
      * sides advanced (may be null when the caller can only fast-forward: a merge is then rejected).
      *
-     * @throws NotFoundException when the remote is unknown or has no main
+     * @throws NotFoundException when the remote is unknown, no git repository answers at its URL, or it has
+     *     no main
      * @throws RejectedException when a merge is needed and {@code actor} cannot sign it; a
      *     {@link dev.palimpsest.model.MergeRefusedException} when the merge commit would break a rule
      *     the audit holds merge commits to (nothing is written)
@@ -132,7 +133,7 @@ public final class Replication {
     /**
      * Pushes main to the remote's main; never forces.
      *
-     * @throws NotFoundException when the remote is unknown
+     * @throws NotFoundException when the remote is unknown or no git repository answers at its URL
      * @throws ConflictException when the remote has commits main lacks (pull first)
      * @throws RejectedException when the remote refused (e.g. its pre-receive hook found violations)
      */
@@ -154,7 +155,7 @@ public final class Replication {
      * adopts it only when clean. On a refusal or failure the folder is removed again.
      *
      * @throws RejectedException when {@code dir} exists and is not empty
-     * @throws NotFoundException when the remote has no main
+     * @throws NotFoundException when no git repository answers at {@code url}, or it has no main
      */
     public static PullResult cloneStore(String url, Path dir, StoreOptions options, TransferProgress progress)
             throws RejectedException, NotFoundException {

@@ -51,4 +51,28 @@ class CliSyncTest {
         assertThat(up.code()).as(up.err()).isEqualTo(7);
     }
 
+    @Test
+    void aRemoteWithNoRepositoryAtItsUrlIsNotFoundAndNothingChanges() throws Exception {
+        Replicas rs = Replicas.create(dir);
+        Path a = rs.cloneHub("a");
+        String home = rs.home.dir().toString();
+        ObjectId before = Replicas.head(a);
+        String gone = dir.resolve("gone.git").toString();
+        assertThat(Run.inStore(a.toString(), home, "remote", "add", "gone", gone).code()).isZero();
+        for (String[] args : new String[][] {{"pull", "--actor", "bob", "gone"}, {"push", "gone"},
+                {"sync", "--actor", "bob", "gone"}}) {
+            Run r = Run.inStore(a.toString(), home, args);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(4);
+            assertThat(r.err()).isEqualTo("error: remote 'gone' (" + gone + ") has no git repository at its URL\n");
+        }
+        Run j = Run.inStore(a.toString(), home, "pull", "--actor", "bob", "gone", "--json");
+        assertThat(j.json().get("error").get("kind").asText()).isEqualTo("not-found");
+        assertThat(Replicas.head(a)).isEqualTo(before);
+        assertThat(Replicas.git(a, "for-each-ref", "--format=%(refname)").output()).doesNotContain("gone");
+        Path clone = dir.resolve("c");
+        Run c = Run.of("clone", gone, "--store", clone.toString());
+        assertThat(c.code()).as(c.err()).isEqualTo(4);
+        assertThat(c.err()).isEqualTo("error: remote 'origin' (" + gone + ") has no git repository at its URL\n");
+        assertThat(clone).doesNotExist();
+    }
 }

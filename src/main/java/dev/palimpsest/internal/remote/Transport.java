@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ProgressMonitor;
@@ -122,7 +123,8 @@ public final class Transport {
      * {@code audit} while the copy goes on, its objects readable through {@code unflushed} (a
      * fetch over a transport offers nothing: {@link AuditStream#finish} then audits all of it).
      *
-     * @throws NotFoundException when the remote has no {@code main}
+     * @throws NotFoundException when there is no remote of that name, no git repository at its URL,
+     *     or no {@code main} in it
      */
     public Fetched fetchAuditing(String name, TransferProgress progress, AuditStream audit, Unflushed unflushed)
             throws NotFoundException {
@@ -142,7 +144,7 @@ public final class Transport {
                 u.update();
                 return got;
             } catch (IOException e) {
-                throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
+                throw failure("fetch from", remote, e);
             }
         }
         try {
@@ -155,7 +157,7 @@ public final class Transport {
             }
             return new Fetched(advertised.getObjectId().copy(), false);
         } catch (GitAPIException e) {
-            throw new PalimpsestInternalException("cannot fetch from remote '" + name + "': " + e.getMessage(), e);
+            throw failure("fetch from", remote, e);
         }
     }
 
@@ -174,12 +176,13 @@ public final class Transport {
      * Pushes {@code local} to the remote's {@code main}, never forcing; returns the remote's previous
      * main (null when it had none).
      *
+     * @throws NotFoundException when there is no remote of that name or no git repository at its URL
      * @throws ConflictException when the remote's main has commits {@code local} lacks (pull first)
      * @throws RejectedException when the remote refused the update (its pre-receive hook)
      */
     public ObjectId push(String name, ObjectId local, TransferProgress progress)
             throws NotFoundException, ConflictException, RejectedException {
-        remote(name);
+        Remote remote = remote(name);
         try {
             Iterable<PushResult> results = Git.wrap(repo.repository()).push().setRemote(name)
                     .setRefSpecs(new RefSpec(local.name() + ":" + GitRepo.MAIN))
@@ -205,8 +208,23 @@ public final class Transport {
             }
             throw new PalimpsestInternalException("the push to '" + name + "' reported nothing for " + GitRepo.MAIN);
         } catch (GitAPIException e) {
-            throw new PalimpsestInternalException("cannot push to remote '" + name + "': " + e.getMessage(), e);
+            throw failure("push to", remote, e);
         }
+    }
+
+    /**
+     * Why a transfer with {@code remote} failed: not found when no git repository answers at its
+     * URL (thrown), else an internal failure naming the cause (returned, for the caller to throw).
+     */
+    private static PalimpsestInternalException failure(String verb, Remote remote, Exception e)
+            throws NotFoundException {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof NoRemoteRepositoryException) {
+                throw new NotFoundException("remote '" + remote.name() + "' (" + remote.url()
+                        + ") has no git repository at its URL");
+            }
+        }
+        return new PalimpsestInternalException("cannot " + verb + " remote '" + remote.name() + "': " + e.getMessage(), e);
     }
 
     private static ObjectId advertisedOld(PushResult r) {
