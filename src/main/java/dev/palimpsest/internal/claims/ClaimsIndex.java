@@ -2,20 +2,11 @@ package dev.palimpsest.internal.claims;
 
 import dev.palimpsest.internal.git.CacheLog;
 import dev.palimpsest.internal.git.GitRepo;
-import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.WriterLock;
-import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.write.Writer;
-import dev.palimpsest.internal.yaml.CanonicalFacts;
-import dev.palimpsest.internal.yaml.FactCodec;
-import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
-import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.PalimpsestInternalException;
-import dev.palimpsest.model.Ref;
-import dev.palimpsest.model.RefRole;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -28,16 +19,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.EmptyTreeIterator;
-import org.eclipse.jgit.treewalk.TreeWalk;
-import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
-import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The claims index: for every commit of main's first-parent chain (a sequence number each), the
@@ -369,7 +354,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
                 c = walk.parseCommit(c.getParent(0));
             }
             for (int i = todo.size() - 1; i >= 0; i--) {
-                CommitRecord r = fromGit(reader, walk, todo.get(i));
+                CommitRecord r = CommitRecords.fromGit(reader, walk, todo.get(i), repo.vault(), this::tracked);
                 apply(r, ClaimsLog.frame(r));
             }
         } catch (IOException e) {
@@ -398,117 +383,6 @@ public final class ClaimsIndex implements Writer.CommitListener {
         persistedLength = -1;
     }
 
-    /** The record of {@code c}, from the diff of its tree against its first parent's. */
-    private CommitRecord fromGit(ObjectReader reader, RevWalk walk, RevCommit c) throws IOException {
-        RevCommit first = c.getParentCount() > 0 ? walk.parseCommit(c.getParent(0)) : null;
-        Map<String, ObjectId> changes = new TreeMap<>();
-        List<String> folders = new ArrayList<>(StorePaths.FACT_FOLDERS);
-        folders.add(StorePaths.CONFIG);
-        try (TreeWalk tw = new TreeWalk(reader)) {
-            tw.setRecursive(true);
-            tw.setFilter(AndTreeFilter.create(PathFilterGroup.createFromStrings(folders), TreeFilter.ANY_DIFF));
-            if (first == null) {
-                tw.addTree(new EmptyTreeIterator());
-            } else {
-                tw.addTree(first.getTree());
-            }
-            tw.addTree(c.getTree());
-            while (tw.next()) {
-                boolean present = (tw.getRawMode(1) & FileMode.TYPE_MASK) == FileMode.TYPE_FILE;
-                changes.put(tw.getPathString(), present ? tw.getObjectId(1) : null);
-            }
-        }
-        String actor = c.getAuthorIdent() == null ? "" : c.getAuthorIdent().getName();
-        return record(reader, c, first, actor, changes, Map.of());
-    }
-
-    /** The record of a commit with these path changes; facts known by path are not read back. */
-    private CommitRecord record(ObjectReader reader, ObjectId commit, ObjectId parent, String actor,
-            Map<String, ObjectId> changes, Map<String, Fact> known) throws IOException {
-        List<String> mv = null;
-        List<CommitRecord.Event> events = new ArrayList<>();
-        Set<String> written = new java.util.HashSet<>();
-        List<String> paths = new ArrayList<>(changes.keySet());
-        paths.sort(null);
-        for (String path : paths) {
-            ObjectId blob = changes.get(path);
-            if (path.equals(StorePaths.CONFIG)) {
-                if (blob != null) {
-                    try {
-                        mv = new ArrayList<>(FactCodec.decodeConfig(reader.open(blob).getCachedBytes(Snapshot.MAX_READ),
-                                path).multiValued());
-                    } catch (FormatException | RuntimeException e) {
-                        mv = List.of(); // a malformed config declares nothing; the audit reports it
-                    }
-                }
-                continue;
-            }
-            if (!inFactFolder(path)) {
-                continue;
-            }
-            FactId fid = StorePaths.idFromPath(path);
-            if (fid == null) {
-                continue;
-            }
-            String id = fid.value();
-            if (blob != null) {
-                Fact f = known.get(path);
-                if (f == null) {
-                    try {
-                        f = CanonicalFacts.fact(reader.open(blob).getCachedBytes(Snapshot.MAX_READ), path, repo.vault());
-                    } catch (FormatException | RuntimeException e) {
-                        f = null; // a malformed file states no claim; the audit reports it
-                    }
-                }
-                if (f != null && f.contentUnavailable()) {
-                    f = null; // sealed content without its key (forgotten) states no claim
-                }
-                CommitRecord.Written w = f == null ? null : written(f);
-                if (w != null) {
-                    events.add(w);
-                    written.add(id);
-                } else if (tracked(id)) {
-                    events.add(new CommitRecord.Removed(id));
-                }
-            } else if (!written.contains(id) && tracked(id)) {
-                events.add(new CommitRecord.Removed(id));
-            }
-        }
-        return new CommitRecord(commit.copy(), parent == null ? null : parent.copy(), actor, mv, events);
-    }
-
-    private static boolean inFactFolder(String path) {
-        for (String f : StorePaths.FACT_FOLDERS) {
-            if (path.startsWith(f) && path.length() > f.length() && path.charAt(f.length()) == '/') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The event of a written fact, or null when it is no claim and supersedes nothing. */
-    private static CommitRecord.Written written(Fact f) {
-        List<String> sup = new ArrayList<>();
-        String source = null;
-        for (Ref r : f.refs()) {
-            if (RefRole.SUPERSEDES.equals(r.role())) {
-                sup.add(r.id().value());
-            } else if (source == null && RefRole.SOURCE.equals(r.role())) {
-                source = r.id().value();
-            }
-        }
-        ClaimRecord claim = null;
-        var g = f.grounding();
-        if (Kind.ENTITY_CLAIM.equals(f.kind()) && g.hasTriple() && source != null) {
-            claim = ClaimRecord.of(f.id().value(), g.subject(), g.predicate(), g.object(), source, f.run(),
-                    f.confidence());
-        }
-        if (claim == null && sup.isEmpty()) {
-            return null;
-        }
-        return new CommitRecord.Written(f.id().value(), claim, sup);
-    }
-
     // ---- the writer's own commits ----
 
     @Override
@@ -517,7 +391,8 @@ public final class ClaimsIndex implements Writer.CommitListener {
         try {
             if (Objects.equals(parent, last())) {
                 try (ObjectReader reader = repo.newReader()) {
-                    CommitRecord r = record(reader, commit, parent, actor.value(), changes, facts);
+                    CommitRecord r = CommitRecords.of(reader, commit, parent, actor.value(), changes, facts, repo.vault(),
+                            this::tracked);
                     apply(r, ClaimsLog.frame(r));
                 }
             } else {
