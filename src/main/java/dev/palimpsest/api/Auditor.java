@@ -8,7 +8,7 @@ import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.audit.AuditCheck;
 import dev.palimpsest.internal.audit.IndexCheck;
-import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.index.PersistedIndex;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ public final class Auditor implements AutoCloseable {
         Objects.requireNonNull(progress, "progress (use AuditProgress.none())");
         ObjectId start = from.isPresent() ? Commits.require(repo, from.get()) : null;
         ObjectId end = Commits.require(repo, to);
-        PredicateIndex.Persisted persisted = PredicateIndex.readPersisted(repo);
+        PersistedIndex.Contents persisted = PersistedIndex.read(repo);
         IndexCheck index = new IndexCheck(persisted);
         List<AuditCheck> checks = new ArrayList<>(AuditEngine.standardChecks(repo, true));
         checks.add(index);
@@ -91,7 +91,7 @@ public final class Auditor implements AutoCloseable {
         if (!persisted.corrupt() && !index.disagreed()) {
             return r;
         }
-        PredicateIndex.discardPersisted(repo);
+        PersistedIndex.discard(repo);
         if (!persisted.corrupt()) {
             return r;
         }

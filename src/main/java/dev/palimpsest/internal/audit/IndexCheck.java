@@ -2,7 +2,7 @@ package dev.palimpsest.internal.audit;
 
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.internal.index.FactState;
-import dev.palimpsest.internal.index.PredicateIndex;
+import dev.palimpsest.internal.index.PersistedIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.FactId;
 import java.util.HashMap;
@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class IndexCheck implements AuditCheck {
     public static final String PATH = "palimpsest-index/index-v1.log";
 
-    private final PredicateIndex.Persisted persisted;
+    private final PersistedIndex.Contents persisted;
     private final AtomicBoolean disagreed = new AtomicBoolean();
 
-    public IndexCheck(PredicateIndex.Persisted persisted) {
+    public IndexCheck(PersistedIndex.Contents persisted) {
         this.persisted = persisted;
     }
 

@@ -6,7 +6,6 @@ import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -118,46 +117,6 @@ public final class PredicateIndex {
     /** True when this process indexed commits the persisted log does not hold yet. */
     public synchronized boolean hasUnpersisted() {
         return persistable && (!unpersisted.isEmpty() || logEnd < 0);
-    }
-
-    /** The persisted log as read: per commit, the fact events it records; corrupt when a bad header or tail was found. */
-    public record Persisted(Map<ObjectId, Map<String, FactState>> byCommit, boolean corrupt) {}
-
-    /**
-     * Reads the persisted log without touching any open index (for audits); a log of another
-     * format version, or something other than a regular file in its place, reads as absent.
-     */
-    public static Persisted readPersisted(GitRepo repo) {
-        IndexLog log = new IndexLog(repo.gitDir());
-        Map<ObjectId, Map<String, FactState>> out = new HashMap<>();
-        try {
-            if (!Files.exists(log.file()) || !log.usable() || log.otherVersion()) {
-                return new Persisted(out, false);
-            }
-            IndexLog.Read r = log.read(0);
-            for (IndexLog.Entry e : r.entries()) {
-                Map<String, FactState> events = new HashMap<>();
-                e.events().forEach((k, v) -> events.put(k, new FactState(v)));
-                out.put(e.commit(), events);
-            }
-            return new Persisted(out, r.headerBad() || r.end() < log.size());
-        } catch (IOException | RuntimeException e) {
-            return new Persisted(out, true);
-        }
-    }
-
-    /** Deletes the persisted log (a regular file only), so the next open rebuilds it from git. */
-    public static void discardPersisted(GitRepo repo) {
-        Path file = new IndexLog(repo.gitDir()).file();
-        try {
-            if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.delete(file);
-            }
-        } catch (java.nio.file.NoSuchFileException e) {
-            // gone already
-        } catch (IOException e) {
-            throw new PalimpsestInternalException("cannot discard the predicate index of " + repo.gitDir(), e);
-        }
     }
 
     /** How many times a persisted index was found corrupt and discarded (for audits). */

@@ -143,7 +143,7 @@ class IndexCatchUpTest {
             assertThat(idx.existing(f1, y).live()).isFalse();
             assertThat(idx.existing(f1, y).versionCommit()).isEqualTo(head);
             idx.persist();
-            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            PersistedIndex.Contents p = PersistedIndex.read(repo);
             assertThat(p.corrupt()).isFalse();
             assertThat(p.byCommit().get(x).get("f0").navigable()).isFalse();
             assertThat(p.byCommit().get(y).get("f1").navigable()).isTrue();

@@ -145,7 +145,7 @@ class IndexLogCorruptionTest {
         assertThat(o.commits()).isEqualTo(commits());
         assertThat(o.afterPersist()).isEqualTo(clean);
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            PersistedIndex.Contents p = PersistedIndex.read(repo);
             assertThat(p.corrupt()).isFalse();
             assertThat(p.byCommit()).hasSize(commits());
         }
@@ -206,7 +206,7 @@ class IndexLogCorruptionTest {
             ByteBuffer.wrap(b).putInt(4, v);
             Files.write(logFile, b);
             try (GitRepo repo = GitRepo.open(gitDir, false)) {
-                PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+                PersistedIndex.Contents p = PersistedIndex.read(repo);
                 assertThat(p.corrupt()).isFalse();
                 assertThat(p.byCommit()).isEmpty();
             }
@@ -334,7 +334,7 @@ class IndexLogCorruptionTest {
     void auditsReadATornLogAsCorruptAndKeepItsGoodRecords() throws Exception {
         Files.write(logFile, cut(clean.length - 1));
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            PersistedIndex.Contents p = PersistedIndex.read(repo);
             assertThat(p.corrupt()).isTrue();
             assertThat(p.byCommit()).hasSize(commits() - 1);
         }
@@ -342,7 +342,7 @@ class IndexLogCorruptionTest {
         b[0] ^= 1;
         Files.write(logFile, b);
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            PersistedIndex.Contents p = PersistedIndex.read(repo);
             assertThat(p.corrupt()).isTrue();
             assertThat(p.byCommit()).isEmpty();
         }
@@ -357,8 +357,8 @@ class IndexLogCorruptionTest {
             assertThat(idx.commitCount()).isEqualTo(commits());
             assertThat(idx.hasUnpersisted()).isFalse();
             idx.persist();
-            assertThat(PredicateIndex.readPersisted(repo).byCommit()).isEmpty();
-            PredicateIndex.discardPersisted(repo);
+            assertThat(PersistedIndex.read(repo).byCommit()).isEmpty();
+            PersistedIndex.discard(repo);
         }
         assertThat(logFile).isDirectory();
     }
@@ -366,9 +366,9 @@ class IndexLogCorruptionTest {
     @Test
     void discardingDeletesTheLogSoTheNextOpenRebuildsIt() throws Exception {
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            PredicateIndex.discardPersisted(repo);
+            PersistedIndex.discard(repo);
             assertThat(logFile).doesNotExist();
-            PredicateIndex.discardPersisted(repo);
+            PersistedIndex.discard(repo);
             PredicateIndex idx = PredicateIndex.open(repo);
             assertThat(idx.hasUnpersisted()).isTrue();
             idx.persist();

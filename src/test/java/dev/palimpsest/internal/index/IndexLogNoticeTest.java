@@ -119,7 +119,7 @@ class IndexLogNoticeTest {
         assertThat(payload(0)).as("the genesis changes no fact").hasSize(IndexLog.MIN_RECORD - 8);
         Files.write(logFile, Arrays.copyOf(clean, starts.get(1)));
         try (GitRepo repo = GitRepo.open(gitDir, false)) {
-            PredicateIndex.Persisted p = PredicateIndex.readPersisted(repo);
+            PersistedIndex.Contents p = PersistedIndex.read(repo);
             assertThat(p.corrupt()).isFalse();
             assertThat(p.byCommit()).containsOnlyKeys(ObjectId.fromRaw(payload(0)));
         }

@@ -9,7 +9,6 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.AuditReport;
-import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
 import java.nio.file.Path;

@@ -118,7 +118,7 @@ class OfferedEventsTest {
 
     private void assertEventsInTheOrderOfARebuild() {
         List<String> own = eventsSince(stale, before);
-        PredicateIndex.discardPersisted(repo);
+        PersistedIndex.discard(repo);
         PredicateIndex rebuilt = PredicateIndex.open(repo);
         assertThat(own).hasSizeGreaterThanOrEqualTo(3).isEqualTo(eventsSince(rebuilt, before));
     }

@@ -38,11 +38,11 @@ class OwnCommitIndexTest {
                 .as(out.toString()).isZero();
         for (String store : new String[] {"store.git", "receipts.git"}) {
             try (GitRepo repo = GitRepo.open(dir.resolve(store), false)) {
-                PredicateIndex.Persisted written = PredicateIndex.readPersisted(repo);
+                PersistedIndex.Contents written = PersistedIndex.read(repo);
                 assertThat(written.corrupt()).isFalse();
-                PredicateIndex.discardPersisted(repo);
+                PersistedIndex.discard(repo);
                 PredicateIndex.open(repo).persist();
-                Map<ObjectId, Map<String, FactState>> rebuilt = PredicateIndex.readPersisted(repo).byCommit();
+                Map<ObjectId, Map<String, FactState>> rebuilt = PersistedIndex.read(repo).byCommit();
                 assertThat(written.byCommit()).as(store).hasSizeGreaterThan(3).isEqualTo(rebuilt);
             }
         }
@@ -68,18 +68,18 @@ class OwnCommitIndexTest {
                 u.setForceUpdate(true);
                 u.disableRefLog();
                 assertThat(u.update()).isEqualTo(RefUpdate.Result.FORCED);
-                PredicateIndex.discardPersisted(repo);
+                PersistedIndex.discard(repo);
             }
             try (Store s = Store.open(replica, new KeyHome(dir.resolve("home-" + store)))) {
                 assertThat(s.replication().pull("origin", null, TransferProgress.none()))
                         .isInstanceOf(PullResult.FastForward.class);
             }
             try (GitRepo repo = GitRepo.open(replica, false)) {
-                PredicateIndex.Persisted pulled = PredicateIndex.readPersisted(repo);
+                PersistedIndex.Contents pulled = PersistedIndex.read(repo);
                 assertThat(pulled.corrupt()).isFalse();
-                PredicateIndex.discardPersisted(repo);
+                PersistedIndex.discard(repo);
                 PredicateIndex.open(repo).persist();
-                Map<ObjectId, Map<String, FactState>> rebuilt = PredicateIndex.readPersisted(repo).byCommit();
+                Map<ObjectId, Map<String, FactState>> rebuilt = PersistedIndex.read(repo).byCommit();
                 assertThat(pulled.byCommit()).as(store).hasSizeGreaterThan(3).isEqualTo(rebuilt);
             }
         }
