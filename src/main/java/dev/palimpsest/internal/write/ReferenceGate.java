@@ -6,14 +6,11 @@ import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.internal.crypto.TrustedKey;
 import dev.palimpsest.internal.git.GitRepo;
-import dev.palimpsest.internal.git.History;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.query.Lineage;
 import dev.palimpsest.internal.query.Versions;
-import dev.palimpsest.internal.rules.RefRules;
-import dev.palimpsest.internal.rules.RuleSink;
 import dev.palimpsest.internal.yaml.FactCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.RetractionRecord;
@@ -23,9 +20,7 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactVersion;
-import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Ref;
-import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.Violation;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,12 +56,14 @@ final class ReferenceGate {
     /** Facts this transaction writes sealed (their key is created in the vault before the commit). */
     final Set<FactId> toSeal = new HashSet<>();
     final List<FactId> forgotten = new ArrayList<>();
-    private final dev.palimpsest.internal.forget.Forgetting forgetting;
+    final dev.palimpsest.internal.forget.Forgetting forgetting;
     private StoreConfig config;
     final CommitMessage message = new CommitMessage();
     private final KeyRules keys;
     private final ReceiptRules rules = new ReceiptRules(this);
     private final ClaimRules claims = new ClaimRules(this);
+    private final RefResolver resolver = new RefResolver(this);
+    private final ForgetRules forgets = new ForgetRules(this);
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent,
@@ -97,7 +94,7 @@ final class ReferenceGate {
             } else if (op instanceof Operation.Retract r) {
                 retract(actor, r);
             } else if (op instanceof Operation.Forget f) {
-                forget(actor, f, null);
+                forgets.forget(actor, f, null);
             } else if (op instanceof Operation.KeyAdd k) {
                 keys.add(k);
             } else if (op instanceof Operation.KeyRevoke k) {
@@ -152,7 +149,7 @@ final class ReferenceGate {
         if (!sealing(a)) {
             return;
         }
-        List<Ref> refs = resolveRefs(id, a.body(), a.refs(), List.of());
+        List<Ref> refs = resolver.resolve(id, a.refs(), List.of());
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
             List<FactId> inputs = refs.stream().filter(r -> RefRole.MERGED_FROM.equals(r.role())).map(Ref::id).toList();
@@ -203,7 +200,7 @@ final class ReferenceGate {
                 .noneMatch(c -> c.id().equals(s.target()) && c.role().equals(s.role()))).toList());
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
-        List<Ref> added = resolveRefs(id, body, r.addRefs(), current.refs());
+        List<Ref> added = resolver.resolve(id, r.addRefs(), current.refs());
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
@@ -336,163 +333,8 @@ final class ReferenceGate {
         return false;
     }
 
-    /** Forgets {@code f.id()} (and, recursively, the sealed derived artifacts of its closure). */
-    private void forget(ActorName actor, Operation.Forget f, FactId root) {
-        FactId id = f.id();
-        String subject = "fact " + id;
-        if (!touched.add(id)) {
-            if (!forgotten.contains(id)) {
-                violation(Rule.DUPLICATE_OPERATION, subject, "is written more than once in one transaction");
-            }
-            return;
-        }
-        if (f.reason() == null || f.reason().isBlank()) {
-            violation(Rule.REASON_REQUIRED, subject, "forget needs a reason");
-            return;
-        }
-        ObjectId at = parent.commit();
-        if (dev.palimpsest.internal.forget.Forgetting.tombstone(parent, id) != null) {
-            violation(Rule.ALREADY_FORGOTTEN, subject, "was already forgotten at "
-                    + forgetting.tombstoneCommit(id, at).name() + " (its first tombstone); a second forget "
-                    + "writes nothing and never restarts a retention clock");
-            return;
-        }
-        dev.palimpsest.internal.index.FactState st = versions.state(id);
-        if (st == null) {
-            violation(Rule.NOT_FOUND, subject, "was never written in the ancestry of " + at.name());
-            return;
-        }
-        ObjectId plain = forgetting.plaintextVersion(id, at);
-        String digest = plain == null ? forgetting.digest(id, at) : null;
-        if (plain != null || digest == null) {
-            violation(Rule.FORGET_PLAINTEXT, subject, id + " was written in plaintext at "
-                    + (plain == null ? "an unknown commit" : plain.name()) + "; forgetting cannot erase it without "
-                    + "rewriting signed history; retract it instead");
-            return;
-        }
-        java.util.SortedSet<FactId> closure = forgetting.closure(id, at);
-        Versions.Located loc = versions.locate(id, st);
-        if (loc != null) {
-            files.put(loc.path(), null);
-        }
-        files.put(StorePaths.tombstonePath(id), dev.palimpsest.internal.yaml.TombstoneRecord.encode(
-                new dev.palimpsest.internal.yaml.TombstoneRecord(id, digest, f.reason(), actor, f.deadline(), closure)));
-        forgotten.add(id);
-        message.add("forget", CommitMessage.FACT, id.value(), f.reason());
-        FactId cause = root == null ? id : root;
-        for (FactId m : forgetting.cascade(closure, at)) {
-            if (!touched.contains(m)) {
-                forget(actor, new Operation.Forget(m, "cascade of forget " + cause + " (" + f.reason() + ")", null), cause);
-            }
-        }
-    }
-
     void notLive(FactId id, String verb) {
         violations.add(RetractRules.notLive(id, verb, versions));
-    }
-
-    private FactId currentReferrer;
-
-    private List<Ref> resolveRefs(FactId referrer, String body, List<RefSpec> specs, List<Ref> existing) {
-        currentReferrer = referrer;
-        List<Ref> out = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (Ref e : existing) {
-            seen.add(RefRules.key(e.id(), e.role()));
-        }
-        for (RefSpec s : specs) {
-            String subject = "ref " + referrer + " -> " + s.target();
-            RuleSink sink = (rule, msg) -> violation(rule, subject, msg);
-            if (!RefRules.identity(referrer, s.target(), s.role(), seen, sink)) {
-                continue;
-            }
-            Ref ref = resolve(subject, s, sink);
-            if (ref != null) {
-                out.add(ref);
-            }
-        }
-        return out;
-    }
-
-    private Ref resolve(String subject, RefSpec s, RuleSink sink) {
-        Fact same = pending.get(s.target());
-        if (s.at() == null && same != null) {
-            return RefRules.subsumes(s.role(), s.target(), same.kind(), sink)
-                    && RefRules.quote(s.quote(), s.target(), same.body(), sink)
-                    ? new Ref(s.target(), s.role(), null, null, s.quote(), sealQuote(s, toSeal.contains(s.target())))
-                    : null;
-        }
-        ObjectId at = parent.commit();
-        if (s.at() != null) {
-            at = ObjectId.fromString(s.at().hex());
-            if (!isCommit(at)) {
-                violation(Rule.PIN_UNKNOWN, subject, "commit " + s.at().hex() + " does not exist in this store");
-                return null;
-            }
-            if (!History.isAncestorOrSelf(repo, at, parent.commit())) {
-                violation(Rule.PIN_NOT_ANCESTOR, subject, "commit " + s.at().hex()
-                        + " is not an ancestor of the commit the write lands on (" + parent.commit().name() + ")");
-                return null;
-            }
-        }
-        Optional<FactVersion> version;
-        boolean sealedTarget = false;
-        Snapshot snap = at.equals(parent.commit()) ? parent : Snapshot.of(repo, at);
-        try {
-            version = (snap == parent ? versions : new Versions(index, snap)).existsAt(s.target());
-            if (version.isEmpty()) {
-                violation(Rule.REF_TARGET_MISSING, subject, s.target() + " does not exist at " + at.name());
-                return null;
-            }
-            if (RefRole.SUBSUMES.equals(s.role()) || s.quote() != null) {
-                if (!RefRules.quoteLength(s.quote(), sink)) {
-                    return null;
-                }
-                Fact target = decodeBlob(snap, version.get());
-                if (target != null && target.contentUnavailable() && s.quote() != null) {
-                    violation(Rule.FORGOTTEN, subject, s.target() + "'s sealed content is unavailable (no data key)");
-                    return null;
-                }
-                sealedTarget = target != null && target.seal() != null;
-                if (target == null || !RefRules.subsumes(s.role(), s.target(), target.kind(), sink)
-                        || !RefRules.quote(s.quote(), s.target(), target.body(), sink)) {
-                    return null;
-                }
-            }
-        } finally {
-            if (snap != parent) {
-                snap.close();
-            }
-        }
-        return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote(),
-                sealQuote(s, sealedTarget));
-    }
-
-    /** The quote of {@code s} sealed with its target's key when the target is sealed, else null. */
-    private String sealQuote(RefSpec s, boolean sealedTarget) {
-        if (s.quote() == null || !sealedTarget) {
-            return null;
-        }
-        return dev.palimpsest.internal.yaml.Sealing.sealQuote(repo.vault().keyOrCreate(s.target()), s.target(),
-                currentReferrer, s.quote());
-    }
-
-    private boolean isCommit(ObjectId id) {
-        try {
-            return repo.repository().getObjectDatabase().has(id)
-                    && parent.reader().open(id).getType() == Constants.OBJ_COMMIT;
-        } catch (java.io.IOException e) {
-            return false;
-        }
-    }
-
-    private Fact decodeBlob(Snapshot snap, FactVersion v) {
-        try {
-            return FactCodec.decodeFact(snap.read(ObjectId.fromString(v.blob().hex())), v.id().value(), repo.vault());
-        } catch (FormatException e) {
-            violation(Rule.CORRUPT_TARGET, "fact " + v.id(), e.getMessage());
-            return null;
-        }
     }
 
     Fact decode(Versions.Located loc) {
