@@ -39,7 +39,8 @@ public final class PullBench {
      */
     public record Result(int commits, int runs, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
             double p90PullSeconds, double medianPullCpuSeconds, double medianThreadCpuSeconds, double gitFetchSeconds,
-            double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter) {}
+            double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter,
+            double floorSeconds) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private static final StoreOptions OPTIONS = StoreOptions.defaults().withFsync(false);
@@ -141,9 +142,12 @@ public final class PullBench {
                 gitLog = g[1];
                 good = (int) g[2];
             }
+            PullFloor.Result floor = new PullFloor(origin, head(behind), "keys/" + ACTOR.value() + ".asc").measure(3);
+            log.printf("  floor (the work no audited pull can skip, best of 3, this JVM): %s%n", PullFloor.describe(floor));
+            log.flush();
             return new Result(commits, runs, setup, first, median, p90, cpu[cpu.length / 2],
                     threadCpu[threadCpu.length / 2], fetch, gitLog, good, (fetch + gitLog) / median, loadBefore,
-                    loadAfter);
+                    loadAfter, floor.wallSeconds());
         } finally {
             if (keep) {
                 for (String left : List.of("git-replica.git", "gnupg")) {
@@ -235,6 +239,12 @@ public final class PullBench {
             return new double[] {fetch, gitLog, good};
         } finally {
             Proc.run(dir, env, null, "gpgconf", "--kill", "all");
+        }
+    }
+
+    private static org.eclipse.jgit.lib.ObjectId head(Path gitDir) throws IOException {
+        try (GitRepo g = GitRepo.open(gitDir, false)) {
+            return g.head();
         }
     }
 

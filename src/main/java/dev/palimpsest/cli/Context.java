@@ -77,6 +77,11 @@ abstract class Context {
         return spec.commandLine().getOut();
     }
 
+    /** Where a benchmark logs as it runs: standard output, or standard error under {@code --json} (stdout is then JSON only). */
+    PrintWriter benchLog() {
+        return json() ? spec.commandLine().getErr() : out();
+    }
+
     void printJson(Object value) {
         printJson(out(), value);
     }
