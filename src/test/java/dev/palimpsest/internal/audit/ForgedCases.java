@@ -109,6 +109,20 @@ final class ForgedCases {
 
     private static void forgets(List<Case> cs) {
         String zeros = "0".repeat(64);
+        add(cs, Rule.MALFORMED_FILE, s -> s.forge().remove(path(SRC, Kind.SOURCE))
+                .put(StorePaths.tombstonePath(SRC), "id: [not a tombstone\n")
+                .trailers("alice", "forget", "Palimpsest-Fact", SRC.value()).commit());
+        add(cs, Rule.FORGET_INCONSISTENT, Set.of(Rule.TRAILER_MISMATCH), s -> {
+            FactId sx = FactId.of("sx");
+            String digest;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                CommitId at = sealed(st, sx.value());
+                digest = ((dev.palimpsest.model.FactRead.Found) st.read(sx, at)).fact().seal().digest();
+                Files.delete(st.gitDir().resolve("palimpsest-vault").resolve(StorePaths.shard(sx)).resolve("sx.key"));
+            }
+            return s.forge().put(StorePaths.tombstonePath(sx), tombstone(sx, digest))
+                    .trailers("alice", "forget", "Palimpsest-Fact", sx.value()).commit();
+        });
         add(cs, Rule.FORGET_INCONSISTENT, s -> s.forge().remove(path(SRC, Kind.SOURCE))
                 .put(StorePaths.tombstonePath(SRC), tombstone(SRC, zeros, CLAIM))
                 .trailers("alice", "forget", "Palimpsest-Fact", SRC.value()).commit());
@@ -224,6 +238,15 @@ final class ForgedCases {
     }
 
     private static void message(List<Case> cs) {
+        add(cs, Rule.RETRACTION_INCONSISTENT, s -> {
+            try (dev.palimpsest.api.Store st = open(s)) {
+                var tx = st.begin(ALICE);
+                tx.retract(SRC, "withdrawn");
+                tx.commit();
+            }
+            return put(s.forge(), fact(SRC.value(), Kind.SOURCE, "Asserted again, its retraction record kept."))
+                    .trailers("alice", "assert", "Palimpsest-Fact", SRC.value()).commit();
+        });
         add(cs, Rule.BAD_TRAILERS, s -> put(s.forge(), fact(X.value(), Kind.CLAIM, "an unknown verb"))
                 .message("x\n\nPalimpsest-Actor: alice\nPalimpsest-Op: assert\nPalimpsest-Fact: fact-x\n"
                         + "Palimpsest-Op: frobnicate\nPalimpsest-Fact: fact-y\n").commit());
