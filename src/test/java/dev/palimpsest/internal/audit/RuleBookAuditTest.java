@@ -26,7 +26,7 @@ class RuleBookAuditTest {
     Path dir;
 
     static Stream<ForgedCases.Case> cases() {
-        return ForgedCases.all().stream();
+        return Stream.concat(ForgedCases.all().stream(), ForgedRecordCases.all().stream());
     }
 
     @Test
