@@ -157,6 +157,27 @@ final class ForgedRecordCases {
             int end = raw.indexOf("-----END PGP SIGNATURE-----", start) + "-----END PGP SIGNATURE-----\n".length();
             return raw.substring(0, end) + raw.substring(start, end) + raw.substring(end);
         }));
+        add(cs, "a commit whose tree is missing", Rule.UNREADABLE, Set.of(), s -> s.forge()
+                .tree(ObjectId.fromString("1234567890123456789012345678901234567890"))
+                .trailers("alice", "assert", "Palimpsest-Fact", "fact-x").commit());
+        add(cs, "a pin to a malformed commit", Rule.MALFORMED_OBJECT, Set.of(), s -> {
+            byte[] main = raw(s, s.main());
+            ObjectId bad = insert(s, new String(main, StandardCharsets.UTF_8)
+                    .replaceFirst("(?m)^author [^\n]*\n", "").getBytes(StandardCharsets.UTF_8));
+            Fact f = new Fact(FactId.of("fact-x"), Kind.CLAIM, "pins a malformed commit", null, List.of(
+                    new dev.palimpsest.model.Ref(ForgedCases.SRC, dev.palimpsest.model.RefRole.of("cites"),
+                            CommitId.of(bad.name()), s.srcBlob(), null)));
+            return s.forge().put(ForgedCases.path(f.id(), f.kind()), FactCodec.encode(f))
+                    .trailers("alice", "assert", "Palimpsest-Fact", "fact-x").commit();
+        });
+        add(cs, "a pin to a commit before the fact existed", Rule.PIN_MISMATCH, Set.of(), s -> {
+            ObjectId before = parentOf(s, ObjectId.fromString(s.srcCommit().hex()));
+            Fact f = new Fact(FactId.of("fact-x"), Kind.CLAIM, "pins a commit before its source", null, List.of(
+                    new dev.palimpsest.model.Ref(ForgedCases.SRC, dev.palimpsest.model.RefRole.of("cites"),
+                            CommitId.of(before.name()), s.srcBlob(), null)));
+            return s.forge().put(ForgedCases.path(f.id(), f.kind()), FactCodec.encode(f))
+                    .trailers("alice", "assert", "Palimpsest-Fact", "fact-x").commit();
+        });
         add(cs, "an author e-mail not the key's", Rule.IDENTITY_MISMATCH, Set.of(), s -> s.forge()
                 .author("alice", "someone@else").put(ForgedCases.path(FactId.of("fact-x"), Kind.CLAIM),
                         FactCodec.encode(new Fact(FactId.of("fact-x"), Kind.CLAIM, "by another address", null,
@@ -183,6 +204,29 @@ final class ForgedRecordCases {
             if (ru.update() != RefUpdate.Result.FORCED) {
                 throw new IOException("cannot move main");
             }
+            return id;
+        }
+    }
+
+    private static byte[] raw(ForgedCases.Store s, ObjectId id) throws IOException {
+        try (Repository r = new FileRepositoryBuilder().setGitDir(s.gitDir().toFile()).setMustExist(true).build()) {
+            return r.open(id).getBytes();
+        }
+    }
+
+    private static ObjectId parentOf(ForgedCases.Store s, ObjectId commit) throws IOException {
+        try (Repository r = new FileRepositoryBuilder().setGitDir(s.gitDir().toFile()).setMustExist(true).build();
+                org.eclipse.jgit.revwalk.RevWalk w = new org.eclipse.jgit.revwalk.RevWalk(r)) {
+            return w.parseCommit(commit).getParent(0).copy();
+        }
+    }
+
+    /** Inserts {@code bytes} as a commit object, unchecked, beside main's history. */
+    private static ObjectId insert(ForgedCases.Store s, byte[] bytes) throws IOException {
+        try (Repository r = new FileRepositoryBuilder().setGitDir(s.gitDir().toFile()).setMustExist(true).build();
+                ObjectInserter ins = r.newObjectInserter()) {
+            ObjectId id = ins.insert(Constants.OBJ_COMMIT, bytes);
+            ins.flush();
             return id;
         }
     }
