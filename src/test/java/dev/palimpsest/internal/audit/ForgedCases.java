@@ -61,10 +61,14 @@ final class ForgedCases {
     }
 
     /** The rule a forged history breaks, every rule the audit reports on it, and how it is forged. */
-    record Case(Rule rule, Set<Rule> reported, Forging forging) {
+    record Case(Rule rule, Set<Rule> reported, Forging forging, String name) {
+        Case(Rule rule, Set<Rule> reported, Forging forging) {
+            this(rule, reported, forging, rule.id());
+        }
+
         @Override
         public String toString() {
-            return rule.id();
+            return name;
         }
     }
 
@@ -89,7 +93,7 @@ final class ForgedCases {
         return cs;
     }
 
-    private static dev.palimpsest.api.Store open(Store s) throws Exception {
+    static dev.palimpsest.api.Store open(Store s) throws Exception {
         return dev.palimpsest.api.Store.open(s.gitDir(), s.home(),
                 dev.palimpsest.model.StoreOptions.defaults().withFsync(false));
     }

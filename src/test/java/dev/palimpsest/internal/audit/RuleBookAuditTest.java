@@ -39,6 +39,11 @@ class RuleBookAuditTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theAuditFlagsAForgedHistoryWithTheRuleItBreaks(ForgedCases.Case c) throws Exception {
+        assertFlagged(dir, c);
+    }
+
+    /** The gate's history under {@code dir} audits clean; forged by {@code c}, it breaks exactly {@code c}'s rules, all in the forged commit. */
+    static void assertFlagged(Path dir, ForgedCases.Case c) throws Exception {
         ForgedCases.Store store = GateHistory.write(dir);
         assertThat(GateHistory.audit(store.gitDir()).violations()).as("the gate's history").isEmpty();
 
