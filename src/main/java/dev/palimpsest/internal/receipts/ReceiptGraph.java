@@ -200,6 +200,7 @@ public final class ReceiptGraph {
         int factCount = ids.size();
         IntList uOwner = new IntList();
         IntList uSentence = new IntList();
+        IntList uBundle = new IntList();
         IntList bStart = new IntList();
         IntList bUnit = new IntList();
         IntList mem = new IntList();
@@ -223,12 +224,12 @@ public final class ReceiptGraph {
             }
             if (f.grounding().receipt() != null) {
                 isFlat[n] = f.grounding().flat();
-                addUnit(n, -1, f.grounding().receipt(), uOwner, uSentence, bStart, bUnit, mem);
+                addUnit(n, -1, f.grounding().receipt(), uOwner, uSentence, uBundle, bStart, bUnit, mem);
             }
             List<Sentence> ss = f.grounding().sentences();
             sentences[n] = ss.size();
             for (int i = 0; i < ss.size(); i++) {
-                addUnit(n, i, ss.get(i).receipt(), uOwner, uSentence, bStart, bUnit, mem);
+                addUnit(n, i, ss.get(i).receipt(), uOwner, uSentence, uBundle, bStart, bUnit, mem);
             }
         }
         first[factCount] = uOwner.size();
@@ -249,11 +250,8 @@ public final class ReceiptGraph {
         bundleStart = bStart.toArray();
         bundleUnit = bUnit.toArray();
         members = mem.toArray();
-        unitFirstBundle = new int[unitOwner.length + 1];
-        for (int b = bundleUnit.length - 1; b >= 0; b--) {
-            unitFirstBundle[bundleUnit[b]] = b;
-        }
-        unitFirstBundle[unitOwner.length] = bundleUnit.length;
+        uBundle.add(bundleUnit.length);
+        unitFirstBundle = uBundle.toArray();
         int[] count = new int[total + 1];
         for (int m : members) {
             count[m + 1]++;
@@ -271,11 +269,12 @@ public final class ReceiptGraph {
         }
     }
 
-    private void addUnit(int owner, int sentence, Receipt r, IntList uOwner, IntList uSentence, IntList bStart,
-            IntList bUnit, IntList mem) {
+    private void addUnit(int owner, int sentence, Receipt r, IntList uOwner, IntList uSentence, IntList uBundle,
+            IntList bStart, IntList bUnit, IntList mem) {
         int u = uOwner.size();
         uOwner.add(owner);
         uSentence.add(sentence);
+        uBundle.add(bUnit.size());
         for (List<Pin> bundle : r.bundles()) {
             bStart.add(mem.size());
             bUnit.add(u);
