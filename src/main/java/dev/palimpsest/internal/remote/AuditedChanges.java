@@ -47,7 +47,7 @@ public final class AuditedChanges implements AuditObserver, KnownChanges {
         if (parents.size() != 1 || kept.incrementAndGet() > MAX_COMMITS) {
             return;
         }
-        Map<String, KnownChanges.Change> m = new HashMap<>(changes.size() * 2);
+        Map<String, KnownChanges.Change> m = new HashMap<>();
         for (dev.palimpsest.internal.audit.Change c : changes) {
             m.put(c.path(), new KnownChanges.Change(c.oldBlob(), c.newBlob()));
         }
