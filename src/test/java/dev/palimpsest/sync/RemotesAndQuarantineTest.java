@@ -51,6 +51,21 @@ class RemotesAndQuarantineTest {
     }
 
     @Test
+    void theQuarantineRefKeepsNoReflogEvenWhenTheRepositoryLogsEveryRef() throws Exception {
+        Path a = rs.cloneHub("a");
+        try (Repository r = open(a)) {
+            r.getConfig().setString("core", null, "logAllRefUpdates", "always");
+            r.getConfig().save();
+        }
+        Forgery.unsignedCommitOnMain(rs.hub, "bob");
+        try (Store s = rs.open(a)) {
+            assertThat(s.replication().pull("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
+        }
+        assertThat(ref(a, QUARANTINE)).isNotNull();
+        assertThat(a.resolve("logs").resolve(QUARANTINE)).doesNotExist();
+    }
+
+    @Test
     void remotesAreListedByNameWhateverTheOrderTheyWereAdded() throws Exception {
         Path a = rs.cloneHub("a");
         try (Store s = rs.open(a)) {

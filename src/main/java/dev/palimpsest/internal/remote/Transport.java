@@ -168,8 +168,7 @@ public final class Transport {
         }
         RefUpdate u = repo.repository().updateRef(ref);
         u.setForceUpdate(true);
-        u.disableRefLog();
-        u.delete();
+        u.delete(); // a deleted ref's reflog goes with it
     }
 
     /**
