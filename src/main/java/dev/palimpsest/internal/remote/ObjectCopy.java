@@ -188,7 +188,7 @@ final class ObjectCopy {
     private Folder next(Folder f) throws IOException {
         byte[] raw = f.raw;
         try {
-            while (f.p < raw.length) {
+            while (f.p != raw.length) { // an entry running past the end stops at raw[p] below
                 int p = f.p;
                 int mode = 0;
                 int start = p;
@@ -207,10 +207,10 @@ final class ObjectCopy {
                 if (f.base != null) {
                     try {
                         f.b = TreeEntries.seek(f.base, f.b, raw, name, nameEnd, kind == 0040000);
-                        if (f.b < f.base.length && TreeEntries.sameEntry(f.base, f.b, raw, start, p)) {
+                        if (TreeEntries.sameEntry(f.base, f.b, raw, start, p)) {
                             continue;
                         }
-                        baseSubtree = f.b < f.base.length ? TreeEntries.subtreeAt(f.base, f.b, raw, name, nameEnd) : null;
+                        baseSubtree = TreeEntries.subtreeAt(f.base, f.b, raw, name, nameEnd);
                     } catch (ArrayIndexOutOfBoundsException malformedBase) {
                         f.base = null; // compare no further: the rest of this tree is followed in full
                     }

@@ -46,15 +46,15 @@ final class TreeEntries {
         return ca - cb;
     }
 
-    /** True when the entry of {@code base} at {@code b} is byte for byte the entry {@code raw[start, end)}. */
+    /** True when the entry of {@code base} at {@code b} is byte for byte the entry {@code raw[start, end)}; false at the end of {@code base}. */
     static boolean sameEntry(byte[] base, int b, byte[] raw, int start, int end) {
         int len = end - start;
         return b + len <= base.length && java.util.Arrays.equals(base, b, b + len, raw, start, end);
     }
 
-    /** The id of the folder entry of {@code base} at {@code b} when it has the name, else null. */
+    /** The id of the folder entry of {@code base} at {@code b} when it has the name, else null (also at the end of {@code base}). */
     static ObjectId subtreeAt(byte[] base, int b, byte[] raw, int name, int nameEnd) {
-        if (base[b] != '4') {
+        if (b >= base.length || base[b] != '4') {
             return null;
         }
         int sp = b;

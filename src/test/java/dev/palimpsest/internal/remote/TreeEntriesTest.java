@@ -102,9 +102,9 @@ class TreeEntriesTest {
             for (int q = 0; q < 10; q++) {
                 byte[] name = r.nextInt(3) == 0 ? base.entries.get(r.nextInt(base.entries.size())).name : name(r);
                 Embedded e = embed(r, name);
-                for (int j = 0; j < base.entries.size(); j++) {
-                    Entry b = base.entries.get(j);
-                    ObjectId expected = b.mode == FileMode.TREE && Arrays.equals(b.name, name) ? b.id : null;
+                for (int j = 0; j <= base.entries.size(); j++) {
+                    Entry b = j < base.entries.size() ? base.entries.get(j) : null;
+                    ObjectId expected = b != null && b.mode == FileMode.TREE && Arrays.equals(b.name, name) ? b.id : null;
                     assertThat(TreeEntries.subtreeAt(base.bytes, base.offsets.get(j), e.bytes, e.start, e.end))
                             .as("%s at %d of %s", show(name), j, base).isEqualTo(expected);
                 }
