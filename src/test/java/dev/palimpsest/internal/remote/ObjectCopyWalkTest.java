@@ -112,6 +112,39 @@ class ObjectCopyWalkTest {
     }
 
     @Test
+    void aForkWhoseBaseIsDatedAfterItsBranchesIsStillHandedOverParentsFirst() throws Exception {
+        InMemoryRepository remote = remote();
+        ObjectInserter ins = remote.newObjectInserter();
+        History h = new History(ins, null);
+        TreeMap<String, String> files = new TreeMap<>();
+        files.put("fork", "the fork\n");
+        ObjectId fork = commit(ins, files, h.h2, 9000);
+        files.put("left", "left\n");
+        ObjectId left = commit(ins, files, fork, 1000);
+        files.remove("left");
+        files.put("right", "right\n");
+        ObjectId right = commit(ins, files, fork, 5000);
+        files.put("left", "left\n");
+        CommitBuilder cb = new CommitBuilder();
+        cb.setTreeId(tree(ins, files, ""));
+        cb.setParentIds(left, right);
+        PersonIdent who = new PersonIdent("bob", "bob@example.org", java.time.Instant.ofEpochSecond(6000),
+                java.time.ZoneOffset.UTC);
+        cb.setAuthor(who);
+        cb.setCommitter(who);
+        cb.setMessage("merge\n");
+        ObjectId merge = ins.insert(cb);
+        ins.flush();
+        try (GitRepo local = local("local.git")) {
+            List<ObjectId> delivered = new ArrayList<>();
+            int copied = ObjectCopy.copy(local, remote, merge, List.of(h.h2), new Recording(), new Unflushed(),
+                    (id, raw) -> delivered.add(id));
+            assertThat(copied).isEqualTo(walk(remote, merge, h.h2).size());
+            assertThat(delivered).hasSize(4).startsWith(fork).endsWith(merge).contains(left, right);
+        }
+    }
+
+    @Test
     void aPackIsWrittenAsSoonAsThePendingBytesReachTheBound() throws Exception {
         InMemoryRepository remote = remote();
         History h = new History(remote.newObjectInserter(), null);
