@@ -87,7 +87,6 @@ final class ObjectCopy {
                 BackgroundHasher hasher = new BackgroundHasher(repo.trees())) {
             ObjectCopy c = new ObjectCopy(reader, mine, packs, out, hasher, unflushed, monitor);
             monitor.beginTask(TASK, ProgressMonitor.UNKNOWN);
-            walk.setRetainBody(true);
             walk.sort(org.eclipse.jgit.revwalk.RevSort.TOPO);
             walk.sort(org.eclipse.jgit.revwalk.RevSort.REVERSE, true);
             walk.markStart(walk.parseCommit(tip));
@@ -177,8 +176,7 @@ final class ObjectCopy {
         }
         byte[] raw = unhashed(id, Constants.OBJ_TREE);
         hasher.submit(id, Constants.OBJ_TREE, raw);
-        cache(id, raw);
-        return new Folder(id, raw, base);
+        return new Folder(id, cached(id, raw), base);
     }
 
     /**
@@ -190,7 +188,7 @@ final class ObjectCopy {
     private Folder next(Folder f) throws IOException {
         byte[] raw = f.raw;
         try {
-            while (f.p < raw.length) {
+            while (f.p != raw.length) { // an entry running past the end stops at raw[p] below
                 int p = f.p;
                 int mode = 0;
                 int start = p;
@@ -208,11 +206,11 @@ final class ObjectCopy {
                 ObjectId baseSubtree = null;
                 if (f.base != null) {
                     try {
-                        f.b = seek(f.base, f.b, raw, name, nameEnd, kind == 0040000);
-                        if (f.b < f.base.length && sameEntry(f.base, f.b, raw, start, p)) {
+                        f.b = TreeEntries.seek(f.base, f.b, raw, name, nameEnd, kind == 0040000);
+                        if (TreeEntries.sameEntry(f.base, f.b, raw, start, p)) {
                             continue;
                         }
-                        baseSubtree = f.b < f.base.length ? subtreeAt(f.base, f.b, raw, name, nameEnd) : null;
+                        baseSubtree = TreeEntries.subtreeAt(f.base, f.b, raw, name, nameEnd);
                     } catch (ArrayIndexOutOfBoundsException malformedBase) {
                         f.base = null; // compare no further: the rest of this tree is followed in full
                     }
@@ -233,77 +231,15 @@ final class ObjectCopy {
         return null;
     }
 
-    /** The offset of the first entry of {@code base} at or after {@code from} not sorting before the name. */
-    private static int seek(byte[] base, int from, byte[] raw, int name, int nameEnd, boolean isTree) {
-        int b = from;
-        while (b < base.length) {
-            int sp = b;
-            boolean baseTree = base[sp] == '4';
-            while (base[sp] != ' ') {
-                sp++;
-            }
-            int bn = sp + 1;
-            int be = bn;
-            while (base[be] != 0) {
-                be++;
-            }
-            if (compare(base, bn, be, baseTree, raw, name, nameEnd, isTree) >= 0) {
-                return b;
-            }
-            b = be + 21;
-        }
-        return b;
-    }
-
-    /** Git's tree order: names compared bytewise, a folder's name as if followed by {@code /}. */
-    private static int compare(byte[] a, int as, int ae, boolean aTree, byte[] b, int bs, int be, boolean bTree) {
-        int i = as;
-        int j = bs;
-        for (; i < ae && j < be; i++, j++) {
-            int c = (a[i] & 0xff) - (b[j] & 0xff);
-            if (c != 0) {
-                return c;
-            }
-        }
-        int ca = i < ae ? a[i] & 0xff : aTree ? '/' : 0;
-        int cb = j < be ? b[j] & 0xff : bTree ? '/' : 0;
-        return ca - cb;
-    }
-
-    /** True when the entry of {@code base} at {@code b} is byte for byte the entry {@code raw[start, end)}. */
-    private static boolean sameEntry(byte[] base, int b, byte[] raw, int start, int end) {
-        int len = end - start;
-        return b + len <= base.length && java.util.Arrays.equals(base, b, b + len, raw, start, end);
-    }
-
-    /** The id of the folder entry of {@code base} at {@code b} when it has the name, else null. */
-    private static ObjectId subtreeAt(byte[] base, int b, byte[] raw, int name, int nameEnd) {
-        if (base[b] != '4') {
-            return null;
-        }
-        int sp = b;
-        while (base[sp] != ' ') {
-            sp++;
-        }
-        int bn = sp + 1;
-        int len = nameEnd - name;
-        if (bn + len >= base.length || base[bn + len] != 0 || !java.util.Arrays.equals(base, bn, bn + len, raw, name, nameEnd)) {
-            return null;
-        }
-        return ObjectId.fromRaw(base, bn + len + 1);
-    }
-
     /** The bytes of a tree whose closure is local or copied: cached, else read (and hashed) from the source. */
     private byte[] treeBytes(ObjectId id) throws IOException {
         byte[] t = trees.get(id);
-        if (t == null) {
-            t = read(id, Constants.OBJ_TREE);
-            cache(id, t);
-        }
-        return t;
+        return t != null ? t : cached(id, read(id, Constants.OBJ_TREE));
     }
 
-    private void cache(ObjectId id, byte[] tree) {
+    /** Keeps {@code tree} for {@link #treeBytes}, dropping the least recently used beyond the bound; returns it. */
+    @dev.palimpsest.model.DoNotMutate("speed and memory only: a tree missing from the cache is read and hashed again")
+    private byte[] cached(ObjectId id, byte[] tree) {
         trees.put(id, tree);
         cachedBytes += tree.length;
         var it = trees.values().iterator();
@@ -311,6 +247,7 @@ final class ObjectCopy {
             cachedBytes -= it.next().length;
             it.remove();
         }
+        return tree;
     }
 
     private void blob(ObjectId id) throws IOException {
