@@ -140,7 +140,8 @@ public final class ConvergentMerge {
      * Both sides changed the unit: for a fact, a tombstone (a forget) beats everything, a
      * retraction beats a live version, and a live version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
      * presence beats absence. Between two states of one rank the later version wins: the larger
-     * (committer time, commit id) of the commit that introduced the deciding blob.
+     * (committer time, commit id) of the commit that introduced the deciding blob; then the larger
+     * blob ids, then the larger paths (one blob at two paths), so the order of the sides never decides.
      */
     private static Side resolve(Unit u, Side a, Side b, Versions versions) throws IOException {
         int ra = rank(u, a);
@@ -156,6 +157,9 @@ public final class ConvergentMerge {
         if (c == 0) {
             c = String.join(",", a.blobs().values().stream().map(ObjectId::name).toList())
                     .compareTo(String.join(",", b.blobs().values().stream().map(ObjectId::name).toList()));
+        }
+        if (c == 0) {
+            c = String.join(",", a.blobs().keySet()).compareTo(String.join(",", b.blobs().keySet()));
         }
         return c >= 0 ? a : b;
     }
