@@ -4,6 +4,7 @@ import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BinaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -144,43 +146,40 @@ public final class ConvergentMerge {
      * blob ids, then the larger paths (one blob at two paths), so the order of the sides never decides.
      */
     private static Side resolve(Unit u, Side a, Side b, Versions versions) throws IOException {
-        int ra = rank(u, a);
-        int rb = rank(u, b);
-        if (ra != rb) {
-            return ra > rb ? a : b;
-        }
-        String pa = decidingPath(u, a);
-        String pb = decidingPath(u, b);
-        Versions.Version va = versions.of(a.commit(), pa == null ? null : new Key(pa, a.blobs().get(pa)));
-        Versions.Version vb = versions.of(b.commit(), pb == null ? null : new Key(pb, b.blobs().get(pb)));
-        int c = va.compareTo(vb);
-        if (c == 0) {
-            c = String.join(",", a.blobs().values().stream().map(ObjectId::name).toList())
-                    .compareTo(String.join(",", b.blobs().values().stream().map(ObjectId::name).toList()));
-        }
-        if (c == 0) {
-            c = String.join(",", a.blobs().keySet()).compareTo(String.join(",", b.blobs().keySet()));
-        }
-        return c >= 0 ? a : b;
+        return Collections.max(List.of(standing(u, a, versions), standing(u, b, versions)), LATER).side();
+    }
+
+    /** A side's place in {@link #resolve}'s order; two sides whose blobs differ never tie. */
+    private record Standing(Side side, int rank, Versions.Version version, String blobs, String paths) {}
+
+    private static final Comparator<Standing> LATER = Comparator.comparingInt(Standing::rank)
+            .thenComparing(Standing::version).thenComparing(Standing::blobs).thenComparing(Standing::paths);
+
+    private static Standing standing(Unit u, Side s, Versions versions) throws IOException {
+        String p = decidingPath(u, s);
+        return new Standing(s, rank(u, s), versions.of(s.commit(), p == null ? null : new Key(p, s.blobs().get(p))),
+                String.join(",", s.blobs().values().stream().map(ObjectId::name).toList()),
+                String.join(",", s.blobs().keySet()));
     }
 
     /** A path and the blob it holds. */
     record Key(String path, ObjectId blob) {}
 
+    /**
+     * A tombstone over a retraction over the rest; a revocation over a key. Presence needs no rank
+     * over absence: an absent side's version is the lowest and its blob list the empty one.
+     */
     private static int rank(Unit u, Side s) {
         switch (u.type()) {
             case FACT:
                 if (s.blobs().containsKey(u.paths().get(u.paths().size() - 1))) {
-                    return 3;
+                    return 2;
                 }
-                if (live(u, s)) {
-                    return 1;
-                }
-                return s.blobs().isEmpty() ? 0 : 2;
+                return !live(u, s) && !s.blobs().isEmpty() ? 1 : 0;
             case KEY:
                 return s.blobs().isEmpty() ? 1 : 0;
             default:
-                return s.blobs().isEmpty() ? 0 : 1;
+                return 0;
         }
     }
 
@@ -209,15 +208,10 @@ public final class ConvergentMerge {
             Key live = firstLive(u, s);
             return live != null ? live.path() : s.blobs().firstKey();
         }
-        if (u.type() == Type.KEY) {
-            String asc = u.paths().get(0);
-            return s.blobs().containsKey(asc) ? asc : s.blobs().firstKey();
-        }
         return s.blobs().firstKey();
     }
 
     private static List<RevCommit> bases(RevWalk walk, RevCommit a, RevCommit b) throws IOException {
-        walk.reset();
         walk.setRevFilter(RevFilter.MERGE_BASE);
         walk.markStart(a);
         walk.markStart(b);
@@ -225,9 +219,6 @@ public final class ConvergentMerge {
         for (RevCommit c; (c = walk.next()) != null; ) {
             out.add(c);
         }
-        walk.reset();
-        walk.setRevFilter(RevFilter.ALL);
-        out.sort(Comparator.comparing(RevCommit::name));
         return out;
     }
 
@@ -269,7 +260,7 @@ public final class ConvergentMerge {
             tw.addTree(ta);
             tw.addTree(tb);
             tw.setRecursive(true);
-            tw.setFilter(TreeFilter.ANY_DIFF);
+            onlyDifferences(tw);
             while (tw.next()) {
                 Unit u = unitOf(tw.getPathString());
                 units.putIfAbsent(u.type() + ":" + u.name(), u);
@@ -278,28 +269,28 @@ public final class ConvergentMerge {
         return units;
     }
 
+    @dev.palimpsest.model.DoNotMutate("speed only: a path both trees hold alike makes a unit whose sides are equal, skipped")
+    private static void onlyDifferences(TreeWalk tw) {
+        tw.setFilter(TreeFilter.ANY_DIFF);
+    }
+
     static Unit unitOf(String path) {
-        int slash = path.indexOf('/');
-        String top = slash < 0 ? path : path.substring(0, slash);
-        if (StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS)
-                || top.equals(StorePaths.TOMBSTONES)) {
-            FactId id = StorePaths.idFromPath(path);
-            if (id != null) {
-                List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
-                paths.add(StorePaths.retractionPath(id));
-                paths.add(StorePaths.tombstonePath(id));
-                if (paths.contains(path)) {
-                    return new Unit(Type.FACT, id.value(), List.copyOf(paths));
-                }
+        FactId id = StorePaths.idFromPath(path);
+        if (id != null) {
+            List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
+            paths.add(StorePaths.retractionPath(id));
+            paths.add(StorePaths.tombstonePath(id));
+            if (paths.contains(path)) {
+                return new Unit(Type.FACT, id.value(), List.copyOf(paths));
             }
         }
-        if (top.equals(StorePaths.KEYS) && slash > 0 && path.indexOf('/', slash + 1) < 0
+        if (path.startsWith(StorePaths.KEYS + "/") && path.lastIndexOf('/') == StorePaths.KEYS.length()
                 && (path.endsWith(".asc") || path.endsWith(".yaml"))) {
-            String actor = path.substring(slash + 1, path.lastIndexOf('.'));
+            String actor = path.substring(StorePaths.KEYS.length() + 1, path.lastIndexOf('.'));
             return new Unit(Type.KEY, actor, List.of(StorePaths.KEYS + "/" + actor + ".asc",
                     StorePaths.KEYS + "/" + actor + ".yaml"));
         }
-        if (top.equals("files")) {
+        if (path.startsWith("files/")) {
             return new Unit(Type.CONTENT, path, List.of(path));
         }
         return new Unit(Type.OTHER, path, List.of(path));
@@ -318,6 +309,8 @@ public final class ConvergentMerge {
                 return (id == null ? "" : id.name()).compareTo(o.id == null ? "" : o.id.name());
             }
         }
+
+        private static final BinaryOperator<Version> LATEST = BinaryOperator.maxBy(Comparator.naturalOrder());
 
         private final ObjectReader reader;
         private final List<RevCommit> bases;
@@ -356,12 +349,7 @@ public final class ConvergentMerge {
          * {@code path} while one of its parents' trees holds it (time 0 and no id when there is none).
          */
         Version removal(ObjectId tip, String path) throws IOException {
-            String k = tip.name() + " -" + path;
-            Version v = cache.get(k);
-            if (v != null) {
-                return v;
-            }
-            v = new Version(Long.MIN_VALUE, null);
+            Version v = new Version(Long.MIN_VALUE, null);
             try (RevWalk walk = new RevWalk(reader)) {
                 walk.markStart(walk.parseCommit(tip));
                 for (RevCommit b : bases) {
@@ -373,16 +361,13 @@ public final class ConvergentMerge {
                     }
                     boolean removed = false;
                     for (RevCommit p : c.getParents()) {
-                        walk.parseHeaders(p);
                         removed |= blobAt(reader, p.getTree(), path) != null;
                     }
-                    Version here = new Version(c.getCommitTime(), c.copy());
-                    if (removed && here.compareTo(v) > 0) {
-                        v = here;
+                    if (removed) {
+                        v = LATEST.apply(v, new Version(c.getCommitTime(), c.copy()));
                     }
                 }
             }
-            cache.put(k, v);
             return v;
         }
 
@@ -399,12 +384,10 @@ public final class ConvergentMerge {
                     }
                     boolean introduced = true;
                     for (RevCommit p : c.getParents()) {
-                        walk.parseHeaders(p);
                         introduced &= !key.blob().equals(blobAt(reader, p.getTree(), key.path()));
                     }
-                    Version here = new Version(c.getCommitTime(), c.copy());
-                    if (introduced && here.compareTo(best) > 0) {
-                        best = here;
+                    if (introduced) {
+                        best = LATEST.apply(best, new Version(c.getCommitTime(), c.copy()));
                     }
                 }
             }
