@@ -13,6 +13,7 @@ import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -118,24 +119,20 @@ final class MergeSettle {
         if (!mergedKeys().isEmpty() || !holdsKey(true) || !holdsKey(false)) {
             return; // keys remain, or one side alone holds none: not a conflict the merge made
         }
-        ConvergentMerge.Decision best = null;
-        ConvergentMerge.Versions.Version latest = null;
+        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> removals = new HashMap<>();
         for (ConvergentMerge.Decision d : decisions) {
             String asc = d.unit.paths().get(0);
-            if (d.unit.type() != ConvergentMerge.Type.KEY || !d.other().blobs().containsKey(asc)) {
-                continue;
-            }
-            ConvergentMerge.Versions.Version v = versions.removal(d.chosen.commit(), asc);
-            if (latest == null || v.compareTo(latest) > 0
-                    || v.compareTo(latest) == 0 && d.unit.name().compareTo(best.unit.name()) > 0) {
-                latest = v;
-                best = d;
+            if (d.unit.type() == ConvergentMerge.Type.KEY && d.other().blobs().containsKey(asc)) {
+                removals.put(d, versions.removal(d.chosen.commit(), asc));
             }
         }
-        if (best != null) {
-            best.chosen = best.other();
-            settled.add("last-key " + best.unit.name());
+        if (removals.isEmpty()) {
+            return; // a tip's key file without its record: no revocation to undo
         }
+        ConvergentMerge.Decision best = Collections.max(removals.keySet(),
+                Comparator.comparing((ConvergentMerge.Decision d) -> removals.get(d)).thenComparing(d -> d.unit.name()));
+        best.chosen = best.other();
+        settled.add("last-key " + best.unit.name());
     }
 
     /**
@@ -194,24 +191,22 @@ final class MergeSettle {
             if (cycle == null) {
                 return;
             }
-            ConvergentMerge.Decision drop = null;
-            ConvergentMerge.Versions.Version latest = null;
+            List<ConvergentMerge.Decision> changed = new ArrayList<>();
+            Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
             for (FactId id : cycle) {
                 ConvergentMerge.Decision d = byUnit.get(ConvergentMerge.Type.FACT + ":" + id.value());
                 if (d == null || d.base != null && d.base.equals(d.chosen.blobs())
                         || !ConvergentMerge.live(d.unit, d.other())) {
                     continue;
                 }
-                ConvergentMerge.Versions.Version v = versions.of(d.chosen.commit(),
-                        ConvergentMerge.firstLive(d.unit, d.chosen));
-                if (latest == null || v.compareTo(latest) > 0) {
-                    latest = v;
-                    drop = d;
-                }
+                changed.add(d);
+                at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
             }
-            if (drop == null) {
+            if (changed.isEmpty()) {
                 return; // a cycle neither side's change closed: not the merge's to break
             }
+            // the latest; of equal ones the first on the cycle
+            ConvergentMerge.Decision drop = Collections.max(changed, Comparator.comparing(at::get));
             ObjectId dropped = versions.commitOf(drop.chosen.commit(), ConvergentMerge.firstLive(drop.unit, drop.chosen));
             drop.chosen = drop.other();
             ObjectId kept = versions.commitOf(drop.chosen.commit(), ConvergentMerge.firstLive(drop.unit, drop.chosen));
@@ -289,21 +284,15 @@ final class MergeSettle {
             if (by.size() < 2) {
                 continue;
             }
-            List<ConvergentMerge.Versions.Version> vs = new ArrayList<>();
+            Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
             for (ConvergentMerge.Decision d : by) {
-                vs.add(versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
+                at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
             }
-            int win = 0;
-            for (int i = 1; i < by.size(); i++) {
-                int c = vs.get(i).compareTo(vs.get(win));
-                if (c > 0 || c == 0 && by.get(i).unit.name().compareTo(by.get(win).unit.name()) > 0) {
-                    win = i;
-                }
-            }
-            for (int i = 0; i < by.size(); i++) {
-                if (i != win) {
-                    settled.add("superseded-twice " + e.getKey() + " " + by.get(i).unit.name() + " "
-                            + by.get(win).unit.name());
+            ConvergentMerge.Decision win = Collections.max(by,
+                    Comparator.comparing((ConvergentMerge.Decision d) -> at.get(d)).thenComparing(d -> d.unit.name()));
+            for (ConvergentMerge.Decision d : by) {
+                if (d != win) {
+                    settled.add("superseded-twice " + e.getKey() + " " + d.unit.name() + " " + win.unit.name());
                 }
             }
         }
