@@ -187,26 +187,10 @@ final class MergeSettle {
 
     private void cycles() throws IOException {
         for (int round = 0; round <= decisions.size(); round++) {
-            List<FactId> cycle = findCycle();
-            if (cycle == null) {
+            ConvergentMerge.Decision drop = findDrop();
+            if (drop == null) {
                 return;
             }
-            List<ConvergentMerge.Decision> changed = new ArrayList<>();
-            Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
-            for (FactId id : cycle) {
-                ConvergentMerge.Decision d = byUnit.get(ConvergentMerge.Type.FACT + ":" + id.value());
-                if (d == null || d.base != null && d.base.equals(d.chosen.blobs())
-                        || !ConvergentMerge.live(d.unit, d.other())) {
-                    continue;
-                }
-                changed.add(d);
-                at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
-            }
-            if (changed.isEmpty()) {
-                return; // a cycle neither side's change closed: not the merge's to break
-            }
-            // the latest; of equal ones the first on the cycle
-            ConvergentMerge.Decision drop = Collections.max(changed, Comparator.comparing(at::get));
             ObjectId dropped = versions.commitOf(drop.chosen.commit(), ConvergentMerge.firstLive(drop.unit, drop.chosen));
             drop.chosen = drop.other();
             ObjectId kept = versions.commitOf(drop.chosen.commit(), ConvergentMerge.firstLive(drop.unit, drop.chosen));
@@ -214,8 +198,11 @@ final class MergeSettle {
         }
     }
 
-    /** A cycle of receipt dependencies reached from a changed artifact, smallest start id first; or null. */
-    private List<FactId> findCycle() throws IOException {
+    /**
+     * The change to drop on a cycle of receipt dependencies reached from a changed artifact (smallest
+     * start id first): the latest changed version on it, of equal ones the first; or null.
+     */
+    private ConvergentMerge.Decision findDrop() throws IOException {
         List<FactId> starts = new ArrayList<>();
         for (ConvergentMerge.Decision d : decisions) {
             if (d.unit.type() == ConvergentMerge.Type.FACT && ConvergentMerge.live(d.unit, d.chosen)
@@ -228,10 +215,28 @@ final class MergeSettle {
         for (FactId s : starts) {
             List<FactId> path = new ArrayList<>();
             if (cycleFrom(s, color, path)) {
-                return path;
+                return latestChange(path);
             }
         }
         return null;
+    }
+
+    private ConvergentMerge.Decision latestChange(List<FactId> cycle) throws IOException {
+        List<ConvergentMerge.Decision> changed = new ArrayList<>();
+        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
+        for (FactId id : cycle) {
+            ConvergentMerge.Decision d = byUnit.get(ConvergentMerge.Type.FACT + ":" + id.value());
+            if (d == null || d.base != null && d.base.equals(d.chosen.blobs())
+                    || !ConvergentMerge.live(d.unit, d.other())) {
+                continue;
+            }
+            changed.add(d);
+            at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
+        }
+        if (changed.isEmpty()) {
+            return null; // a cycle neither side's change closed: not the merge's to break
+        }
+        return Collections.max(changed, Comparator.comparing(at::get));
     }
 
     private boolean cycleFrom(FactId id, Map<FactId, Integer> color, List<FactId> path) throws IOException {

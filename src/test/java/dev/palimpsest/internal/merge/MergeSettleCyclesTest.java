@@ -70,6 +70,36 @@ class MergeSettleCyclesTest {
                 .containsEntry(path(artifact("y")), h.blob(artifact("y", "x")[1]));
     }
 
+    @Test
+    void ofEqualVersionsOnACycleTheFirstFromTheSmallestStartIdIsDropped() throws Exception {
+        String[] ids = idsWhoseFirstPathIsNotTheSmallestId();
+        String y = ids[0];
+        String x = ids[1];
+        String w = ids[2];
+        ObjectId base = h.commit(0, facts(claim("p1"), artifact(x, "p1"), artifact(y, "p1"), artifact(w, "p1")));
+        ObjectId a = h.commit(20, facts(artifact(x, "p1", y), artifact(y, "p1", w)), base);
+        ObjectId b = h.commit(10, facts(artifact(w, "p1", x)), base);
+        History.Merged m = h.merge(a, b);
+        assertThat(m.result().settled()).containsExactly("receipt-cycle " + y + " " + a.name() + " " + b.name());
+    }
+
+    /** Three artifact ids, the smallest first, whose artifact paths do not put the smallest first. */
+    private static String[] idsWhoseFirstPathIsNotTheSmallestId() {
+        for (int i = 0; i < 50; i++) {
+            String[] ids = {"c" + i, "d" + i, "e" + i};
+            String first = ids[0];
+            for (String id : ids) {
+                if (path(artifact(id)).compareTo(path(artifact(first))) < 0) {
+                    first = id;
+                }
+            }
+            if (!first.equals(ids[0])) {
+                return ids;
+            }
+        }
+        throw new AssertionError("no ids");
+    }
+
     /** A claim's path and content. */
     private static String[] claim(String id) {
         Fact f = new Fact(FactId.of(id), Kind.CLAIM, "Premise " + id + ".", null, List.of());
