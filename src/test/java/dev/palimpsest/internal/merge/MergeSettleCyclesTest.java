@@ -10,6 +10,7 @@ import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.Pin;
 import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.Sentence;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,22 @@ class MergeSettleCyclesTest {
         ObjectId b = h.commit(10, facts(artifact(w, "p1", x)), base);
         History.Merged m = h.merge(a, b);
         assertThat(m.result().settled()).containsExactly("receipt-cycle " + y + " " + a.name() + " " + b.name());
+    }
+
+    @Test
+    void theMembersOfSeveralSentenceReceiptsAreFollowedInIdOrder() throws Exception {
+        ObjectId base = h.commit(0, facts(claim("p1"), artifact("k", "p1"), artifact("m", "p1"), artifact("n", "p1")));
+        Grounding g = new Grounding(null, null, null, null, List.of(
+                new Sentence("Artifact k.", new Receipt(List.of(List.of(Pin.of(FactId.of("p1"))),
+                        List.of(Pin.of(FactId.of("n")))))),
+                new Sentence("More on k.", new Receipt(List.of(List.of(Pin.of(FactId.of("m"))))))), false);
+        Fact k = new Fact(FactId.of("k"), Kind.MERGE, "Artifact k. More on k.", null, List.of(), null, g);
+        ObjectId a = h.commit(10, facts(new String[] {StorePaths.factPath(Kind.MERGE, k.id()), encode(k)}), base);
+        ObjectId b1 = h.commit(20, facts(artifact("m", "p1", "k")), base);
+        ObjectId b2 = h.commit(30, facts(artifact("n", "p1", "m")), b1);
+        History.Merged m = h.merge(a, b2);
+        assertThat(m.result().settled()).singleElement().asString().startsWith("receipt-cycle m " + b1.name() + " ");
+        assertThat(m.files()).containsEntry(path(artifact("n")), h.blob(artifact("n", "p1", "m")[1]));
     }
 
     /** Three artifact ids, the smallest first, whose artifact paths do not put the smallest first. */
