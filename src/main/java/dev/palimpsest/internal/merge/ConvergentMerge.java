@@ -26,7 +26,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * tree into the merged tree, and the fact versions that lost. The result depends only on the two
  * commits' histories, never on which one is "ours": {@code merge(a, b)} and {@code merge(b, a)}
  * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
- * retraction record and tombstone), an actor's key (both key files), a produced file's content, any other path.
+ * retraction record and tombstone), an actor's key (both key files), any other path (a produced file's content among them).
  * A unit changed on one side since the merge base takes that side; a unit changed on both sides
  * follows {@link #resolve}. Then the conflicts between facts that only the merged tree shows are
  * settled by {@link MergeSettle}. Stateless and thread-safe.
@@ -54,7 +54,7 @@ public final class ConvergentMerge {
         }
     }
 
-    enum Type { FACT, KEY, CONTENT, OTHER }
+    enum Type { FACT, KEY, OTHER }
 
     record Unit(Type type, String name, List<String> paths) {}
 
@@ -256,11 +256,10 @@ public final class ConvergentMerge {
 
     private static Map<String, Unit> changedUnits(ObjectReader reader, ObjectId ta, ObjectId tb) throws IOException {
         Map<String, Unit> units = new LinkedHashMap<>();
-        try (TreeWalk tw = new TreeWalk(reader)) {
+        try (TreeWalk tw = onlyDifferences(new TreeWalk(reader))) {
             tw.addTree(ta);
             tw.addTree(tb);
             tw.setRecursive(true);
-            onlyDifferences(tw);
             while (tw.next()) {
                 Unit u = unitOf(tw.getPathString());
                 units.putIfAbsent(u.type() + ":" + u.name(), u);
@@ -270,8 +269,9 @@ public final class ConvergentMerge {
     }
 
     @dev.palimpsest.model.DoNotMutate("speed only: a path both trees hold alike makes a unit whose sides are equal, skipped")
-    private static void onlyDifferences(TreeWalk tw) {
+    private static TreeWalk onlyDifferences(TreeWalk tw) {
         tw.setFilter(TreeFilter.ANY_DIFF);
+        return tw;
     }
 
     static Unit unitOf(String path) {
@@ -289,9 +289,6 @@ public final class ConvergentMerge {
             String actor = path.substring(StorePaths.KEYS.length() + 1, path.lastIndexOf('.'));
             return new Unit(Type.KEY, actor, List.of(StorePaths.KEYS + "/" + actor + ".asc",
                     StorePaths.KEYS + "/" + actor + ".yaml"));
-        }
-        if (path.startsWith("files/")) {
-            return new Unit(Type.CONTENT, path, List.of(path));
         }
         return new Unit(Type.OTHER, path, List.of(path));
     }
