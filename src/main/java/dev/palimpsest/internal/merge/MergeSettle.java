@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -119,7 +120,7 @@ final class MergeSettle {
         if (!mergedKeys().isEmpty() || !holdsKey(true) || !holdsKey(false)) {
             return; // keys remain, or one side alone holds none: not a conflict the merge made
         }
-        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> removals = new HashMap<>();
+        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> removals = new LinkedHashMap<>();
         for (ConvergentMerge.Decision d : decisions) {
             String asc = d.unit.paths().get(0);
             if (d.unit.type() == ConvergentMerge.Type.KEY && d.other().blobs().containsKey(asc)) {

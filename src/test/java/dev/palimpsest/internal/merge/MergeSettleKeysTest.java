@@ -48,27 +48,27 @@ class MergeSettleKeysTest {
 
     @Test
     void everyKeyRevokedKeepsTheKeyWhoseRevocationOnItsSideIsLatestThenTheLargerName() throws Exception {
-        ObjectId old = h.commit(300, keys("amy", "bob", "bob-2", "cat"));
+        ObjectId old = h.commit(300, keys("amy", "bob", "cal", "dan"));
         ObjectId gone = h.commit(301, revoke("amy"), old);
         ObjectId base = h.commit(302, keys("amy"), gone);
-        ObjectId a = h.commit(20, revoke("bob", "bob-2"), base);
+        ObjectId a = h.commit(20, revoke("bob", "cal"), base);
         ObjectId b0 = h.commit(5, edits("notes/b", "b"), base);
-        ObjectId b = h.commit(10, revoke("amy", "cat"), b0);
+        ObjectId b = h.commit(10, revoke("amy", "dan"), b0);
         History.Merged m = h.merge(a, b);
-        assertThat(m.result().settled()).containsExactly("last-key bob-2");
-        assertThat(m.files()).containsKeys("keys/bob-2.asc", "keys/bob-2.yaml")
-                .doesNotContainKeys("keys/amy.asc", "keys/bob.asc", "keys/cat.asc");
+        assertThat(m.result().settled()).containsExactly("last-key cal");
+        assertThat(m.files()).containsKeys("keys/cal.asc", "keys/cal.yaml")
+                .doesNotContainKeys("keys/amy.asc", "keys/bob.asc", "keys/dan.asc");
     }
 
     @Test
     void everyKeyRevokedOnOneSideAloneIsNotSettled() throws Exception {
         String fact = StorePaths.candidatePaths(FactId.of("f")).get(0);
-        ObjectId base = h.commit(0, plus(keys("amy", "bob"), fact, "version 0"));
-        ObjectId a = h.commit(10, revoke("amy", "bob"), base);
-        ObjectId b = h.commit(20, edits(fact, "version b"), base);
+        ObjectId base = h.commit(0, plus(keys("amy", "bob", "cal"), fact, "version 0"));
+        ObjectId a = h.commit(10, revoke("amy", "bob", "cal"), base);
+        ObjectId b = h.commit(20, edits(fact, "version b", "keys/cal.asc", null), base);
         History.Merged m = h.merge(a, b);
         assertThat(m.result().settled()).isEmpty();
-        assertThat(m.files()).doesNotContainKeys("keys/amy.asc", "keys/bob.asc").containsKey(fact);
+        assertThat(m.files()).doesNotContainKeys("keys/amy.asc", "keys/bob.asc", "keys/cal.yaml").containsKey(fact);
     }
 
     @Test
