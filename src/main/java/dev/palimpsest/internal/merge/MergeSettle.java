@@ -117,7 +117,7 @@ final class MergeSettle {
     }
 
     private void lastKey() throws IOException {
-        if (!mergedKeys().isEmpty() || !holdsKey(true) || !holdsKey(false)) {
+        if (!mergedKeys().isEmpty() || !holdsKey(d -> d.a) || !holdsKey(d -> d.b)) {
             return; // keys remain, or one side alone holds none: not a conflict the merge made
         }
         Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> removals = new LinkedHashMap<>();
@@ -137,13 +137,13 @@ final class MergeSettle {
     }
 
     /**
-     * True when the first ({@code first}) or the second tip holds a key; called when the merged tree
-     * holds none, so every key either tip holds is in a changed unit.
+     * True when the tip whose side {@code tip} picks holds a key; called when the merged tree holds
+     * none, so every key either tip holds is in a changed unit.
      */
-    private boolean holdsKey(boolean first) {
+    private boolean holdsKey(java.util.function.Function<ConvergentMerge.Decision, ConvergentMerge.Side> tip) {
         for (ConvergentMerge.Decision d : decisions) {
             if (d.unit.type() == ConvergentMerge.Type.KEY
-                    && (first ? d.a : d.b).blobs().containsKey(d.unit.paths().get(0))) {
+                    && tip.apply(d).blobs().containsKey(d.unit.paths().get(0))) {
                 return true;
             }
         }
