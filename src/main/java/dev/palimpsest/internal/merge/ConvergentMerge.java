@@ -4,6 +4,7 @@ import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.BinaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -24,7 +26,7 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
  * tree into the merged tree, and the fact versions that lost. The result depends only on the two
  * commits' histories, never on which one is "ours": {@code merge(a, b)} and {@code merge(b, a)}
  * give the same tree. Units that merge as a whole: a fact (its file in any role folder and its
- * retraction record and tombstone), an actor's key (both key files), a produced file's content, any other path.
+ * retraction record and tombstone), an actor's key (both key files), any other path (a produced file's content among them).
  * A unit changed on one side since the merge base takes that side; a unit changed on both sides
  * follows {@link #resolve}. Then the conflicts between facts that only the merged tree shows are
  * settled by {@link MergeSettle}. Stateless and thread-safe.
@@ -52,7 +54,7 @@ public final class ConvergentMerge {
         }
     }
 
-    enum Type { FACT, KEY, CONTENT, OTHER }
+    enum Type { FACT, KEY, OTHER }
 
     record Unit(Type type, String name, List<String> paths) {}
 
@@ -140,43 +142,44 @@ public final class ConvergentMerge {
      * Both sides changed the unit: for a fact, a tombstone (a forget) beats everything, a
      * retraction beats a live version, and a live version beats no file at all; for a key, a revocation (no key) beats a key; otherwise
      * presence beats absence. Between two states of one rank the later version wins: the larger
-     * (committer time, commit id) of the commit that introduced the deciding blob.
+     * (committer time, commit id) of the commit that introduced the deciding blob; then the larger
+     * blob ids, then the larger paths (one blob at two paths), so the order of the sides never decides.
      */
     private static Side resolve(Unit u, Side a, Side b, Versions versions) throws IOException {
-        int ra = rank(u, a);
-        int rb = rank(u, b);
-        if (ra != rb) {
-            return ra > rb ? a : b;
-        }
-        String pa = decidingPath(u, a);
-        String pb = decidingPath(u, b);
-        Versions.Version va = versions.of(a.commit(), pa == null ? null : new Key(pa, a.blobs().get(pa)));
-        Versions.Version vb = versions.of(b.commit(), pb == null ? null : new Key(pb, b.blobs().get(pb)));
-        int c = va.compareTo(vb);
-        if (c == 0) {
-            c = String.join(",", a.blobs().values().stream().map(ObjectId::name).toList())
-                    .compareTo(String.join(",", b.blobs().values().stream().map(ObjectId::name).toList()));
-        }
-        return c >= 0 ? a : b;
+        return Collections.max(List.of(standing(u, a, versions), standing(u, b, versions)), LATER).side();
+    }
+
+    /** A side's place in {@link #resolve}'s order; two sides whose blobs differ never tie. */
+    private record Standing(Side side, int rank, Versions.Version version, String blobs, String paths) {}
+
+    private static final Comparator<Standing> LATER = Comparator.comparingInt(Standing::rank)
+            .thenComparing(Standing::version).thenComparing(Standing::blobs).thenComparing(Standing::paths);
+
+    private static Standing standing(Unit u, Side s, Versions versions) throws IOException {
+        String p = decidingPath(u, s);
+        return new Standing(s, rank(u, s), versions.of(s.commit(), p == null ? null : new Key(p, s.blobs().get(p))),
+                String.join(",", s.blobs().values().stream().map(ObjectId::name).toList()),
+                String.join(",", s.blobs().keySet()));
     }
 
     /** A path and the blob it holds. */
     record Key(String path, ObjectId blob) {}
 
+    /**
+     * A tombstone over a retraction over the rest; a revocation over a key. Presence needs no rank
+     * over absence: an absent side's version is the lowest and its blob list the empty one.
+     */
     private static int rank(Unit u, Side s) {
         switch (u.type()) {
             case FACT:
                 if (s.blobs().containsKey(u.paths().get(u.paths().size() - 1))) {
-                    return 3;
+                    return 2;
                 }
-                if (live(u, s)) {
-                    return 1;
-                }
-                return s.blobs().isEmpty() ? 0 : 2;
+                return !live(u, s) && !s.blobs().isEmpty() ? 1 : 0;
             case KEY:
                 return s.blobs().isEmpty() ? 1 : 0;
             default:
-                return s.blobs().isEmpty() ? 0 : 1;
+                return 0;
         }
     }
 
@@ -205,15 +208,10 @@ public final class ConvergentMerge {
             Key live = firstLive(u, s);
             return live != null ? live.path() : s.blobs().firstKey();
         }
-        if (u.type() == Type.KEY) {
-            String asc = u.paths().get(0);
-            return s.blobs().containsKey(asc) ? asc : s.blobs().firstKey();
-        }
         return s.blobs().firstKey();
     }
 
     private static List<RevCommit> bases(RevWalk walk, RevCommit a, RevCommit b) throws IOException {
-        walk.reset();
         walk.setRevFilter(RevFilter.MERGE_BASE);
         walk.markStart(a);
         walk.markStart(b);
@@ -221,9 +219,6 @@ public final class ConvergentMerge {
         for (RevCommit c; (c = walk.next()) != null; ) {
             out.add(c);
         }
-        walk.reset();
-        walk.setRevFilter(RevFilter.ALL);
-        out.sort(Comparator.comparing(RevCommit::name));
         return out;
     }
 
@@ -261,11 +256,10 @@ public final class ConvergentMerge {
 
     private static Map<String, Unit> changedUnits(ObjectReader reader, ObjectId ta, ObjectId tb) throws IOException {
         Map<String, Unit> units = new LinkedHashMap<>();
-        try (TreeWalk tw = new TreeWalk(reader)) {
+        try (TreeWalk tw = onlyDifferences(new TreeWalk(reader))) {
             tw.addTree(ta);
             tw.addTree(tb);
             tw.setRecursive(true);
-            tw.setFilter(TreeFilter.ANY_DIFF);
             while (tw.next()) {
                 Unit u = unitOf(tw.getPathString());
                 units.putIfAbsent(u.type() + ":" + u.name(), u);
@@ -274,29 +268,27 @@ public final class ConvergentMerge {
         return units;
     }
 
+    @dev.palimpsest.model.DoNotMutate("speed only: a path both trees hold alike makes a unit whose sides are equal, skipped")
+    private static TreeWalk onlyDifferences(TreeWalk tw) {
+        tw.setFilter(TreeFilter.ANY_DIFF);
+        return tw;
+    }
+
     static Unit unitOf(String path) {
-        int slash = path.indexOf('/');
-        String top = slash < 0 ? path : path.substring(0, slash);
-        if (StorePaths.FACT_FOLDERS.contains(top) || top.equals(StorePaths.RETRACTIONS)
-                || top.equals(StorePaths.TOMBSTONES)) {
-            FactId id = StorePaths.idFromPath(path);
-            if (id != null) {
-                List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
-                paths.add(StorePaths.retractionPath(id));
-                paths.add(StorePaths.tombstonePath(id));
-                if (paths.contains(path)) {
-                    return new Unit(Type.FACT, id.value(), List.copyOf(paths));
-                }
+        FactId id = StorePaths.idFromPath(path);
+        if (id != null) {
+            List<String> paths = new ArrayList<>(StorePaths.candidatePaths(id));
+            paths.add(StorePaths.retractionPath(id));
+            paths.add(StorePaths.tombstonePath(id));
+            if (paths.contains(path)) {
+                return new Unit(Type.FACT, id.value(), List.copyOf(paths));
             }
         }
-        if (top.equals(StorePaths.KEYS) && slash > 0 && path.indexOf('/', slash + 1) < 0
+        if (path.startsWith(StorePaths.KEYS + "/") && path.lastIndexOf('/') == StorePaths.KEYS.length()
                 && (path.endsWith(".asc") || path.endsWith(".yaml"))) {
-            String actor = path.substring(slash + 1, path.lastIndexOf('.'));
+            String actor = path.substring(StorePaths.KEYS.length() + 1, path.lastIndexOf('.'));
             return new Unit(Type.KEY, actor, List.of(StorePaths.KEYS + "/" + actor + ".asc",
                     StorePaths.KEYS + "/" + actor + ".yaml"));
-        }
-        if (top.equals("files")) {
-            return new Unit(Type.CONTENT, path, List.of(path));
         }
         return new Unit(Type.OTHER, path, List.of(path));
     }
@@ -314,6 +306,8 @@ public final class ConvergentMerge {
                 return (id == null ? "" : id.name()).compareTo(o.id == null ? "" : o.id.name());
             }
         }
+
+        private static final BinaryOperator<Version> LATEST = BinaryOperator.maxBy(Comparator.naturalOrder());
 
         private final ObjectReader reader;
         private final List<RevCommit> bases;
@@ -352,12 +346,7 @@ public final class ConvergentMerge {
          * {@code path} while one of its parents' trees holds it (time 0 and no id when there is none).
          */
         Version removal(ObjectId tip, String path) throws IOException {
-            String k = tip.name() + " -" + path;
-            Version v = cache.get(k);
-            if (v != null) {
-                return v;
-            }
-            v = new Version(Long.MIN_VALUE, null);
+            Version v = new Version(Long.MIN_VALUE, null);
             try (RevWalk walk = new RevWalk(reader)) {
                 walk.markStart(walk.parseCommit(tip));
                 for (RevCommit b : bases) {
@@ -369,16 +358,13 @@ public final class ConvergentMerge {
                     }
                     boolean removed = false;
                     for (RevCommit p : c.getParents()) {
-                        walk.parseHeaders(p);
                         removed |= blobAt(reader, p.getTree(), path) != null;
                     }
-                    Version here = new Version(c.getCommitTime(), c.copy());
-                    if (removed && here.compareTo(v) > 0) {
-                        v = here;
+                    if (removed) {
+                        v = LATEST.apply(v, new Version(c.getCommitTime(), c.copy()));
                     }
                 }
             }
-            cache.put(k, v);
             return v;
         }
 
@@ -395,12 +381,10 @@ public final class ConvergentMerge {
                     }
                     boolean introduced = true;
                     for (RevCommit p : c.getParents()) {
-                        walk.parseHeaders(p);
                         introduced &= !key.blob().equals(blobAt(reader, p.getTree(), key.path()));
                     }
-                    Version here = new Version(c.getCommitTime(), c.copy());
-                    if (introduced && here.compareTo(best) > 0) {
-                        best = here;
+                    if (introduced) {
+                        best = LATEST.apply(best, new Version(c.getCommitTime(), c.copy()));
                     }
                 }
             }

@@ -13,8 +13,10 @@ import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -115,37 +117,33 @@ final class MergeSettle {
     }
 
     private void lastKey() throws IOException {
-        if (!mergedKeys().isEmpty() || !holdsKey(true) || !holdsKey(false)) {
+        if (!mergedKeys().isEmpty() || !holdsKey(d -> d.a) || !holdsKey(d -> d.b)) {
             return; // keys remain, or one side alone holds none: not a conflict the merge made
         }
-        ConvergentMerge.Decision best = null;
-        ConvergentMerge.Versions.Version latest = null;
+        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> removals = new LinkedHashMap<>();
         for (ConvergentMerge.Decision d : decisions) {
             String asc = d.unit.paths().get(0);
-            if (d.unit.type() != ConvergentMerge.Type.KEY || !d.other().blobs().containsKey(asc)) {
-                continue;
-            }
-            ConvergentMerge.Versions.Version v = versions.removal(d.chosen.commit(), asc);
-            if (latest == null || v.compareTo(latest) > 0
-                    || v.compareTo(latest) == 0 && d.unit.name().compareTo(best.unit.name()) > 0) {
-                latest = v;
-                best = d;
+            if (d.unit.type() == ConvergentMerge.Type.KEY && d.other().blobs().containsKey(asc)) {
+                removals.put(d, versions.removal(d.chosen.commit(), asc));
             }
         }
-        if (best != null) {
-            best.chosen = best.other();
-            settled.add("last-key " + best.unit.name());
+        if (removals.isEmpty()) {
+            return; // a tip's key file without its record: no revocation to undo
         }
+        ConvergentMerge.Decision best = Collections.max(removals.keySet(),
+                Comparator.comparing((ConvergentMerge.Decision d) -> removals.get(d)).thenComparing(d -> d.unit.name()));
+        best.chosen = best.other();
+        settled.add("last-key " + best.unit.name());
     }
 
     /**
-     * True when the first ({@code first}) or the second tip holds a key; called when the merged tree
-     * holds none, so every key either tip holds is in a changed unit.
+     * True when the tip whose side {@code tip} picks holds a key; called when the merged tree holds
+     * none, so every key either tip holds is in a changed unit.
      */
-    private boolean holdsKey(boolean first) {
+    private boolean holdsKey(java.util.function.Function<ConvergentMerge.Decision, ConvergentMerge.Side> tip) {
         for (ConvergentMerge.Decision d : decisions) {
             if (d.unit.type() == ConvergentMerge.Type.KEY
-                    && (first ? d.a : d.b).blobs().containsKey(d.unit.paths().get(0))) {
+                    && tip.apply(d).blobs().containsKey(d.unit.paths().get(0))) {
                 return true;
             }
         }
@@ -190,27 +188,9 @@ final class MergeSettle {
 
     private void cycles() throws IOException {
         for (int round = 0; round <= decisions.size(); round++) {
-            List<FactId> cycle = findCycle();
-            if (cycle == null) {
-                return;
-            }
-            ConvergentMerge.Decision drop = null;
-            ConvergentMerge.Versions.Version latest = null;
-            for (FactId id : cycle) {
-                ConvergentMerge.Decision d = byUnit.get(ConvergentMerge.Type.FACT + ":" + id.value());
-                if (d == null || d.base != null && d.base.equals(d.chosen.blobs())
-                        || !ConvergentMerge.live(d.unit, d.other())) {
-                    continue;
-                }
-                ConvergentMerge.Versions.Version v = versions.of(d.chosen.commit(),
-                        ConvergentMerge.firstLive(d.unit, d.chosen));
-                if (latest == null || v.compareTo(latest) > 0) {
-                    latest = v;
-                    drop = d;
-                }
-            }
+            ConvergentMerge.Decision drop = findDrop();
             if (drop == null) {
-                return; // a cycle neither side's change closed: not the merge's to break
+                return;
             }
             ObjectId dropped = versions.commitOf(drop.chosen.commit(), ConvergentMerge.firstLive(drop.unit, drop.chosen));
             drop.chosen = drop.other();
@@ -219,8 +199,11 @@ final class MergeSettle {
         }
     }
 
-    /** A cycle of receipt dependencies reached from a changed artifact, smallest start id first; or null. */
-    private List<FactId> findCycle() throws IOException {
+    /**
+     * The change to drop on a cycle of receipt dependencies reached from a changed artifact (smallest
+     * start id first): the latest changed version on it, of equal ones the first; or null.
+     */
+    private ConvergentMerge.Decision findDrop() throws IOException {
         List<FactId> starts = new ArrayList<>();
         for (ConvergentMerge.Decision d : decisions) {
             if (d.unit.type() == ConvergentMerge.Type.FACT && ConvergentMerge.live(d.unit, d.chosen)
@@ -233,10 +216,28 @@ final class MergeSettle {
         for (FactId s : starts) {
             List<FactId> path = new ArrayList<>();
             if (cycleFrom(s, color, path)) {
-                return path;
+                return latestChange(path);
             }
         }
         return null;
+    }
+
+    private ConvergentMerge.Decision latestChange(List<FactId> cycle) throws IOException {
+        List<ConvergentMerge.Decision> changed = new ArrayList<>();
+        Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
+        for (FactId id : cycle) {
+            ConvergentMerge.Decision d = byUnit.get(ConvergentMerge.Type.FACT + ":" + id.value());
+            if (d == null || d.base != null && d.base.equals(d.chosen.blobs())
+                    || !ConvergentMerge.live(d.unit, d.other())) {
+                continue;
+            }
+            changed.add(d);
+            at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
+        }
+        if (changed.isEmpty()) {
+            return null; // a cycle neither side's change closed: not the merge's to break
+        }
+        return Collections.max(changed, Comparator.comparing(at::get));
     }
 
     private boolean cycleFrom(FactId id, Map<FactId, Integer> color, List<FactId> path) throws IOException {
@@ -289,21 +290,15 @@ final class MergeSettle {
             if (by.size() < 2) {
                 continue;
             }
-            List<ConvergentMerge.Versions.Version> vs = new ArrayList<>();
+            Map<ConvergentMerge.Decision, ConvergentMerge.Versions.Version> at = new HashMap<>();
             for (ConvergentMerge.Decision d : by) {
-                vs.add(versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
+                at.put(d, versions.of(d.chosen.commit(), ConvergentMerge.firstLive(d.unit, d.chosen)));
             }
-            int win = 0;
-            for (int i = 1; i < by.size(); i++) {
-                int c = vs.get(i).compareTo(vs.get(win));
-                if (c > 0 || c == 0 && by.get(i).unit.name().compareTo(by.get(win).unit.name()) > 0) {
-                    win = i;
-                }
-            }
-            for (int i = 0; i < by.size(); i++) {
-                if (i != win) {
-                    settled.add("superseded-twice " + e.getKey() + " " + by.get(i).unit.name() + " "
-                            + by.get(win).unit.name());
+            ConvergentMerge.Decision win = Collections.max(by,
+                    Comparator.comparing((ConvergentMerge.Decision d) -> at.get(d)).thenComparing(d -> d.unit.name()));
+            for (ConvergentMerge.Decision d : by) {
+                if (d != win) {
+                    settled.add("superseded-twice " + e.getKey() + " " + d.unit.name() + " " + win.unit.name());
                 }
             }
         }
