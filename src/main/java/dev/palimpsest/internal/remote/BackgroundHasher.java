@@ -75,6 +75,8 @@ final class BackgroundHasher implements AutoCloseable {
                         }
                     } catch (IOException e) {
                         failure = e;
+                    } catch (RuntimeException | Error e) { // reported by sync: a dead thread would leave it waiting
+                        failure = new IOException("hashing a fetched object failed: " + e, e);
                     }
                 }
             }

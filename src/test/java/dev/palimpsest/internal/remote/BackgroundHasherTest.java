@@ -36,6 +36,21 @@ class BackgroundHasherTest {
     }
 
     @Test
+    void anUnexpectedFailureWhileHashingIsReportedBySyncAndTheHasherGoesOnDraining() throws Exception {
+        byte[] data = filled(16, 'x');
+        try (BackgroundHasher h = new BackgroundHasher(new TreeCache(64L << 20))) {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+                h.submit(id(Constants.OBJ_BLOB, data), 99, data); // no such object type: the hashing itself throws
+                assertThatThrownBy(h::sync).isInstanceOf(IOException.class).hasMessageContaining("hashing a fetched object failed");
+                for (int i = 0; i < 5000; i++) {
+                    h.submit(id(Constants.OBJ_BLOB, data), Constants.OBJ_BLOB, data);
+                }
+                assertThatThrownBy(h::sync).isInstanceOf(IOException.class);
+            });
+        }
+    }
+
+    @Test
     void aTreeThatDoesNotHashToItsIdIsNotCachedAndSyncThrows() throws Exception {
         TreeCache trees = new TreeCache(64L << 20);
         byte[] worth = filled(TreeCache.WORTH_CACHING, 't');
