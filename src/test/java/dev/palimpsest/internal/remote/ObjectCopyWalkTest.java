@@ -305,13 +305,9 @@ class ObjectCopyWalkTest {
     }
 
     /** What a copy reported: each task begun (title and total) and each update. */
-    private static final class Recording implements ProgressMonitor {
+    private static final class Recording extends org.eclipse.jgit.lib.EmptyProgressMonitor {
         final List<String> tasks = new ArrayList<>();
         final List<Integer> updates = new ArrayList<>();
-
-        @Override
-        public void start(int totalTasks) {
-        }
 
         @Override
         public void beginTask(String title, int totalWork) {
@@ -321,19 +317,6 @@ class ObjectCopyWalkTest {
         @Override
         public void update(int completed) {
             updates.add(completed);
-        }
-
-        @Override
-        public void endTask() {
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return false;
-        }
-
-        @Override
-        public void showDuration(boolean enabled) {
         }
     }
 }
