@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.audit;
 
+import dev.palimpsest.internal.git.TreeEntries;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -115,21 +116,14 @@ final class TreeBytes {
     }
 
     /**
-     * Git's tree order: names compared bytewise, a tree's name as if followed by '/'. A file and a
-     * folder of the same name are different entries (the file first), as TreeWalk reports them.
+     * Git's tree order of the entries at {@code ea} and {@code eb}: a file and a folder of the same
+     * name are different entries (the file first), as TreeWalk reports them.
      */
     private static int compare(byte[] a, int ea, byte[] b, int eb) {
         int sa = indexOf(a, (byte) ' ', ea) + 1;
-        int na = indexOf(a, (byte) 0, sa);
         int sb = indexOf(b, (byte) ' ', eb) + 1;
-        int nb = indexOf(b, (byte) 0, sb);
-        int c = Arrays.compareUnsigned(a, sa, sa + Math.min(na - sa, nb - sb), b, sb, sb + Math.min(na - sa, nb - sb));
-        if (c != 0) {
-            return c;
-        }
-        int ca = na - sa > nb - sb ? a[sa + nb - sb] & 0xff : isTree(mode(a, ea)) ? '/' : 0;
-        int cb = nb - sb > na - sa ? b[sb + na - sa] & 0xff : isTree(mode(b, eb)) ? '/' : 0;
-        return Integer.compare(ca, cb);
+        return TreeEntries.compare(a, sa, indexOf(a, (byte) 0, sa), isTree(mode(a, ea)),
+                b, sb, indexOf(b, (byte) 0, sb), isTree(mode(b, eb)));
     }
 
     private static int indexOf(byte[] b, byte x, int from) {

@@ -2,6 +2,7 @@ package dev.palimpsest.internal.remote;
 
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.PackObjectWriter;
+import dev.palimpsest.internal.git.TreeEntries;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;

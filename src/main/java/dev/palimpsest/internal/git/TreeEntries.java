@@ -1,16 +1,17 @@
-package dev.palimpsest.internal.remote;
+package dev.palimpsest.internal.git;
 
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * Git tree order over raw tree bytes ({@code mode SP name NUL id}), for comparing a folder with
- * the same folder of a commit's first parent without parsing either.
+ * the same folder of a commit's first parent without parsing either (the pull's copy), or two
+ * trees' entries while diffing them (the audit). Stateless.
  */
-final class TreeEntries {
+public final class TreeEntries {
     private TreeEntries() {}
 
     /** The offset of the first entry of {@code base} at or after {@code from} not sorting before the name. */
-    static int seek(byte[] base, int from, byte[] raw, int name, int nameEnd, boolean isTree) {
+    public static int seek(byte[] base, int from, byte[] raw, int name, int nameEnd, boolean isTree) {
         int b = from;
         while (b < base.length) {
             int sp = b;
@@ -32,7 +33,7 @@ final class TreeEntries {
     }
 
     /** Git's tree order: names compared bytewise, a folder's name as if followed by {@code /}. */
-    static int compare(byte[] a, int as, int ae, boolean aTree, byte[] b, int bs, int be, boolean bTree) {
+    public static int compare(byte[] a, int as, int ae, boolean aTree, byte[] b, int bs, int be, boolean bTree) {
         int i = as;
         int j = bs;
         for (; i < ae && j < be; i++, j++) {
@@ -47,13 +48,13 @@ final class TreeEntries {
     }
 
     /** True when the entry of {@code base} at {@code b} is byte for byte the entry {@code raw[start, end)}; false at the end of {@code base}. */
-    static boolean sameEntry(byte[] base, int b, byte[] raw, int start, int end) {
+    public static boolean sameEntry(byte[] base, int b, byte[] raw, int start, int end) {
         int len = end - start;
         return b + len <= base.length && java.util.Arrays.equals(base, b, b + len, raw, start, end);
     }
 
     /** The id of the folder entry of {@code base} at {@code b} when it has the name, else null (also at the end of {@code base}). */
-    static ObjectId subtreeAt(byte[] base, int b, byte[] raw, int name, int nameEnd) {
+    public static ObjectId subtreeAt(byte[] base, int b, byte[] raw, int name, int nameEnd) {
         if (b >= base.length || base[b] != '4') {
             return null;
         }

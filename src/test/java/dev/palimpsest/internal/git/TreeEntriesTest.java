@@ -1,4 +1,4 @@
-package dev.palimpsest.internal.remote;
+package dev.palimpsest.internal.git;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
