@@ -16,6 +16,13 @@ public interface AuditObserver {
     /** {@code blob} decodes to {@code fact}. */
     void fact(ObjectId blob, Fact fact);
 
+    /**
+     * {@code commit} was offered to a streamed audit with these bytes, which hashed to its id; the
+     * array must not be changed. Learns nothing unless overridden.
+     */
+    default void offered(ObjectId commit, byte[] raw) {
+    }
+
     /** Learns nothing. */
     AuditObserver NONE = new AuditObserver() {
         @Override

@@ -64,11 +64,13 @@ public final class AuditStream implements AutoCloseable {
     }
 
     /**
-     * Queues the commit {@code id} (its raw bytes as read; parsed here) to be checked; its parents
-     * in the range must have been offered before it. A commit offered twice is checked once.
+     * Queues the commit {@code id} (its raw bytes as read and hashed to {@code id}; parsed here, and
+     * handed to the observer) to be checked; its parents in the range must have been offered before
+     * it. A commit offered twice is checked once.
      */
     public void offer(ObjectId id, byte[] raw) {
         RawCommit c = RawCommit.parse(raw);
+        run.observer.offered(id, raw);
         add(new AuditEngine.Node(id.copy(), c.tree(), c.parents()));
     }
 
@@ -93,7 +95,10 @@ public final class AuditStream implements AutoCloseable {
      * the report of that range, reporting progress from the calling thread.
      */
     public AuditReport finish(ObjectId from, ObjectId to, AuditProgress progress) {
-        List<AuditEngine.Node> range = engine.enumerate(from, to);
+        List<AuditEngine.Node> range = offeredChain(from, to);
+        if (range == null) {
+            range = engine.enumerate(from, to);
+        }
         synchronized (this) {
             range.forEach(this::enqueue);
             closed = true;
@@ -124,6 +129,27 @@ public final class AuditStream implements AutoCloseable {
             refs += c.refs();
         }
         return new AuditReport(range.size(), signatures, files, refs, all);
+    }
+
+    /**
+     * The range {@code from..to} listed without reading the repository, when it is a chain of
+     * offered commits, each the only parent of the next, that ends at {@code from} or at a commit
+     * without parents; else null. Offered commits were copied, so none is reachable from
+     * {@code from}: the chain is the whole range, oldest first, in the only order it has.
+     */
+    private List<AuditEngine.Node> offeredChain(ObjectId from, ObjectId to) {
+        java.util.ArrayDeque<AuditEngine.Node> chain = new java.util.ArrayDeque<>();
+        for (ObjectId at = to; !at.equals(from); at = chain.getFirst().parents().get(0)) {
+            AuditEngine.Node n = byId.get(at);
+            if (n == null || n.parents().size() > 1) {
+                return null;
+            }
+            chain.addFirst(n);
+            if (n.parents().isEmpty()) {
+                break;
+            }
+        }
+        return new ArrayList<>(chain);
     }
 
     private void await(AuditProgress progress) {

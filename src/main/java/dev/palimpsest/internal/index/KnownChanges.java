@@ -2,6 +2,7 @@ package dev.palimpsest.internal.index;
 
 import dev.palimpsest.model.Fact;
 import java.util.Map;
+import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -25,6 +26,14 @@ public interface KnownChanges {
 
     /** The fact decoded from {@code blob}, or null when not known (or it does not decode). */
     Fact fact(ObjectId blob);
+
+    /**
+     * The bytes of the commit object {@code commit}, already hashed to its id, or null when not
+     * known: the catch-up then reads the commit from the repository. Knows none unless overridden.
+     */
+    default byte[] commit(AnyObjectId commit) {
+        return null;
+    }
 
     /** Knows nothing. */
     KnownChanges NONE = new KnownChanges() {

@@ -2,6 +2,7 @@ package dev.palimpsest.internal.index;
 
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.OverlayReader;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import java.io.IOException;
@@ -12,7 +13,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
@@ -306,7 +309,8 @@ public final class PredicateIndex {
         if (graph.contains(target)) {
             return;
         }
-        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader)) {
+        try (ObjectReader reader = known == KnownChanges.NONE ? repo.newReader() : withCommits(known, repo.newReader());
+                RevWalk walk = new RevWalk(reader)) {
             RevCommit direct = walk.parseCommit(target);
             boolean parentsKnown = true;
             for (RevCommit p : direct.getParents()) {
@@ -341,6 +345,14 @@ public final class PredicateIndex {
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot index history up to " + target.name(), e);
         }
+    }
+
+    /** {@code base}, serving the commits {@code known} holds from memory. */
+    private static ObjectReader withCommits(KnownChanges known, ObjectReader base) {
+        return new OverlayReader(id -> {
+            byte[] raw = known.commit(id);
+            return raw == null ? null : new ObjectLoader.SmallObject(Constants.OBJ_COMMIT, raw);
+        }, base);
     }
 
     /**

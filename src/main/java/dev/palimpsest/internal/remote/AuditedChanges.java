@@ -8,21 +8,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
- * What the audit of a pull read (each single-parent commit's changes, the facts it decoded), kept
- * for the predicate index's catch-up after adoption, so the incoming range is diffed and decoded
- * once. Bounded: beyond {@link #MAX_COMMITS} commits or {@link #MAX_FACTS} facts it stops keeping
- * (the index then diffs the rest itself). Thread-safe.
+ * What the audit of a pull read (each single-parent commit's changes, the facts it decoded, the
+ * bytes of the commits offered to it), kept for the predicate index's catch-up after adoption, so
+ * the incoming range is read, diffed and decoded once. Bounded: beyond {@link #MAX_COMMITS}
+ * commits, {@link #MAX_FACTS} facts or {@link #MAX_COMMIT_BYTES} bytes of commits it stops keeping
+ * (the index then reads and diffs the rest itself). Thread-safe.
  */
 public final class AuditedChanges implements AuditObserver, KnownChanges {
     static final int MAX_COMMITS = 100_000;
     static final int MAX_FACTS = 200_000;
+    /** Commit bytes kept for the catch-up's walk, at most. */
+    static final long MAX_COMMIT_BYTES = 64L << 20;
 
     private final Map<ObjectId, Map<String, KnownChanges.Change>> commits = new ConcurrentHashMap<>();
     private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
     private final AtomicInteger kept = new AtomicInteger();
+    private final Map<ObjectId, byte[]> raw = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong rawBytes = new java.util.concurrent.atomic.AtomicLong();
     private final ObjectId base;
     private volatile boolean baseIsParent;
 
@@ -59,6 +65,18 @@ public final class AuditedChanges implements AuditObserver, KnownChanges {
         if (facts.size() < MAX_FACTS) {
             facts.putIfAbsent(blob.copy(), fact);
         }
+    }
+
+    @Override
+    public void offered(ObjectId commit, byte[] bytes) {
+        if (rawBytes.addAndGet(bytes.length) <= MAX_COMMIT_BYTES) {
+            raw.put(commit.copy(), bytes);
+        }
+    }
+
+    @Override
+    public byte[] commit(AnyObjectId commit) {
+        return raw.get(commit);
     }
 
     @Override

@@ -281,7 +281,7 @@ final class ObjectCopy {
     private void flush() throws IOException {
         hasher.sync();
         out.flush();
-        unflushed.clear();
+        unflushed.written();
     }
 
     /** The object's bytes from the source, when they hash to {@code id}; else an IOException. */

@@ -21,7 +21,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import dev.palimpsest.internal.git.OverlayReader;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.revwalk.ObjectWalk;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevObject;
+import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +71,58 @@ class AuditStreamTest {
             assertThat(r.refs()).isEqualTo(2);
         }
         assertThat(opened).isNotEmpty().allSatisfy((thread, n) -> assertThat(n).as(thread).isEqualTo(1));
+    }
+
+    @Test
+    void aChainOfOfferedCommitsIsListedWithoutReadingTheRepositoryAndHandedToTheObserver() throws Exception {
+        Map<ObjectId, ObjectLoader> held = new ConcurrentHashMap<>();
+        List<ObjectId> chain = new ArrayList<>();
+        try (GitRepo source = GitRepo.open(s.gitDir(), false);
+                ObjectReader r = source.newReader();
+                ObjectWalk walk = new ObjectWalk(r)) {
+            walk.sort(RevSort.TOPO);
+            walk.sort(RevSort.REVERSE, true);
+            walk.markStart(walk.parseCommit(head));
+            for (RevCommit c; (c = walk.next()) != null; ) {
+                chain.add(c.copy());
+            }
+            for (RevObject o; (o = walk.nextObject()) != null; ) {
+                held.put(o.copy(), new ObjectLoader.SmallObject(o.getType(), r.open(o).getCachedBytes()));
+            }
+            for (ObjectId c : chain) {
+                held.put(c, new ObjectLoader.SmallObject(Constants.OBJ_COMMIT, r.open(c).getCachedBytes()));
+            }
+        }
+        List<ObjectId> offered = Collections.synchronizedList(new ArrayList<>());
+        AuditObserver observer = new AuditObserver() {
+            @Override
+            public void commit(ObjectId commit, List<ObjectId> parents, List<Change> changes) {
+            }
+
+            @Override
+            public void fact(ObjectId blob, dev.palimpsest.model.Fact fact) {
+            }
+
+            @Override
+            public void offered(ObjectId commit, byte[] raw) {
+                assertThat(raw).isEqualTo(held.get(commit).getCachedBytes());
+                offered.add(commit);
+            }
+        };
+        try (GitRepo empty = GitRepo.create(dir.resolve("empty.git"), false)) {
+            AuditReport report;
+            try (AuditStream st = new AuditEngine(empty, AuditEngine.standardChecks()).stream(observer,
+                    () -> new OverlayReader(held::get, empty.newReader()))) {
+                for (ObjectId c : chain) {
+                    st.offer(c, held.get(c).getCachedBytes());
+                }
+                report = st.finish(null, head, AuditProgress.none());
+            }
+            assertThat(report.commits()).isEqualTo(4);
+            assertThat(report.violations()).isEmpty();
+            assertThat(empty.repository().getObjectDatabase().has(head)).as("never written").isFalse();
+        }
+        assertThat(offered).containsExactlyElementsOf(chain);
     }
 
     @Test

@@ -176,6 +176,44 @@ class OfferedEventsTest {
         assertEventsInTheOrderOfARebuild();
     }
 
+    @Test
+    void aPullsCommitBytesAreWalkedInsteadOfTheRepositorysObject() throws Exception {
+        byte[] real;
+        org.eclipse.jgit.lib.CommitBuilder unchanged = new org.eclipse.jgit.lib.CommitBuilder();
+        try (RevWalk walk = new RevWalk(repo.repository())) {
+            RevCommit c = walk.parseCommit(commit);
+            real = c.getRawBuffer().clone();
+            unchanged.setTreeId(walk.parseCommit(parent).getTree());
+            unchanged.setParentId(parent);
+            unchanged.setAuthor(c.getAuthorIdent());
+            unchanged.setCommitter(c.getCommitterIdent());
+            unchanged.setMessage("the parent's tree again\n");
+        }
+        List<ObjectId> asked = new ArrayList<>();
+        byte[] offered = unchanged.build();
+        stale.catchUp(commit, new KnownChanges() {
+            @Override
+            public Map<String, Change> changes(ObjectId c) {
+                return null;
+            }
+
+            @Override
+            public Fact fact(ObjectId blob) {
+                return null;
+            }
+
+            @Override
+            public byte[] commit(org.eclipse.jgit.lib.AnyObjectId c) {
+                asked.add(c.copy());
+                return c.equals(commit) ? offered : null;
+            }
+        });
+        assertThat(asked).contains(commit);
+        assertThat(stale.indexed(commit)).isTrue();
+        assertThat(stale.state(FactId.of("g2"), commit)).as("the offered bytes name the parent's tree").isNull();
+        assertThat(real).isNotEqualTo(offered);
+    }
+
     /** Knows {@code commit}'s files as added with the blobs {@code added} names (in its order), and the decoded {@code facts}. */
     private KnownChanges offering(Map<String, ObjectId> added, Map<ObjectId, Fact> facts) {
         Map<String, KnownChanges.Change> changes = new LinkedHashMap<>();

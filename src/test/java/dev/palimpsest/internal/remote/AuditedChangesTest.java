@@ -57,6 +57,24 @@ class AuditedChangesTest {
     }
 
     @Test
+    void offeredCommitBytesAreKeptUntilTheirSumPassesTheBound() {
+        AuditedChanges kept = new AuditedChanges(null);
+        byte[] small = {1, 2, 3};
+        byte[] large = new byte[(int) (AuditedChanges.MAX_COMMIT_BYTES / 2)];
+        kept.offered(id(1), small);
+        kept.offered(id(2), large);
+        assertThat(kept.commit(id(1))).isSameAs(small);
+        assertThat(kept.commit(id(2))).isSameAs(large);
+        kept.offered(id(3), large);
+        assertThat(kept.commit(id(3))).as("3 + 2 halves of the bound").isNull();
+        assertThat(kept.commit(id(4))).isNull();
+        AuditedChanges exact = new AuditedChanges(null);
+        exact.offered(id(1), large);
+        exact.offered(id(2), large);
+        assertThat(exact.commit(id(2))).as("exactly the bound").isSameAs(large);
+    }
+
+    @Test
     void beyondTheBoundNoMoreCommitsAreKept() {
         AuditedChanges kept = new AuditedChanges(null);
         for (int i = 1; i <= AuditedChanges.MAX_COMMITS + 1; i++) {

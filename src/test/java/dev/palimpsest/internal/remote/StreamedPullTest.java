@@ -144,6 +144,26 @@ class StreamedPullTest {
     }
 
     @Test
+    void aRangeHoldingAMergeIsAuditedWholeCommitByCommit() throws Exception {
+        Path side = dir.resolve("side.git");
+        Path third = dir.resolve("third.git");
+        Replication.cloneStore(origin.toString(), side, OPTIONS, TransferProgress.none());
+        Replication.cloneStore(origin.toString(), third, OPTIONS, TransferProgress.none());
+        write(origin, 0, 3);
+        write(side, 100, 2);
+        try (Store s = Store.open(side, home, OPTIONS)) {
+            assertThat(s.replication().pull("origin", ALICE, TransferProgress.none())).isInstanceOf(PullResult.Merged.class);
+            s.replication().push("origin", TransferProgress.none());
+        }
+        try (Store s = Store.open(third, home, OPTIONS)) {
+            PullResult r = s.replication().pull("origin", ALICE, TransferProgress.none());
+            assertThat(r).isInstanceOf(PullResult.FastForward.class);
+            assertThat(((PullResult.FastForward) r).audited()).as("3 + 2 commits and the merge").isEqualTo(6);
+        }
+        assertThat(audit(third)).isEmpty();
+    }
+
+    @Test
     void aStreamClosedBeforeItsFinishStopsItsWorkers() throws Exception {
         long before = auditThreads();
         try (dev.palimpsest.internal.git.GitRepo repo = dev.palimpsest.internal.git.GitRepo.open(behind, false)) {

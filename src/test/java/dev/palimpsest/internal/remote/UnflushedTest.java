@@ -14,11 +14,14 @@ import org.junit.jupiter.api.Test;
 /** The copy's unwritten objects are readable until the pack holding them is registered, then forgotten. */
 class UnflushedTest {
     @Test
-    void anObjectIsReadableUntilClearedAndThenComesFromTheRepositoryOnly() throws Exception {
+    void anObjectStaysReadableFromMemoryUntilTheSecondPackAfterItIsWritten() throws Exception {
         byte[] data = "a copied blob\n".getBytes(StandardCharsets.UTF_8);
+        byte[] other = "the next pack's blob\n".getBytes(StandardCharsets.UTF_8);
         ObjectId id;
+        ObjectId next;
         try (ObjectInserter.Formatter f = new ObjectInserter.Formatter()) {
             id = f.idFor(Constants.OBJ_BLOB, data);
+            next = f.idFor(Constants.OBJ_BLOB, other);
         }
         Unflushed u = new Unflushed();
         InMemoryRepository repo = new InMemoryRepository(new DfsRepositoryDescription("unflushed"));
@@ -27,9 +30,20 @@ class UnflushedTest {
             u.put(id, Constants.OBJ_BLOB, data);
             assertThat(u.size()).isEqualTo(1);
             assertThat(r.open(id, Constants.OBJ_BLOB).getCachedBytes()).isEqualTo(data);
-            u.clear();
-            assertThat(u.size()).isZero();
-            assertThat(r.has(id)).isFalse();
+            u.written();
+            assertThat(u.size()).as("pending").isZero();
+            assertThat(u.held()).isEqualTo(1);
+            assertThat(r.open(id, Constants.OBJ_BLOB).getCachedBytes()).as("the pack written last").isEqualTo(data);
+            u.put(next, Constants.OBJ_BLOB, other);
+            assertThat(r.open(id, Constants.OBJ_BLOB).getCachedBytes()).isEqualTo(data);
+            assertThat(r.open(next, Constants.OBJ_BLOB).getCachedBytes()).isEqualTo(other);
+            u.written();
+            assertThat(u.held()).isEqualTo(1);
+            assertThat(r.has(id)).as("two packs ago: only the repository would have it").isFalse();
+            assertThat(r.open(next, Constants.OBJ_BLOB).getCachedBytes()).isEqualTo(other);
+            u.written();
+            assertThat(u.held()).isZero();
+            assertThat(r.has(next)).isFalse();
         }
     }
 }
