@@ -33,11 +33,13 @@ import java.util.Map;
  */
 public final class PullBench {
     /**
-     * The outcome: pull wall times (first run, p50, p90 of all runs), the p50 of the process's and
-     * of the calling thread's CPU time, the git pair's times, the ratio of the git pair to the pull
-     * p50, and the 1-minute load average before and after the pulls.
+     * The outcome: the wall time of the process's first pull (a warm-up one when there are any),
+     * p50 and p90 of the {@code runs} timed pulls (after the {@code warmup} pulls, which are not
+     * counted), the p50 of the process's and of the calling thread's CPU time, the git pair's times,
+     * the ratio of the git pair to the pull p50, and the 1-minute load average before and after the
+     * pulls.
      */
-    public record Result(int commits, int runs, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
+    public record Result(int commits, int warmup, int runs, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
             double p90PullSeconds, double medianPullCpuSeconds, double medianThreadCpuSeconds, double gitFetchSeconds,
             double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter,
             double floorSeconds) {}
@@ -52,16 +54,13 @@ public final class PullBench {
         this.log = log;
     }
 
-    /** Builds the origin and a replica behind it by {@code commits}, pulls {@code runs} times on fresh copies, runs git. */
-    public Result run(int commits, int runs, boolean git) throws IOException, PalimpsestException {
-        return run(commits, runs, git, false);
-    }
-
     /**
-     * As {@link #run(int, int, boolean)}; {@code keep}: the origin and the replica behind it are
-     * kept in {@code <work dir>/bench-pull-<commits>} and reused by the next run that keeps them.
+     * Builds the origin and a replica behind it by {@code commits}, pulls {@code warmup} and then
+     * {@code runs} times, each into a fresh copy of the replica, and runs git; {@code keep}: the
+     * origin and the replica behind it are kept in {@code <work dir>/bench-pull-<commits>} and
+     * reused by the next run that keeps them.
      */
-    public Result run(int commits, int runs, boolean git, boolean keep) throws IOException, PalimpsestException {
+    public Result run(int commits, int warmup, int runs, boolean git, boolean keep) throws IOException, PalimpsestException {
         Path kept = workDir.toAbsolutePath().resolve("bench-pull-" + commits);
         Path dir = keep ? Files.createDirectories(kept) : Files.createTempDirectory(workDir.toAbsolutePath(), "bench-pull-");
         try {
@@ -87,10 +86,10 @@ public final class PullBench {
             double setup = (System.nanoTime() - t0) / 1e9;
             log.flush();
             double loadBefore = loadAverage();
-            double[] times = new double[runs];
-            double[] cpu = new double[runs];
-            double[] threadCpu = new double[runs];
-            for (int i = 0; i < runs; i++) {
+            double[] times = new double[warmup + runs];
+            double[] cpu = new double[warmup + runs];
+            double[] threadCpu = new double[warmup + runs];
+            for (int i = 0; i < warmup + runs; i++) {
                 Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
                 System.gc();
                 try (Store s = Store.open(replica, home, OPTIONS)) {
@@ -110,9 +109,10 @@ public final class PullBench {
                                         + ref.report().violations().stream().limit(3).toList()
                                 : r));
                     }
-                    log.printf("  pull %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
-                            + " calling thread CPU %.2f s, load %.2f)%n", i + 1, f.audited(), times[i], cpu[i],
-                            threadCpu[i], loadAverage());
+                    log.printf("  %s %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
+                            + " calling thread CPU %.2f s, load %.2f)%n", i < warmup ? "warm-up pull" : "pull",
+                            i < warmup ? i + 1 : i - warmup + 1, f.audited(), times[i], cpu[i], threadCpu[i],
+                            loadAverage());
                     for (PullPhases.Phase p : ps) {
                         log.printf("      %-22s wall %6.3f s  thread CPU %6.3f s  process CPU %6.3f s%n", p.task(),
                                 p.wall(), p.threadCpu(), p.processCpu());
@@ -128,6 +128,9 @@ public final class PullBench {
             }
             double loadAfter = loadAverage();
             double first = times[0];
+            times = Arrays.copyOfRange(times, warmup, warmup + runs);
+            cpu = Arrays.copyOfRange(cpu, warmup, warmup + runs);
+            threadCpu = Arrays.copyOfRange(threadCpu, warmup, warmup + runs);
             Arrays.sort(times);
             Arrays.sort(cpu);
             Arrays.sort(threadCpu);
@@ -145,7 +148,7 @@ public final class PullBench {
             PullFloor.Result floor = new PullFloor(origin, head(behind), "keys/" + ACTOR.value() + ".asc").measure(3);
             log.printf("  floor (the work no audited pull can skip, best of 3, this JVM): %s%n", PullFloor.describe(floor));
             log.flush();
-            return new Result(commits, runs, setup, first, median, p90, cpu[cpu.length / 2],
+            return new Result(commits, warmup, runs, setup, first, median, p90, cpu[cpu.length / 2],
                     threadCpu[threadCpu.length / 2], fetch, gitLog, good, (fetch + gitLog) / median, loadBefore,
                     loadAfter, floor.wallSeconds());
         } finally {

@@ -184,8 +184,12 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "10000", description = "New commits pulled. Default: ${DEFAULT-VALUE}.")
         int commits;
 
-        @Option(names = "--runs", defaultValue = "3", description = "Pulls, each into a fresh copy (median reported).")
+        @Option(names = "--runs", defaultValue = "3", description = "Timed pulls, each into a fresh copy (median reported).")
         int runs;
+
+        @Option(names = "--warmup", defaultValue = "0", description = "Pulls before the timed ones, not counted"
+                + " (the JIT compiles the pull's code meanwhile). Default: ${DEFAULT-VALUE}.")
+        int warmup;
 
         @Option(names = "--no-git", description = "Skip git fetch + git log --show-signature.")
         boolean noGit;
@@ -201,16 +205,20 @@ final class BenchCommand implements Callable<Integer> {
             if (commits < 1 || runs < 1) {
                 throw new Main.UsageException("--commits and --runs must be at least 1");
             }
+            if (warmup < 0) {
+                throw new Main.UsageException("--warmup must be 0 or more");
+            }
             benchLog().println("bench pull: " + commits + " new commits over a file remote, fsync off, "
                     + Runtime.getRuntime().availableProcessors() + " cores");
             dev.palimpsest.bench.PullBench.Result r = new dev.palimpsest.bench.PullBench(scratch.work(), benchLog())
-                    .run(commits, runs, !noGit, keep);
+                    .run(commits, warmup, runs, !noGit, keep);
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%npull (fetch + audit + fast-forward), %d runs: p50 %.2f s, p90 %.2f s (first %.2f s);"
-                        + " CPU p50: process %.2f s, calling thread %.2f s; load average %.2f before, %.2f after%n",
-                        r.runs(), r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
+                out().printf("%npull (fetch + audit + fast-forward), %d runs after %d warm-up: p50 %.2f s, p90 %.2f s"
+                        + " (the process's first pull %.2f s); CPU p50: process %.2f s, calling thread %.2f s;"
+                        + " load average %.2f before, %.2f after%n",
+                        r.runs(), r.warmup(), r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
                         r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter());
                 if (noGit) {
                     out().println("git fetch + git log --show-signature: skipped (--no-git); target: pull <= 3 s");

@@ -91,6 +91,21 @@ class PullFloorTest {
         assertThat(j.json().get("floorSeconds").asDouble()).isPositive();
     }
 
+    @Test
+    void warmUpPullsArePrintedAndLeftOutOfTheTimedOnes() throws Exception {
+        Run r = Run.of("bench", "pull", "--commits", "20", "--warmup", "2", "--runs", "1", "--no-git", "--json",
+                "--dir", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("warm-up pull 1: 20 commits", "warm-up pull 2: 20 commits", "  pull 1: 20 commits")
+                .doesNotContain("warm-up pull 3", "  pull 2:");
+        assertThat(r.json().get("warmup").asInt()).isEqualTo(2);
+        assertThat(r.json().get("runs").asInt()).isEqualTo(1);
+        assertThat(r.json().get("medianPullSeconds").asDouble()).isPositive();
+        Run bad = Run.of("bench", "pull", "--warmup", "-1", "--dir", dir.toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("--warmup must be 0 or more");
+    }
+
     /** Runs git in the origin with {@code input} (null: none) on its standard input; its standard output. */
     private String git(String input, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("git", "--git-dir=" + origin));
