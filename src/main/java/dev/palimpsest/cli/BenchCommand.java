@@ -184,10 +184,11 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "10000", description = "New commits pulled. Default: ${DEFAULT-VALUE}.")
         int commits;
 
-        @Option(names = "--runs", defaultValue = "3", description = "Timed pulls, each into a fresh copy (median reported).")
+        @Option(names = "--runs", defaultValue = "5", description = "Timed pulls, each into a fresh copy (median reported)."
+                + " Default: ${DEFAULT-VALUE}.")
         int runs;
 
-        @Option(names = "--warmup", defaultValue = "0", description = "Pulls before the timed ones, not counted"
+        @Option(names = "--warmup", defaultValue = "5", description = "Pulls before the timed ones, not counted"
                 + " (the JIT compiles the pull's code meanwhile). Default: ${DEFAULT-VALUE}.")
         int warmup;
 

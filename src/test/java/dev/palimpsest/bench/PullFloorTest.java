@@ -80,13 +80,13 @@ class PullFloorTest {
 
     @Test
     void benchPullPrintsTheFloorBesideThePulls() throws Exception {
-        Run r = Run.of("bench", "pull", "--commits", "20", "--runs", "1", "--no-git", "--dir", dir.toString());
+        Run r = Run.of("bench", "pull", "--commits", "20", "--warmup", "0", "--runs", "1", "--no-git", "--dir", dir.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("pull 1: 20 commits fetched, audited and adopted")
                 .containsPattern("floor \\(the work no audited pull can skip, best of 3, this JVM\\): 20 signatures"
                         + " verified and \\d+ objects")
                 .containsPattern("floor \\d+\\.\\d\\d s: the pull p50 is \\d+\\.\\dx its floor");
-        Run j = Run.of("bench", "pull", "--commits", "20", "--runs", "1", "--no-git", "--dir", dir.toString(), "--json");
+        Run j = Run.of("bench", "pull", "--commits", "20", "--warmup", "0", "--runs", "1", "--no-git", "--dir", dir.toString(), "--json");
         assertThat(j.code()).as(j.err()).isZero();
         assertThat(j.json().get("floorSeconds").asDouble()).isPositive();
     }
