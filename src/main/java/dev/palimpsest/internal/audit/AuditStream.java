@@ -64,14 +64,14 @@ public final class AuditStream implements AutoCloseable {
     }
 
     /**
-     * Queues the commit {@code id} (its raw bytes as read and hashed to {@code id}; parsed here, and
-     * handed to the observer) to be checked; its parents in the range must have been offered before
+     * Queues the commit {@code id} to be checked: its tree and parents (first parent first) as git
+     * parses its header, and its raw bytes as read and hashed to {@code id} (handed to the observer;
+     * the check reads the commit itself). Its parents in the range must have been offered before
      * it. A commit offered twice is checked once.
      */
-    public void offer(ObjectId id, byte[] raw) {
-        RawCommit c = RawCommit.parse(raw);
+    public void offer(ObjectId id, ObjectId tree, List<ObjectId> parents, byte[] raw) {
         run.observer.offered(id, raw);
-        add(new AuditEngine.Node(id.copy(), c.tree(), c.parents()));
+        add(new AuditEngine.Node(id.copy(), tree.copy(), List.copyOf(parents)));
     }
 
     private synchronized void add(AuditEngine.Node n) {

@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.BiConsumer;
 import java.util.zip.Deflater;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.Pack;
@@ -71,14 +70,21 @@ final class ObjectCopy {
         this.monitor = monitor;
     }
 
+    /** Learns each copied commit. */
+    @FunctionalInterface
+    interface Commits {
+        /** {@code id}, with its tree and parents as its header names them, and its bytes, which hashed to {@code id}. */
+        void copied(ObjectId id, ObjectId tree, List<ObjectId> parents, byte[] raw);
+    }
+
     /**
      * Copies what {@code tip} reaches in {@code remote} and {@code haves} do not; tells
-     * {@code commits} each copied commit with its hashed bytes (on this thread, oldest first) once
+     * {@code commits} each copied commit (on this thread, oldest first) once
      * it and everything it reaches can be read from the repository or from {@code unflushed}.
      * Returns the number of objects copied.
      */
     static int copy(GitRepo repo, Repository remote, ObjectId tip, Collection<ObjectId> haves, ProgressMonitor monitor,
-            Unflushed unflushed, BiConsumer<ObjectId, byte[]> commits) throws IOException {
+            Unflushed unflushed, Commits commits) throws IOException {
         boolean fsync = repo.repository().getConfig().getBoolean("core", "fsyncObjectFiles", false);
         Collection<Pack> packs = List.copyOf(((FileRepository) repo.repository()).getObjectDatabase().getPacks());
         try (ObjectReader reader = remote.newObjectReader();
@@ -107,7 +113,11 @@ final class ObjectCopy {
                     c.tree(tree, parentTree == null ? null : c.treeBytes(parentTree));
                 }
                 c.append(id, Constants.OBJ_COMMIT, raw);
-                commits.accept(id, raw);
+                List<ObjectId> parents = new java.util.ArrayList<>(rc.getParentCount());
+                for (RevCommit p : rc.getParents()) {
+                    parents.add(p.copy());
+                }
+                commits.copied(id, tree, parents, raw);
             }
             c.flush();
             monitor.update(c.copied % 1000);

@@ -114,7 +114,8 @@ class AuditStreamTest {
             try (AuditStream st = new AuditEngine(empty, AuditEngine.standardChecks()).stream(observer,
                     () -> new OverlayReader(held::get, empty.newReader()))) {
                 for (ObjectId c : chain) {
-                    st.offer(c, held.get(c).getCachedBytes());
+                    RawCommit raw = RawCommit.parse(held.get(c).getCachedBytes());
+                    st.offer(c, raw.tree(), raw.parents(), held.get(c).getCachedBytes());
                 }
                 report = st.finish(null, head, AuditProgress.none());
             }

@@ -27,6 +27,7 @@ import org.eclipse.jgit.lib.ProgressMonitor;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.ObjectWalk;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevObject;
 import org.eclipse.jgit.util.Paths;
 import org.junit.jupiter.api.Test;
@@ -97,14 +98,22 @@ class ObjectCopyWalkTest {
             List<ObjectId> delivered = new ArrayList<>();
             Recording monitor = new Recording();
             Unflushed unflushed = new Unflushed();
+            List<String> headers = new ArrayList<>();
             int copied = ObjectCopy.copy(local, remote, h.copied.get(2), List.of(h.h2), monitor, unflushed,
-                    (id, raw) -> delivered.add(id));
+                    (id, tree, parents, raw) -> {
+                        delivered.add(id);
+                        RevCommit c = RevCommit.parse(raw);
+                        headers.add(tree.name() + " " + parents);
+                        assertThat(tree).isEqualTo(c.getTree());
+                        assertThat(parents).containsExactly(c.getParents());
+                    });
             assertThat(copied).isEqualTo(expected.size());
             assertThat(delivered).as("commits, parents first though each is dated before its parent")
                     .containsExactlyElementsOf(h.copied);
             assertThat(monitor.tasks).containsExactly("Copying objects " + ProgressMonitor.UNKNOWN);
             assertThat(monitor.updates).containsExactly(copied);
             assertThat(unflushed.size()).isZero();
+            assertThat(headers).hasSize(3).doesNotHaveDuplicates();
             for (ObjectId id : expected) {
                 assertThat(local.repository().getObjectDatabase().has(id)).as(id.name()).isTrue();
             }
@@ -138,7 +147,7 @@ class ObjectCopyWalkTest {
         try (GitRepo local = local("local.git")) {
             List<ObjectId> delivered = new ArrayList<>();
             int copied = ObjectCopy.copy(local, remote, merge, List.of(h.h2), new Recording(), new Unflushed(),
-                    (id, raw) -> delivered.add(id));
+                    (id, tree, parents, raw) -> delivered.add(id));
             assertThat(copied).isEqualTo(walk(remote, merge, h.h2).size());
             assertThat(delivered).hasSize(4).startsWith(fork).endsWith(merge).contains(left, right);
         }
@@ -151,7 +160,7 @@ class ObjectCopyWalkTest {
         long firstCommitBytes;
         try (GitRepo first = local("first.git")) {
             long before = packBytes(first);
-            ObjectCopy.copy(first, remote, h.copied.get(0), List.of(h.h2), new Recording(), new Unflushed(), (id, raw) -> { });
+            ObjectCopy.copy(first, remote, h.copied.get(0), List.of(h.h2), new Recording(), new Unflushed(), (id, tree, parents, raw) -> { });
             firstCommitBytes = packBytes(first) - before - 32;
         }
         ObjectCopy.packBytes = firstCommitBytes;
@@ -159,7 +168,7 @@ class ObjectCopyWalkTest {
             Unflushed unflushed = new Unflushed();
             List<Integer> held = new ArrayList<>();
             ObjectCopy.copy(local, remote, h.copied.get(2), List.of(h.h2), new Recording(), unflushed,
-                    (id, raw) -> held.add(unflushed.size()));
+                    (id, tree, parents, raw) -> held.add(unflushed.size()));
             assertThat(held.get(0)).as("objects held once the first commit's pending bytes reached the bound").isZero();
             assertThat(held.get(1)).isPositive();
         } finally {
@@ -177,7 +186,7 @@ class ObjectCopyWalkTest {
         ObjectId tip = commit(remote.newObjectInserter(), files, null, 1000);
         try (GitRepo local = local("local.git")) {
             Recording monitor = new Recording();
-            int copied = ObjectCopy.copy(local, remote, tip, List.of(), monitor, new Unflushed(), (id, raw) -> { });
+            int copied = ObjectCopy.copy(local, remote, tip, List.of(), monitor, new Unflushed(), (id, tree, parents, raw) -> { });
             assertThat(copied).isEqualTo(1202);
             assertThat(monitor.updates).containsExactly(1000, 202);
         }
@@ -209,7 +218,7 @@ class ObjectCopyWalkTest {
             assertThat(r.open(blob).isLarge()).isTrue();
         }
         try (GitRepo local = local("local.git")) {
-            assertThat(ObjectCopy.copy(local, remote, tip, List.of(), new Recording(), new Unflushed(), (id, raw) -> { }))
+            assertThat(ObjectCopy.copy(local, remote, tip, List.of(), new Recording(), new Unflushed(), (id, tree, parents, raw) -> { }))
                     .isEqualTo(3);
             assertThat(local.repository().open(blob).getBytes()).isEqualTo(large);
         } finally {
