@@ -86,6 +86,7 @@ public final class PullBench {
             double setup = (System.nanoTime() - t0) / 1e9;
             log.flush();
             double loadBefore = loadAverage();
+            String freeRatio = keepHeapAfterCollections();
             double[] times = new double[warmup + runs];
             double[] cpu = new double[warmup + runs];
             double[] threadCpu = new double[warmup + runs];
@@ -126,6 +127,7 @@ public final class PullBench {
                 }
                 CommitBench.deleteTree(replica);
             }
+            heapFreeRatio(freeRatio);
             double loadAfter = loadAverage();
             double first = times[0];
             times = Arrays.copyOfRange(times, warmup, warmup + runs);
@@ -160,6 +162,24 @@ public final class PullBench {
                 CommitBench.deleteTree(dir);
             }
         }
+    }
+
+    /**
+     * Makes the collection the bench asks for before each pull leave the heap at the size it has
+     * (HotSpot's manageable {@code MaxHeapFreeRatio} at 100; its old value is returned): otherwise
+     * G1 shrinks it to tens of MB after that full collection and the pull pays to grow it again,
+     * which a process that pulls never pays after a collection it did not ask for.
+     */
+    static String keepHeapAfterCollections() {
+        var vm = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        String old = vm.getVMOption("MaxHeapFreeRatio").getValue();
+        heapFreeRatio("100");
+        return old;
+    }
+
+    static void heapFreeRatio(String value) {
+        java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                .setVMOption("MaxHeapFreeRatio", value);
     }
 
     /** The 1-minute load average (/proc/loadavg), or NaN where there is none. */
