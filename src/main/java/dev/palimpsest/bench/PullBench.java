@@ -35,11 +35,11 @@ public final class PullBench {
     /**
      * The outcome: the wall time of the process's first pull (a warm-up one when there are any),
      * p50 and p90 of the {@code runs} timed pulls (after the {@code warmup} pulls, which are not
-     * counted), the p50 of the process's and of the calling thread's CPU time, the git pair's times,
+     * counted; {@code backToBack}: without a full collection before each), the p50 of the process's and of the calling thread's CPU time, the git pair's times,
      * the ratio of the git pair to the pull p50, and the 1-minute load average before and after the
      * pulls.
      */
-    public record Result(int commits, int warmup, int runs, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
+    public record Result(int commits, int warmup, int runs, boolean backToBack, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
             double p90PullSeconds, double medianPullCpuSeconds, double medianThreadCpuSeconds, double gitFetchSeconds,
             double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter,
             double floorSeconds) {}
@@ -58,9 +58,11 @@ public final class PullBench {
      * Builds the origin and a replica behind it by {@code commits}, pulls {@code warmup} and then
      * {@code runs} times, each into a fresh copy of the replica, and runs git; {@code keep}: the
      * origin and the replica behind it are kept in {@code <work dir>/bench-pull-<commits>} and
-     * reused by the next run that keeps them.
+     * reused by the next run that keeps them; {@code collect}: a full collection before each pull
+     * (else the pulls run back to back, each collecting what the ones before left).
      */
-    public Result run(int commits, int warmup, int runs, boolean git, boolean keep) throws IOException, PalimpsestException {
+    public Result run(int commits, int warmup, int runs, boolean git, boolean keep, boolean collect)
+            throws IOException, PalimpsestException {
         Path kept = workDir.toAbsolutePath().resolve("bench-pull-" + commits);
         Path dir = keep ? Files.createDirectories(kept) : Files.createTempDirectory(workDir.toAbsolutePath(), "bench-pull-");
         try {
@@ -92,7 +94,9 @@ public final class PullBench {
             double[] threadCpu = new double[warmup + runs];
             for (int i = 0; i < warmup + runs; i++) {
                 Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
-                System.gc();
+                if (collect) {
+                    System.gc();
+                }
                 try (Store s = Store.open(replica, home, OPTIONS)) {
                     long gc0 = gcMillis();
                     long jit0 = java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
@@ -150,7 +154,7 @@ public final class PullBench {
             PullFloor.Result floor = new PullFloor(origin, head(behind), "keys/" + ACTOR.value() + ".asc").measure(3);
             log.printf("  floor (the work no audited pull can skip, best of 3, this JVM): %s%n", PullFloor.describe(floor));
             log.flush();
-            return new Result(commits, warmup, runs, setup, first, median, p90, cpu[cpu.length / 2],
+            return new Result(commits, warmup, runs, !collect, setup, first, median, p90, cpu[cpu.length / 2],
                     threadCpu[threadCpu.length / 2], fetch, gitLog, good, (fetch + gitLog) / median, loadBefore,
                     loadAfter, floor.wallSeconds());
         } finally {

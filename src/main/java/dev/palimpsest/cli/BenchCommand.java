@@ -198,6 +198,10 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--keep", description = "Keep the built stores in <dir>/bench-pull-<commits> and reuse them.")
         boolean keep;
 
+        @Option(names = "--back-to-back", description = "No full collection before each pull: each pull collects"
+                + " what the ones before it left, as in a process that pulls all day.")
+        boolean backToBack;
+
         @Mixin
         Scratch scratch;
 
@@ -212,14 +216,14 @@ final class BenchCommand implements Callable<Integer> {
             benchLog().println("bench pull: " + commits + " new commits over a file remote, fsync off, "
                     + Runtime.getRuntime().availableProcessors() + " cores");
             dev.palimpsest.bench.PullBench.Result r = new dev.palimpsest.bench.PullBench(scratch.work(), benchLog())
-                    .run(commits, warmup, runs, !noGit, keep);
+                    .run(commits, warmup, runs, !noGit, keep, !backToBack);
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("%npull (fetch + audit + fast-forward), %d runs after %d warm-up: p50 %.2f s, p90 %.2f s"
+                out().printf("%npull (fetch + audit + fast-forward), %d runs after %d warm-up%s: p50 %.2f s, p90 %.2f s"
                         + " (the process's first pull %.2f s); CPU p50: process %.2f s, calling thread %.2f s;"
                         + " load average %.2f before, %.2f after%n",
-                        r.runs(), r.warmup(), r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
+                        r.runs(), r.warmup(), r.backToBack() ? ", back to back" : "", r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
                         r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter());
                 if (noGit) {
                     out().println("git fetch + git log --show-signature: skipped (--no-git); target: pull <= 3 s");

@@ -99,8 +99,13 @@ class PullFloorTest {
         assertThat(r.err()).contains("warm-up pull 1: 20 commits", "warm-up pull 2: 20 commits", "  pull 1: 20 commits")
                 .doesNotContain("warm-up pull 3", "  pull 2:");
         assertThat(r.json().get("warmup").asInt()).isEqualTo(2);
+        assertThat(r.json().get("backToBack").asBoolean()).isFalse();
         assertThat(r.json().get("runs").asInt()).isEqualTo(1);
         assertThat(r.json().get("medianPullSeconds").asDouble()).isPositive();
+        Run b2b = Run.of("bench", "pull", "--commits", "20", "--warmup", "0", "--runs", "2", "--no-git", "--back-to-back",
+                "--dir", dir.toString());
+        assertThat(b2b.code()).as(b2b.err()).isZero();
+        assertThat(b2b.out()).contains("2 runs after 0 warm-up, back to back: p50");
         Run bad = Run.of("bench", "pull", "--warmup", "-1", "--dir", dir.toString());
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("--warmup must be 0 or more");
