@@ -35,14 +35,14 @@ public final class PullBench {
     /**
      * The outcome: the wall time of the process's first pull (a warm-up one when there are any),
      * p50 and p90 of the {@code runs} timed pulls (after the {@code warmup} pulls, which are not
-     * counted; {@code backToBack}: without a full collection before each), the p50 of the process's and of the calling thread's CPU time, the git pair's times,
-     * the ratio of the git pair to the pull p50, and the 1-minute load average before and after the
-     * pulls.
+     * counted; {@code backToBack}: without a full collection before each), the p50 of the
+     * process's and of the calling thread's CPU time, the git pair's times, the ratio of the git
+     * pair to the pull p50, and the 1-minute load average before and after the pulls.
      */
-    public record Result(int commits, int warmup, int runs, boolean backToBack, double setupSeconds, double firstPullSeconds, double medianPullSeconds,
-            double p90PullSeconds, double medianPullCpuSeconds, double medianThreadCpuSeconds, double gitFetchSeconds,
-            double gitLogSeconds, int gitGoodSignatures, double ratio, double loadBefore, double loadAfter,
-            double floorSeconds) {}
+    public record Result(int commits, int warmup, int runs, boolean backToBack, double setupSeconds,
+            double firstPullSeconds, double medianPullSeconds, double p90PullSeconds, double medianPullCpuSeconds,
+            double medianThreadCpuSeconds, double gitFetchSeconds, double gitLogSeconds, int gitGoodSignatures,
+            double ratio, double loadBefore, double loadAfter, double floorSeconds) {}
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private static final StoreOptions OPTIONS = StoreOptions.defaults().withFsync(false);

@@ -223,7 +223,8 @@ final class BenchCommand implements Callable<Integer> {
                 out().printf("%npull (fetch + audit + fast-forward), %d runs after %d warm-up%s: p50 %.2f s, p90 %.2f s"
                         + " (the process's first pull %.2f s); CPU p50: process %.2f s, calling thread %.2f s;"
                         + " load average %.2f before, %.2f after%n",
-                        r.runs(), r.warmup(), r.backToBack() ? ", back to back" : "", r.medianPullSeconds(), r.p90PullSeconds(), r.firstPullSeconds(),
+                        r.runs(), r.warmup(), r.backToBack() ? ", back to back" : "", r.medianPullSeconds(),
+                        r.p90PullSeconds(), r.firstPullSeconds(),
                         r.medianPullCpuSeconds(), r.medianThreadCpuSeconds(), r.loadBefore(), r.loadAfter());
                 if (noGit) {
                     out().println("git fetch + git log --show-signature: skipped (--no-git); target: pull <= 3 s");

@@ -309,8 +309,7 @@ public final class PredicateIndex {
         if (graph.contains(target)) {
             return;
         }
-        try (ObjectReader reader = known == KnownChanges.NONE ? repo.newReader() : withCommits(known, repo.newReader());
-                RevWalk walk = new RevWalk(reader)) {
+        try (ObjectReader reader = withCommits(known, repo.newReader()); RevWalk walk = new RevWalk(reader)) {
             RevCommit direct = walk.parseCommit(target);
             boolean parentsKnown = true;
             for (RevCommit p : direct.getParents()) {
