@@ -88,50 +88,53 @@ public final class PullBench {
             double setup = (System.nanoTime() - t0) / 1e9;
             log.flush();
             double loadBefore = loadAverage();
-            String freeRatio = keepHeapAfterCollections();
             double[] times = new double[warmup + runs];
             double[] cpu = new double[warmup + runs];
             double[] threadCpu = new double[warmup + runs];
-            for (int i = 0; i < warmup + runs; i++) {
-                Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
-                if (collect) {
-                    System.gc();
+            String freeRatio = keepHeapAfterCollections();
+            try {
+                for (int i = 0; i < warmup + runs; i++) {
+                    Path replica = copy(behind, dir.resolve("replica-" + i + ".git"));
+                    if (collect) {
+                        System.gc();
+                    }
+                    try (Store s = Store.open(replica, home, OPTIONS)) {
+                        long gc0 = gcMillis();
+                        long jit0 = java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+                        PullPhases phases = new PullPhases();
+                        PullResult r = s.replication().pull("origin", ACTOR, phases);
+                        List<PullPhases.Phase> ps = phases.end();
+                        for (PullPhases.Phase p : ps) {
+                            times[i] += p.wall();
+                            cpu[i] += p.processCpu();
+                            threadCpu[i] += p.threadCpu();
+                        }
+                        if (!(r instanceof PullResult.FastForward f) || f.audited() != commits) {
+                            throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + (r instanceof PullResult.Refused ref
+                                    ? "refused, " + ref.report().violations().size() + " violations, first: "
+                                            + ref.report().violations().stream().limit(3).toList()
+                                    : r));
+                        }
+                        log.printf("  %s %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
+                                + " calling thread CPU %.2f s, load %.2f)%n", i < warmup ? "warm-up pull" : "pull",
+                                i < warmup ? i + 1 : i - warmup + 1, f.audited(), times[i], cpu[i], threadCpu[i],
+                                loadAverage());
+                        for (PullPhases.Phase p : ps) {
+                            log.printf("      %-22s wall %6.3f s  thread CPU %6.3f s  process CPU %6.3f s%n", p.task(),
+                                    p.wall(), p.threadCpu(), p.processCpu());
+                        }
+                        StringBuilder byThread = new StringBuilder("      threads' CPU:");
+                        phases.threadCpu().forEach((name, sec) -> byThread.append(String.format(" %s %.3f s,", name, sec)));
+                        log.println(byThread.substring(0, byThread.length() - 1)
+                                + String.format("; collector pauses %.3f s, JIT compiling %.3f s", (gcMillis() - gc0) / 1e3,
+                                        (java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0) / 1e3));
+                        log.flush();
+                    }
+                    CommitBench.deleteTree(replica);
                 }
-                try (Store s = Store.open(replica, home, OPTIONS)) {
-                    long gc0 = gcMillis();
-                    long jit0 = java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
-                    PullPhases phases = new PullPhases();
-                    PullResult r = s.replication().pull("origin", ACTOR, phases);
-                    List<PullPhases.Phase> ps = phases.end();
-                    for (PullPhases.Phase p : ps) {
-                        times[i] += p.wall();
-                        cpu[i] += p.processCpu();
-                        threadCpu[i] += p.threadCpu();
-                    }
-                    if (!(r instanceof PullResult.FastForward f) || f.audited() != commits) {
-                        throw new IllegalStateException("the pull did not fast-forward " + commits + " commits: " + (r instanceof PullResult.Refused ref
-                                ? "refused, " + ref.report().violations().size() + " violations, first: "
-                                        + ref.report().violations().stream().limit(3).toList()
-                                : r));
-                    }
-                    log.printf("  %s %d: %d commits fetched, audited and adopted in %.2f s (process CPU %.2f s,"
-                            + " calling thread CPU %.2f s, load %.2f)%n", i < warmup ? "warm-up pull" : "pull",
-                            i < warmup ? i + 1 : i - warmup + 1, f.audited(), times[i], cpu[i], threadCpu[i],
-                            loadAverage());
-                    for (PullPhases.Phase p : ps) {
-                        log.printf("      %-22s wall %6.3f s  thread CPU %6.3f s  process CPU %6.3f s%n", p.task(),
-                                p.wall(), p.threadCpu(), p.processCpu());
-                    }
-                    StringBuilder byThread = new StringBuilder("      threads' CPU:");
-                    phases.threadCpu().forEach((name, sec) -> byThread.append(String.format(" %s %.3f s,", name, sec)));
-                    log.println(byThread.substring(0, byThread.length() - 1)
-                            + String.format("; collector pauses %.3f s, JIT compiling %.3f s", (gcMillis() - gc0) / 1e3,
-                                    (java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0) / 1e3));
-                    log.flush();
-                }
-                CommitBench.deleteTree(replica);
+            } finally {
+                heapFreeRatio(freeRatio);
             }
-            heapFreeRatio(freeRatio);
             double loadAfter = loadAverage();
             double first = times[0];
             times = Arrays.copyOfRange(times, warmup, warmup + runs);

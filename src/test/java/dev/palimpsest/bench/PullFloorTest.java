@@ -17,6 +17,7 @@ import dev.palimpsest.model.TransferProgress;
 import dev.palimpsest.testing.Forgery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -106,9 +107,13 @@ class PullFloorTest {
                 "--dir", dir.toString());
         assertThat(b2b.code()).as(b2b.err()).isZero();
         assertThat(b2b.out()).contains("2 runs after 0 warm-up, back to back: p50");
-        Run bad = Run.of("bench", "pull", "--warmup", "-1", "--dir", dir.toString());
+        Path untouched = Files.createDirectory(dir.resolve("untouched"));
+        Run bad = Run.of("bench", "pull", "--warmup", "-1", "--dir", untouched.toString());
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("--warmup must be 0 or more");
+        try (var left = Files.list(untouched)) {
+            assertThat(left).as("nothing built for a refused command line").isEmpty();
+        }
     }
 
     /** Runs git in the origin with {@code input} (null: none) on its standard input; its standard output. */

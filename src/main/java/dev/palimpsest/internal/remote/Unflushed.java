@@ -13,9 +13,9 @@ import org.eclipse.jgit.lib.ObjectReader;
  * appends and calls {@link #written} once the pack holding them is registered with the repository.
  * The objects of the pack written last stay readable from memory too (the audit, a little behind
  * the copy, still reads them: trees of the commits it is checking and of their parents) until the
- * next pack is written; the last ones go with this object, when the pull that made it ends. Their hashes may still be being checked when
- * they are read; a mismatch fails the fetch, and an audit of a failed fetch is never used.
- * Thread-safe.
+ * next pack is written; the last ones go with this object, when the pull that made it ends. Their
+ * hashes may still be being checked when they are read; a mismatch fails the fetch, and an audit
+ * of a failed fetch is never used. Thread-safe.
  */
 public final class Unflushed {
     private volatile Map<AnyObjectId, ObjectLoader> pending = new ConcurrentHashMap<>();
