@@ -47,8 +47,32 @@ public final class Claims {
 
     private ClaimsIndex claimsIndex;
 
-    private synchronized ClaimQueries q() {
+    /** The vault generation the open index was built under. */
+    private long generation;
+
+    private ClaimQueries q() {
+        long g = writer.watch().check();
+        synchronized (this) {
+            if (queries != null && g != generation) {
+                scrub(); // a forget was seen since it was built: what it holds may be erased content
+            }
+            return openHeld(g);
+        }
+    }
+
+    /** Drops the claims index when a forget was seen since it was built. */
+    void dropIfStale() {
+        long g = writer.watch().check();
+        synchronized (this) {
+            if (queries != null && g != generation) {
+                scrub();
+            }
+        }
+    }
+
+    private synchronized ClaimQueries openHeld(long g) {
         if (queries == null) {
+            generation = g;
             ClaimsIndex index = ClaimsIndex.open(repo);
             writer.addListener(index);
             claimsIndex = index;

@@ -187,37 +187,27 @@ public final class Erasure {
 
     /**
      * After a pull moved main from {@code before} to {@code after}: destroys the data key of every
-     * fact whose tombstone arrived (in {@code after}'s tree, not in {@code before}'s) and that the
-     * local vault still holds, and then scrubs the caches that may hold its plaintext, as a local
-     * forget does. Returns the facts whose keys it destroyed, sorted.
+     * fact whose tombstone arrived (in {@code after}'s tree, not in {@code before}'s) that the local
+     * vault still holds (the writer destroys them before main moves; this settles an interrupted
+     * one), and then scrubs the caches that may hold their plaintext, as a local forget does.
+     * Returns the facts whose tombstones arrived, sorted.
      */
     List<FactId> forgetPulled(ObjectId before, ObjectId after) {
         if (before == null || before.equals(after)) {
             return List.of();
         }
-        List<FactId> destroyed = new ArrayList<>();
-        try (ObjectReader reader = repo.newReader(); RevWalk walk = new RevWalk(reader); TreeWalk tw = new TreeWalk(reader)) {
-            tw.addTree(walk.parseCommit(before).getTree());
-            tw.addTree(walk.parseCommit(after).getTree());
-            tw.setRecursive(true);
-            tw.setFilter(org.eclipse.jgit.treewalk.filter.AndTreeFilter.create(
-                    org.eclipse.jgit.treewalk.filter.PathFilter.create(StorePaths.TOMBSTONES),
-                    org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF));
-            while (tw.next()) {
-                FactId id = StorePaths.idFromPath(tw.getPathString());
-                if (id != null && tw.getRawMode(0) == 0 && tw.getRawMode(1) != 0 && repo.vault().holds(id)) {
-                    repo.vault().destroy(id);
-                    destroyed.add(id);
-                }
-            }
-        } catch (java.io.IOException e) {
-            throw new PalimpsestInternalException("cannot read the tombstones a pull brought: " + e.getMessage(), e);
+        List<FactId> arrived;
+        try (ObjectReader reader = repo.newReader()) {
+            arrived = new ArrayList<>(dev.palimpsest.internal.forget.Tombstones.added(reader,
+                    dev.palimpsest.internal.forget.Tombstones.folder(reader, before),
+                    dev.palimpsest.internal.forget.Tombstones.folder(reader, after)));
         }
-        if (!destroyed.isEmpty()) {
+        if (!arrived.isEmpty()) {
+            repo.vault().forgotten(arrived);
             scrubCaches();
         }
-        destroyed.sort(java.util.Comparator.comparing(FactId::value));
-        return destroyed;
+        arrived.sort(java.util.Comparator.comparing(FactId::value));
+        return arrived;
     }
 
     private ForgetReport land(ActorName actor, List<Operation> ops) throws RejectedException, ConflictException {

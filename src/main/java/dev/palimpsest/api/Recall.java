@@ -42,19 +42,43 @@ public final class Recall {
         this.writer = writer;
     }
 
-    /** Drops the search index (closing it and deleting its folder): the next question rebuilds it from git. */
+    /** Drops the search index unsaved (deleting its folder when this process held it): the next question rebuilds it from git. */
     synchronized void scrub() {
         if (index != null) {
             writer.removeListener(index);
-            index.close();
+            index.discard();
             index = null;
             ranker = null;
             briefs = null;
         }
     }
 
-    private synchronized SearchIndex open() {
+    /** Drops the search index when a forget was seen since it was opened (its documents may hold what was erased). */
+    void dropIfStale() {
+        long g = writer.watch().check();
+        synchronized (this) {
+            if (index != null && g != generation) {
+                scrub();
+            }
+        }
+    }
+
+    /** The vault generation the open index was built under. */
+    private long generation;
+
+    private SearchIndex open() {
+        long g = writer.watch().check();
+        synchronized (this) {
+            if (index != null && g != generation) {
+                scrub();
+            }
+            return openHeld(g);
+        }
+    }
+
+    private synchronized SearchIndex openHeld(long g) {
         if (index == null) {
+            generation = g;
             ClaimsIndex claims = store.claims().index();
             index = SearchIndex.open(repo, claims);
             writer.addListener(index);
@@ -128,10 +152,20 @@ public final class Recall {
         return seq;
     }
 
-    /** Saves the index and releases it. */
-    synchronized void close() {
-        if (index != null) {
-            index.close();
+    /**
+     * Saves the index and releases it; the caller holds the writer lock, so the saved index describes
+     * main with no forget after it (one seen since it was opened drops it unsaved).
+     */
+    void close() {
+        long g = writer.watch().check();
+        synchronized (this) {
+            if (index != null) {
+                if (g != generation) {
+                    scrub();
+                } else {
+                    index.close();
+                }
+            }
         }
     }
 }

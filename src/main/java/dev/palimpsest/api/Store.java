@@ -77,9 +77,25 @@ public final class Store implements AutoCloseable {
         this.recall = new Recall(this, repo, writer);
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
+        writer.watch().check(); // tombstones that reached this replica while no process ran: their keys go first
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
+        this.watching = MainWatcher.watch(this::catchUpWithForgets);
+    }
+
+    private final MainWatcher.Watching watching;
+
+    /**
+     * What every read does first, and a background thread twice a second: learns the facts main
+     * has forgotten since this process last looked (whichever process or replica forgot them),
+     * destroying keys still held and dropping every cache of decoded content, so no answer and no
+     * saved index holds what a forget erased.
+     */
+    void catchUpWithForgets() {
+        writer.watch().check();
+        claims.dropIfStale();
+        recall.dropIfStale();
     }
 
     /**
@@ -192,6 +208,7 @@ public final class Store implements AutoCloseable {
 
     /** The tip of {@code main}. */
     public CommitId head() {
+        writer.watch().check();
         return CommitId.of(repo.head().name());
     }
 
@@ -211,6 +228,7 @@ public final class Store implements AutoCloseable {
      *     written in its ancestry
      */
     public FactRead read(FactId id, CommitId at) throws NotFoundException {
+        writer.watch().check();
         return queries.read(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
     }
 
@@ -255,6 +273,7 @@ public final class Store implements AutoCloseable {
      *     written in its ancestry
      */
     public List<InboundRef> inbound(FactId target, CommitId at, boolean all) throws NotFoundException {
+        writer.watch().check();
         return queries.inbound(Objects.requireNonNull(target, "target"), Objects.requireNonNull(at, "at"), all);
     }
 
@@ -266,6 +285,7 @@ public final class Store implements AutoCloseable {
      *     written in its ancestry
      */
     public List<RefStatus> stale(FactId id, CommitId at) throws NotFoundException {
+        writer.watch().check();
         return queries.stale(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
     }
 
@@ -324,7 +344,9 @@ public final class Store implements AutoCloseable {
     /** Releases the repository; the store must not be used afterwards. */
     @Override
     public void close() {
-        recall.close();
+        watching.stop();
+        // under the writer lock no forget lands: a search index saved now holds nothing a forget erased
+        writer.underLock(recall::close);
         repo.close();
     }
 
@@ -339,6 +361,7 @@ public final class Store implements AutoCloseable {
 
     /** The commit {@code at}, checked, with the index caught up. */
     ObjectId commit(CommitId at) throws NotFoundException {
+        writer.watch().check();
         return queries.commit(at);
     }
 }

@@ -51,11 +51,11 @@ public enum Rule {
     PIN_NOT_CARRIED("pin-not-carried", Where.GATE, "a receipt member given with a pin the previous version did not carry"),
     KEY_EXISTS("key-exists", Where.GATE, "a key is added under a name that already has one"),
     LAST_KEY("last-key", Where.GATE, "revoking the last trusted key"),
-    // claims (entity-claim facts), supersession and produced files (already-superseded and
-    // file-parent-not-file need history at the parent: write time only)
+    // claims (entity-claim facts), supersession and produced files (file-parent-not-file needs
+    // history at the parent: write time only; already-superseded is replayed with an index of history)
     CLAIM_TRIPLE("claim-triple", Where.BOTH, "a claim without subject, predicate and object"),
     CLAIM_SOURCE("claim-source", Where.BOTH, "a claim without a source ref"),
-    ALREADY_SUPERSEDED("already-superseded", Where.GATE, "supersede of a fact a live fact already supersedes"),
+    ALREADY_SUPERSEDED("already-superseded", Where.BOTH, "supersede of a fact a live fact already supersedes"),
     SELF_SUPERSESSION("self-supersession", Where.BOTH, "a fact that supersedes itself"),
     FILE_SOURCE_REQUIRED("file-source-required", Where.BOTH, "a produced file's record without a source ref"),
     FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),

@@ -40,10 +40,14 @@ public final class AuditEngine {
                 new RetractionCheck(), new ContentCheck());
     }
 
-    /** The built-in checks and the forget rules on {@code repo}; {@code checkVault}: also its key vault. */
+    /**
+     * The built-in checks and the rules that need history beyond the parent's tree (forget,
+     * supersession) on {@code repo}; {@code checkVault}: also its key vault.
+     */
     public static List<AuditCheck> standardChecks(GitRepo repo, boolean checkVault) {
         List<AuditCheck> all = new java.util.ArrayList<>(standardChecks());
         all.add(new ForgetCheck(repo, checkVault));
+        all.add(new SupersessionCheck(repo));
         return all;
     }
 

@@ -131,6 +131,11 @@ public final class ClaimsIndex implements Writer.CommitListener {
         }
         try (WriterLock.Held held = idx.lock.acquire()) {
             synchronized (idx) {
+                // under the lock no forget lands: caught up to this tip, what is saved holds nothing one erased
+                ObjectId now = repo.head();
+                if (now != null) {
+                    idx.catchUp(now);
+                }
                 idx.persistHeld();
             }
         }
@@ -329,6 +334,9 @@ public final class ClaimsIndex implements Writer.CommitListener {
         if (seqOf.containsKey(target)) {
             return;
         }
+        if (last() != null && dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, last(), target)) {
+            forgetAll(); // what it holds of the facts forgotten since may be plaintext: start again from git
+        }
         List<RevCommit> todo = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
             RevCommit c = walk.parseCommit(target);
@@ -370,6 +378,11 @@ public final class ClaimsIndex implements Writer.CommitListener {
     private void rebuildInMemory(String why) {
         notice("discarded the claims index " + file + " (" + why + "); rebuilding it from git");
         rebuilds++;
+        forgetAll();
+    }
+
+    /** Drops everything indexed (the file is rewritten whole at the next save). */
+    private void forgetAll() {
         commits.clear();
         seqOf.clear();
         actors.clear();
@@ -389,7 +402,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
     public synchronized void committed(ObjectId commit, ObjectId parent, ActorName actor,
             Map<String, ObjectId> changes, Map<String, Fact> facts) {
         try {
-            if (Objects.equals(parent, last())) {
+            if (Objects.equals(parent, last()) && !forgets(changes)) {
                 try (ObjectReader reader = repo.newReader()) {
                     CommitRecord r = CommitRecords.of(reader, commit, parent, actor.value(), changes, facts, repo.vault(),
                             this::tracked);
@@ -403,6 +416,16 @@ public final class ClaimsIndex implements Writer.CommitListener {
             // the commit landed; the next question catches the index up from git
             notice("could not update the claims index after " + commit.name() + ": " + e.getMessage());
         }
+    }
+
+    /** True when {@code changes} add a tombstone: the facts it forgets may be held here in plaintext. */
+    private static boolean forgets(Map<String, ObjectId> changes) {
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            if (e.getValue() != null && e.getKey().startsWith(dev.palimpsest.internal.layout.StorePaths.TOMBSTONES + "/")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- persistence ----

@@ -15,7 +15,9 @@ import java.util.stream.Stream;
  * the search index folder, the claims log, the entailment state, the judge cache (and their
  * partly written {@code *.tmp} files). Each is derived from git (or, the judge cache, only asked
  * again), and rebuilt caches skip content they cannot open. Run after a forget destroyed keys, by
- * a process that has closed its own handles on them. Stateless.
+ * a process that has closed its own handles on them. The search index is deleted only when no
+ * process holds its Lucene lock: its holder drops and deletes it when it sees the forget
+ * ({@link TombstoneWatch}), so no process ever has its index deleted under it. Stateless.
  */
 public final class Scrub {
     private Scrub() {}
@@ -24,7 +26,7 @@ public final class Scrub {
     public static List<String> caches(Path gitDir) {
         Path idx = gitDir.resolve("palimpsest-index");
         List<String> deleted = new ArrayList<>();
-        deleteTree(idx.resolve("search-v1"), gitDir, deleted);
+        searchIndex(gitDir, deleted);
         if (Files.isDirectory(idx)) {
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(idx)) {
                 for (Path p : ds) {
@@ -38,6 +40,34 @@ public final class Scrub {
             }
         }
         return deleted;
+    }
+
+    /**
+     * Deletes the search index folder unless a process (this one included) holds its Lucene lock;
+     * true when it is gone.
+     */
+    public static boolean searchIndex(Path gitDir, List<String> deleted) {
+        Path p = gitDir.resolve("palimpsest-index").resolve("search-v1");
+        if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            deleteTree(p, gitDir, deleted);
+            return true;
+        }
+        try (org.apache.lucene.store.Directory dir = org.apache.lucene.store.FSDirectory.open(p);
+                org.apache.lucene.store.Lock held = dir.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
+            try (Stream<Path> files = Files.list(p)) {
+                for (Path f : files.toList()) {
+                    if (!f.getFileName().toString().equals(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
+                        deleteTree(f, gitDir, new ArrayList<>());
+                    }
+                }
+            }
+        } catch (org.apache.lucene.store.LockObtainFailedException e) {
+            return false;
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot scrub " + p + ": " + e.getMessage(), e);
+        }
+        deleteTree(p, gitDir, deleted);
+        return true;
     }
 
     private static void deleteTree(Path p, Path gitDir, List<String> deleted) {

@@ -12,8 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Serialises writers of one repository: a fair in-process lock per repository, then an OS file
  * lock on {@code palimpsest-writer.lock} in the git directory, which the kernel releases when a
- * process dies. Compare-and-swap on the ref stays the correctness guard against writers that do not
- * take this lock (the git CLI). Thread-safe.
+ * process dies. Reentrant: a thread that holds it may acquire it again (the inner hold takes no
+ * second OS lock). Compare-and-swap on the ref stays the correctness guard against writers that do
+ * not take this lock (the git CLI). Thread-safe.
  */
 public final class WriterLock {
     /** Keyed by real path, so two paths (a symlink) to one repository share one lock. */
@@ -40,7 +41,17 @@ public final class WriterLock {
         void close();
     }
 
+    /** True when the calling thread holds this repository's writer lock. */
+    public boolean heldByCurrentThread() {
+        return local.isHeldByCurrentThread();
+    }
+
+    /** Takes the lock, waiting for other threads and processes; a thread already holding it gets an inner hold. */
     public Held acquire() {
+        if (local.isHeldByCurrentThread()) {
+            local.lock();
+            return local::unlock;
+        }
         local.lock();
         FileChannel ch = null;
         try {

@@ -271,6 +271,29 @@ public final class PredicateIndex {
         return order.size();
     }
 
+    /**
+     * The fact live at {@code at} whose version there supersedes {@code target} (the smallest id
+     * when several do), or null: what the {@code already-superseded} rule asks at the commit a
+     * supersession lands on, at write time and in the audit.
+     */
+    public synchronized String liveSuperseder(String target, ObjectId at) {
+        catchUp(at);
+        String best = null;
+        for (String citer : citedBy.getOrDefault(target, Set.of())) {
+            FactState st = state(dev.palimpsest.model.FactId.of(citer), at);
+            if (st == null || !st.live() || best != null && citer.compareTo(best) >= 0) {
+                continue;
+            }
+            for (RefPin r : st.refs()) {
+                if (r.target().equals(target) && dev.palimpsest.model.RefRole.SUPERSEDES.value().equals(r.role())) {
+                    best = citer;
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
     /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
     public synchronized ObjectId genesis() {
         return order.isEmpty() ? null : order.get(0).commit();

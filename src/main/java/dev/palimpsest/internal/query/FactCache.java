@@ -11,7 +11,9 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 
 /**
- * Decoded fact files by blob id: a blob is immutable, so each is decoded once per store instance.
+ * Decoded fact files by blob id: a blob is immutable, so each is decoded once per store instance,
+ * until the keys' {@link dev.palimpsest.internal.yaml.SealKeys#generation} changes (a forget was
+ * seen): then everything decoded is dropped, since sealed content opened before may now be erased.
  * Malformed files decode to nothing (the audit reports them). Thread-safe.
  */
 public final class FactCache {
@@ -19,6 +21,7 @@ public final class FactCache {
             dev.palimpsest.model.Kind.CLAIM, "malformed", null, java.util.List.of());
     private final Map<ObjectId, Fact> facts = new ConcurrentHashMap<>();
     private final dev.palimpsest.internal.yaml.SealKeys keys;
+    private volatile long generation;
 
     /** A cache that reads sealed content as unavailable. */
     public FactCache() {
@@ -32,6 +35,15 @@ public final class FactCache {
 
     /** The fact in {@code blob}, or null when the file is malformed. */
     public Fact get(ObjectReader reader, ObjectId blob) {
+        long g = keys.generation();
+        if (g != generation) {
+            synchronized (this) {
+                if (g != generation) {
+                    facts.clear();
+                    generation = g;
+                }
+            }
+        }
         Fact f = facts.get(blob);
         if (f == null) {
             try {
@@ -42,7 +54,11 @@ public final class FactCache {
             } catch (IOException e) {
                 throw new PalimpsestInternalException("cannot read blob " + blob.name(), e);
             }
-            facts.put(blob.copy(), f);
+            synchronized (this) {
+                if (keys.generation() == g && generation == g) {
+                    facts.put(blob.copy(), f); // not when a forget was seen while decoding
+                }
+            }
         }
         return f == MALFORMED ? null : f;
     }

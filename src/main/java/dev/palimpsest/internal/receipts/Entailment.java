@@ -135,7 +135,12 @@ public final class Entailment {
         if (at.equals(saved)) {
             return;
         }
-        try {
+        // under the writer lock no forget lands; a state older than a forget may hold what it erased
+        try (dev.palimpsest.internal.git.WriterLock.Held lock = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
+                .acquire()) {
+            if (dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, at, repo.head())) {
+                return;
+            }
             EntailStateFile.write(repo.gitDir(), at, run.ontology(), run.entailer().export());
             saved = at.copy();
         } catch (IOException e) {

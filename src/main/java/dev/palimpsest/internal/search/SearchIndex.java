@@ -87,6 +87,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         SearchIndex idx = new SearchIndex(repo, claims);
         try {
             idx.start();
+            idx.saveUnderWriterLock();
         } catch (IOException e) {
             idx.closeQuietly();
             throw new PalimpsestInternalException("cannot open the search index " + idx.path, e);
@@ -132,7 +133,22 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (headSeq >= 0) {
             catchUpTo(headSeq, problem != null);
         }
-        commitNow();
+    }
+
+    /**
+     * Catches up with main's tip and saves, under the writer lock, where no forget lands: what is
+     * saved describes a tip no tombstone follows yet. Only while no other thread can hold this
+     * object's monitor (on open): the writer takes the monitor under the writer lock.
+     */
+    private void saveUnderWriterLock() throws IOException {
+        try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
+                .acquire()) {
+            ObjectId now = repo.head();
+            if (now != null && writer != null) {
+                catchUpTo(claims.seq(now), false);
+            }
+            commitNow();
+        }
     }
 
     /** Starts over in memory (its writer could not take the lock); no version was loaded, so none is open. */
@@ -269,6 +285,10 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (target <= indexedSeq) {
             return;
         }
+        if (indexed != null && dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, indexed, claims.commitAt(target))) {
+            restart(); // its documents of the facts forgotten since may hold plaintext: start again from git
+            return;
+        }
         Progress shown = progress && System.console() != null ? new Progress(indexedSeq + 1, target) : null;
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
@@ -363,7 +383,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             return;
         }
         try {
-            if (java.util.Objects.equals(parent, indexed)) { // a root commit follows an empty index
+            if (forgets(changes)) {
+                restart();
+            } else if (java.util.Objects.equals(parent, indexed)) { // a root commit follows an empty index
                 try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
                     RevCommit c = walk.parseCommit(commit);
                     apply(indexedSeq + 1, c, changes, facts, reader);
@@ -380,6 +402,35 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             // the commit landed; the next question catches the index up from git
             notice("could not update the search index after " + commit.name() + ": " + e.getMessage());
         }
+    }
+
+    /** True when {@code changes} add a tombstone. */
+    private static boolean forgets(Map<String, ObjectId> changes) {
+        for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
+            if (e.getValue() != null && e.getKey().startsWith(StorePaths.TOMBSTONES + "/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Drops every document (deleting the folder when this process holds it) and builds the index
+     * again from git, up to main's tip: what a forgotten fact's versions said is gone from memory
+     * and disk, and its key is gone, so the rebuilt documents cannot hold it.
+     */
+    private void restart() throws IOException {
+        boolean wasPersistent = persistent;
+        closeQuietly();
+        openFrom.clear();
+        times.clear();
+        indexed = null;
+        indexedSeq = -1;
+        changed = false;
+        if (wasPersistent) {
+            dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
+        }
+        start();
     }
 
     /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */
@@ -416,6 +467,18 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             times.put(commit.copy(), t);
         }
         return t;
+    }
+
+    /**
+     * Releases the index without saving and deletes its folder when this process held it: for an
+     * index that may hold what a forget erased.
+     */
+    public synchronized void discard() {
+        boolean wasPersistent = persistent;
+        closeQuietly();
+        if (wasPersistent) {
+            dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
+        }
     }
 
     /** Saves and releases the index (and its Lucene lock). */

@@ -45,6 +45,7 @@ public final class Vault implements SealKeys {
     private final Path root;
     private final boolean fsync;
     private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
 
     public Vault(Path gitDir, boolean fsync) {
         this.root = gitDir.resolve(FOLDER);
@@ -89,8 +90,35 @@ public final class Vault implements SealKeys {
         return Files.exists(file(id));
     }
 
+    /** Bumped by {@link #forgotten}: caches of decoded content built under an older generation are dropped. */
+    @Override
+    public long generation() {
+        return generation.get();
+    }
+
+    /**
+     * This process learnt that {@code ids} are forgotten (by its own write, another process or a
+     * replica): destroys the keys the vault still holds and bumps the {@link #generation}, so every
+     * cache of decoded content is dropped. Returns the ids whose key it destroyed.
+     */
+    public java.util.List<FactId> forgotten(java.util.Collection<FactId> ids) {
+        java.util.List<FactId> destroyed = new java.util.ArrayList<>();
+        for (FactId id : ids) {
+            if (destroy(id)) {
+                destroyed.add(id);
+            }
+        }
+        generation.incrementAndGet();
+        return destroyed;
+    }
+
     /** The key of {@code id}, created (random, durable) when absent. */
-    public synchronized byte[] keyOrCreate(FactId id) {
+    public byte[] keyOrCreate(FactId id) {
+        return keyOrCreate(id, new java.util.HashSet<>());
+    }
+
+    /** The key of {@code id}, created (random, durable) when absent, in which case {@code id} is added to {@code created}. */
+    public synchronized byte[] keyOrCreate(FactId id, java.util.Set<FactId> created) {
         byte[] k = key(id);
         if (k != null) {
             return k;
@@ -104,6 +132,7 @@ public final class Vault implements SealKeys {
             throw new PalimpsestInternalException("cannot write the data key of " + id + ": " + e.getMessage(), e);
         }
         cache.put(id.value(), k);
+        created.add(id);
         return k.clone();
     }
 

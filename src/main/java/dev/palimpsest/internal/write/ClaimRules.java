@@ -1,7 +1,5 @@
 package dev.palimpsest.internal.write;
 
-import dev.palimpsest.internal.index.FactState;
-import dev.palimpsest.internal.index.RefPin;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.RefRole;
@@ -51,22 +49,8 @@ final class ClaimRules {
 
     /** The live fact at the parent that supersedes {@code target}, or null (smallest id when several). */
     private FactId liveSuccessor(FactId target) {
-        FactId best = null;
-        for (String citer : gate.index.citers(target)) {
-            FactState st = gate.versions.state(FactId.of(citer));
-            if (st == null || !st.live()) {
-                continue;
-            }
-            for (RefPin r : st.refs()) {
-                if (r.target().equals(target.value()) && RefRole.SUPERSEDES.value().equals(r.role())) {
-                    FactId f = FactId.of(citer);
-                    if (best == null || f.value().compareTo(best.value()) < 0) {
-                        best = f;
-                    }
-                }
-            }
-        }
-        return best;
+        String s = gate.index.liveSuperseder(target.value(), gate.parent.commit());
+        return s == null ? null : FactId.of(s);
     }
 
     /** The claim rules of the fact {@code f} that {@code a} writes; true when none broke. */

@@ -122,7 +122,7 @@ final class RefResolver {
         if (s.quote() == null || !sealedTarget) {
             return null;
         }
-        return dev.palimpsest.internal.yaml.Sealing.sealQuote(gate.repo.vault().keyOrCreate(s.target()), s.target(),
+        return dev.palimpsest.internal.yaml.Sealing.sealQuote(gate.repo.vault().keyOrCreate(s.target(), gate.createdKeys), s.target(),
                 currentReferrer, s.quote());
     }
 

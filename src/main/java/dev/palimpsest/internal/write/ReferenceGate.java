@@ -55,6 +55,8 @@ final class ReferenceGate {
     private final List<FactId> retracted = new ArrayList<>();
     /** Facts this transaction writes sealed (their key is created in the vault before the commit). */
     final Set<FactId> toSeal = new HashSet<>();
+    /** Data keys this gate created in the vault: destroyed again when the write does not land. */
+    final Set<FactId> createdKeys = new HashSet<>();
     final List<FactId> forgotten = new ArrayList<>();
     final dev.palimpsest.internal.forget.Forgetting forgetting;
     private StoreConfig config;
@@ -268,7 +270,7 @@ final class ReferenceGate {
     /** Writes fact {@code f}'s canonical file at {@code path}, sealed with its data key when this transaction seals it. */
     void putFact(String path, Fact f) {
         if (toSeal.contains(f.id())) {
-            f = dev.palimpsest.internal.yaml.Sealing.seal(f.withSeal(null), repo.vault().keyOrCreate(f.id()));
+            f = dev.palimpsest.internal.yaml.Sealing.seal(f.withSeal(null), repo.vault().keyOrCreate(f.id(), createdKeys));
         }
         files.put(path, FactCodec.encode(f));
         facts.put(path, f);

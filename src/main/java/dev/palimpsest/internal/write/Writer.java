@@ -90,6 +90,21 @@ public final class Writer {
         this.options = options;
         this.lock = new WriterLock(repo.gitDir());
         this.merges = new MergeWriter(repo, options);
+        this.watch = new dev.palimpsest.internal.forget.TombstoneWatch(repo);
+    }
+
+    private final dev.palimpsest.internal.forget.TombstoneWatch watch;
+
+    /** This process's view of what main has forgotten, checked under the lock before every write. */
+    public dev.palimpsest.internal.forget.TombstoneWatch watch() {
+        return watch;
+    }
+
+    /** Runs {@code r} holding the writer lock (reentrant): no other writer, in any process, lands a commit meanwhile. */
+    public void underLock(Runnable r) {
+        try (WriterLock.Held held = lock.acquire()) {
+            r.run();
+        }
     }
 
     private dev.palimpsest.internal.forget.Forgetting forgetting;
@@ -133,7 +148,7 @@ public final class Writer {
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
-                ObjectId tip = repo.head();
+                ObjectId tip = current();
                 CommitResult landed = attempt(actor, signer, ops, blobs, tip, held);
                 if (landed != null) {
                     return landed;
@@ -189,7 +204,7 @@ public final class Writer {
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
-                ObjectId tip = repo.head();
+                ObjectId tip = current();
                 Boolean ancestor = hint != null && hint.commit().equals(tip) ? hint.ancestor() : null;
                 Integration done = integrateOnce(actor, signer, incoming, tip, ancestor, held);
                 if (done != null) {
@@ -206,6 +221,21 @@ public final class Writer {
                 + " attempts: other writers kept moving it");
     }
 
+    /**
+     * Main's tip, read under the writer lock, with what this process knows caught up to it: the
+     * facts forgotten since it last looked (keys destroyed, caches of decoded content dropped) and
+     * the predicate index, so every precondition the gate checks is checked on the head the commit
+     * lands on, whichever process moved it there.
+     */
+    private ObjectId current() {
+        watch.check();
+        ObjectId tip = repo.head();
+        if (tip != null) {
+            index.catchUp(tip);
+        }
+        return tip;
+    }
+
     /** {@code ancestor}: whether tip is known to be an ancestor of incoming (null: not known, walk). */
     private Integration integrateOnce(ActorName actor, CommitSigner signer, ObjectId incoming, ObjectId tip,
             Boolean ancestor, WriterLock.Held held) throws RejectedException, ConvergentMerge.UnrelatedException {
@@ -214,6 +244,7 @@ public final class Writer {
                 if (incoming.equals(tip)) {
                     return new Integration(Integration.Kind.UP_TO_DATE, tip, List.of());
                 }
+                forgetArriving(tip, incoming);
                 return moveRef(tip, incoming, held) ? new Integration(Integration.Kind.FAST_FORWARD, incoming.copy(),
                         List.of()) : null;
             }
@@ -228,11 +259,27 @@ public final class Writer {
                 checkSigner(parent, actor, signer);
                 ConvergentMerge.Result merged = ConvergentMerge.merge(reader, tip, incoming);
                 ObjectId commit = merges.write(parent, incoming, merged, actor, signer);
+                forgetArriving(tip, commit);
                 return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost(), merged.settled())
                         : null;
             }
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Destroys the data keys of the facts tombstoned at {@code next} and not at {@code tip}, before
+     * main moves there: once a tombstone is on main, no process can open what it forgot.
+     */
+    private void forgetArriving(ObjectId tip, ObjectId next) {
+        try (var reader = repo.newReader()) {
+            List<dev.palimpsest.model.FactId> ids = dev.palimpsest.internal.forget.Tombstones.added(reader,
+                    dev.palimpsest.internal.forget.Tombstones.folder(reader, tip),
+                    dev.palimpsest.internal.forget.Tombstones.folder(reader, next));
+            if (!ids.isEmpty()) {
+                repo.vault().forgotten(ids);
+            }
         }
     }
 
@@ -250,11 +297,13 @@ public final class Writer {
     private CommitResult attempt(ActorName actor, CommitSigner signer, List<Operation> ops,
             Map<String, ObjectId> blobs, ObjectId tip, WriterLock.Held held) throws RejectedException {
         Snapshot parent = tip == null ? null : Snapshot.of(repo, tip);
+        ReferenceGate gate = null;
+        boolean landed = false;
         try {
             if (parent != null) {
                 checkSigner(parent, actor, signer);
             }
-            ReferenceGate gate = new ReferenceGate(repo, index, parent, forgetting());
+            gate = new ReferenceGate(repo, index, parent, forgetting());
             gate.message.run(options.run());
             Plan plan = gate.check(actor, ops);
             WriteLimits.checkFiles(plan.files);
@@ -266,9 +315,14 @@ public final class Writer {
             Map<String, ObjectId> edits = new HashMap<>(plan.files.size() * 2);
             edits.putAll(blobs);
             ObjectId commit = writeObjects(plan, parent, actor, signer, edits);
+            if (!plan.forgotten.isEmpty()) {
+                // before main shows the tombstones: no process can read the content once they are visible
+                repo.vault().forgotten(plan.forgotten);
+            }
             if (!moveRef(tip, commit, held)) {
                 return null;
             }
+            landed = true;
             index.indexOwnCommit(commit, tip, edits, plan.facts);
             index.persist();
             for (CommitListener l : listeners) {
@@ -278,6 +332,9 @@ public final class Writer {
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot write to " + repo.gitDir() + ": " + e.getMessage(), e);
         } finally {
+            if (!landed && gate != null) {
+                gate.createdKeys.forEach(repo.vault()::destroy); // a key without its commit must not outlive the attempt
+            }
             if (parent != null) {
                 parent.close();
             }

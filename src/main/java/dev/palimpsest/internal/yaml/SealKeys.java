@@ -13,4 +13,12 @@ public interface SealKeys {
 
     /** The data key of {@code id}, or null. */
     byte[] key(FactId id);
+
+    /**
+     * A number that changes whenever keys may have been destroyed (a forget seen by this process):
+     * content decoded under an older generation may hold plaintext that must no longer be answered.
+     */
+    default long generation() {
+        return 0;
+    }
 }

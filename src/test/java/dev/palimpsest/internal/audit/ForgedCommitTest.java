@@ -225,6 +225,24 @@ class ForgedCommitTest {
     }
 
     @Test
+    void aSecondSupersessionOfATargetALiveFactSupersedesIsFlagged() throws Exception {
+        CommitId first;
+        try (Store s = Store.open(gitDir(), home(), dev.palimpsest.model.StoreOptions.defaults().withFsync(false))) {
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(FactId.of("fix-1"))
+                    .refs(List.of(RefSpec.of(CLAIM, RefRole.SUPERSEDES))));
+            first = t.commit().id();
+        }
+        FactVersion v;
+        try (Store s = Store.open(gitDir(), home(), dev.palimpsest.model.StoreOptions.defaults().withFsync(false))) {
+            v = s.factExistsAt(CLAIM, first).version();
+        }
+        Ref again = new Ref(CLAIM, RefRole.SUPERSEDES, v.commit(), v.blob(), null, null);
+        ObjectId c = assertFact(forge(), "fix-2", "The vote was eight to one.", again).commit();
+        assertOnly(c, factPath("fix-2"), "already-superseded");
+    }
+
+    @Test
     void aHandMadeMergeCommitIsNotTheConvergentMergeOfItsParents() throws Exception {
         ObjectId side = assertFact(forge(), "side", "A commit on a side line.").commit(false);
         ObjectId c = forge().parents(main(), side).trailers("alice").commit();

@@ -1,0 +1,54 @@
+package dev.palimpsest.api;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One daemon thread for every open store of the process, running each store's catch-up with main
+ * (see {@link Store}) twice a second, so a store nobody asks anything still drops what a forget
+ * elsewhere erased within half a second. A catch-up that fails is said once on standard error and
+ * tried again at the next tick. Thread-safe.
+ */
+final class MainWatcher {
+    static final long PERIOD_MILLIS = 500;
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "palimpsest-main-watch");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private MainWatcher() {}
+
+    /** A store's place on the timer. */
+    interface Watching {
+        /** Stops the ticks; a tick running now finishes first. */
+        void stop();
+    }
+
+    static Watching watch(Runnable catchUp) {
+        boolean[] said = {false};
+        ScheduledFuture<?> f = TIMER.scheduleWithFixedDelay(() -> {
+            try {
+                catchUp.run();
+                said[0] = false;
+            } catch (RuntimeException e) {
+                if (!said[0]) {
+                    said[0] = true;
+                    System.err.println("palimpsest: could not catch up with main: " + e.getMessage());
+                }
+            }
+        }, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        return () -> {
+            f.cancel(false);
+            try {
+                TIMER.submit(() -> { }).get(); // waits out a tick in flight: the timer runs one task at a time
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+}
