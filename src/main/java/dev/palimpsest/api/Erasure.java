@@ -109,6 +109,7 @@ public final class Erasure {
      */
     public UnlearnReport unlearnCheck(FactId id) throws NotFoundException {
         Objects.requireNonNull(id, "id");
+        store.catchUpWithForgets();
         ObjectId head = repo.head();
         Forgetting f = writer.forgetting();
         TreeSet<FactId> derivations = new TreeSet<>();
@@ -127,7 +128,8 @@ public final class Erasure {
                     readable.add(m);
                 }
             }
-            return new UnlearnReport(id, new ArrayList<>(derivations), readable);
+            List<String> caches = t == null ? List.of() : dev.palimpsest.internal.forget.StaleCopies.settle(repo, id);
+            return new UnlearnReport(id, new ArrayList<>(derivations), readable, caches);
         }
     }
 

@@ -93,7 +93,9 @@ final class ForgetCommands {
     }
 
     @Command(name = "unlearn-check", description = "Prove nothing derived from a fact remains readable: the derivation"
-            + " set (tombstone closure and live graph) and its readable members; exit 0 when none is readable, 3 otherwise.")
+            + " set (tombstone closure and live graph), its readable members, and the derived files a running process"
+            + " holds that may still hold the content (stale ones nobody holds are deleted first); exit 0 when none, 3"
+            + " otherwise.")
     static final class UnlearnCheck extends Context implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "ID", description = "The fact (usually forgotten).")
         String id;
@@ -108,6 +110,9 @@ final class ForgetCommands {
                 } else {
                     out().println("derivations: " + String.join(" ", ids(r.derivations())));
                     out().println("readable: " + String.join(" ", ids(r.readable())));
+                    if (!r.caches().isEmpty()) {
+                        out().println("caches: " + String.join(" ", r.caches()));
+                    }
                 }
                 return r.clean() ? Main.OK : Main.AUDIT_VIOLATIONS;
             }

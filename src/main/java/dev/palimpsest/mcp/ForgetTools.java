@@ -38,10 +38,11 @@ final class ForgetTools {
                         Schema.output().field("commit", "string|null").field("forgotten", "array"),
                         true, a -> expire(s, a)),
                 ToolDef.read("unlearn_check", "Prove a fact is unlearned", "The derivation set of a fact (its"
-                        + " tombstone's closure and the live graph) and which members' content is still readable;"
-                        + " clean is true when none is.",
+                        + " tombstone's closure and the live graph), which members' content is still readable, and"
+                        + " the derived files a running process still holds that may hold it; clean is true when none.",
                         Schema.input().string("id", ReadTools.ID, true),
-                        Schema.output().field("derivations", "array").field("readable", "array").field("clean", "boolean"),
+                        Schema.output().field("derivations", "array").field("readable", "array").field("caches", "array")
+                                .field("clean", "boolean"),
                         a -> unlearnCheck(s, a)));
     }
 

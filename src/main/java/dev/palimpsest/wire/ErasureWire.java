@@ -44,6 +44,7 @@ public final class ErasureWire {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("derivations", ids(r.derivations()));
         m.put("readable", ids(r.readable()));
+        m.put("caches", r.caches());
         return m;
     }
 

@@ -159,6 +159,54 @@ class SharedStoreTest {
         assertThat(audit()).isEmpty();
     }
 
+    @Test
+    void unlearnCheckIsNotCleanWhileARunningProcessHoldsASearchIndexSavedBeforeTheForget() throws Exception {
+        FactId secret = FactId.of("secret");
+        Path search = dir.resolve("palimpsest-index").resolve("search-v1");
+        Path saved = tmp.resolve("search-copy");
+        try (Store s = open()) {
+            var t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.of("note"), SECRET_OBJECT).id(secret).asSensitive());
+            t.commit();
+            assertThat(s.recall().search(SearchQuery.of("Lantern Row", List.of()))).isNotEmpty();
+        }
+        copyTree(search, saved);
+        try (Store s = open()) {
+            s.erasure().forget(ALICE, List.of(secret), "erasure request", false);
+        }
+        // what a process killed before it saw the forget leaves: its index, saved before the tombstone
+        dev.palimpsest.internal.forget.Scrub.searchIndex(dir, new ArrayList<>());
+        copyTree(saved, search);
+        assertThat(filesHolding(SECRET)).isNotEmpty();
+        try (var d = org.apache.lucene.store.FSDirectory.open(search);
+                var held = d.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
+            try (Store s = open()) {
+                var r = s.erasure().unlearnCheck(secret);
+                assertThat(r.caches()).containsExactly("palimpsest-index/search-v1");
+                assertThat(r.clean()).isFalse();
+            }
+        }
+        try (Store s = open()) {
+            var r = s.erasure().unlearnCheck(secret);
+            assertThat(r.caches()).isEmpty();
+            assertThat(r.clean()).isTrue();
+        }
+        assertThat(filesHolding(SECRET)).isEmpty();
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : all.toList()) {
+                Path q = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(q);
+                } else if (!p.getFileName().toString().equals("write.lock")) {
+                    Files.copy(p, q, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
     private Path vaultKey(FactId id) {
         Path[] found = {null};
         try (Stream<Path> all = Files.walk(dir.resolve("palimpsest-vault"))) {
