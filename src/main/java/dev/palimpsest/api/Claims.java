@@ -183,7 +183,7 @@ public final class Claims {
             }
         }
         ClaimsIndex index = q().index();
-        java.util.Set<String> declared = index.multiValuedAt(index.seq(repo.head()));
+        java.util.Set<String> declared = index.multiValuedAt(index.headSeq());
         if (bad.isEmpty() && predicates.stream().allMatch(p -> declared.contains(dev.palimpsest.model.EntityKey.of(p)))) {
             bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.EMPTY_TRANSACTION, "multi_valued",
                     "every predicate given is already declared multi-valued"));

@@ -138,7 +138,7 @@ public final class Recall {
     private int seq(CommitId at) throws NotFoundException {
         ClaimsIndex claims = open().claims();
         if (at == null) {
-            return claims.seq(repo.head());
+            return claims.headSeq();
         }
         int known = claims.indexedSeq(ObjectId.fromString(at.hex()));
         if (known >= 0) {

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
             BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class,
-            BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class})
+            BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class,
+            BenchCommand.Torture.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -29,6 +30,58 @@ final class BenchCommand implements Callable<Integer> {
 
         Path work() throws java.io.IOException {
             return dir != null ? Files.createDirectories(dir) : Path.of(System.getProperty("java.io.tmpdir"));
+        }
+    }
+
+    @Command(name = "torture", description = "Many processes on one store and a replica, with SIGKILLs: CLI writer"
+            + " processes, MCP servers with calls in flight and a syncing replica for --seconds, then every invariant"
+            + " checked (acknowledged writes kept, no double supersession, no forgotten secret answered or left on disk,"
+            + " convergence, audit and git fsck --strict clean); exit 3 when one broke.")
+    static final class Torture extends Context implements Callable<Integer> {
+        @Option(names = "--seconds", defaultValue = "300", description = "How long the load runs. Default: ${DEFAULT-VALUE}.")
+        int seconds;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Seeds every random choice. Default: ${DEFAULT-VALUE}.")
+        long seed;
+
+        @Option(names = "--writers", defaultValue = "3", description = "CLI writer processes. Default: ${DEFAULT-VALUE}.")
+        int writers;
+
+        @Option(names = "--mcp", defaultValue = "2", description = "MCP servers. Default: ${DEFAULT-VALUE}.")
+        int mcp;
+
+        @Option(names = "--in-flight", defaultValue = "3", description = "Calls in flight on each MCP server. Default: ${DEFAULT-VALUE}.")
+        int inFlight;
+
+        @Option(names = "--targets", defaultValue = "12", description = "Shared facts the processes race to supersede. Default: ${DEFAULT-VALUE}.")
+        int targets;
+
+        @Option(names = "--no-kills", description = "Run without SIGKILLing writer processes.")
+        boolean noKills;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (seconds < 1 || writers < 1 || mcp < 0 || inFlight < 1 || targets < 1) {
+                throw new dev.palimpsest.model.RejectedException(Parse.INVALID_ARGUMENT, "bench torture",
+                        "--seconds, --writers, --in-flight and --targets must be at least 1, --mcp at least 0");
+            }
+            Path work = java.nio.file.Files.createTempDirectory(scratch.work(), "torture-");
+            var r = new dev.palimpsest.bench.TortureBench(new dev.palimpsest.bench.TortureBench.Options(work, seed, seconds,
+                    writers, mcp, inFlight, targets, !noKills), benchLog()).run();
+            if (json()) {
+                printJson(r);
+            } else {
+                out().printf("torture: seed %d, %.1f s, %d operations (%.1f/s), %d kills%n", r.seed(), r.seconds(),
+                        r.operations(), r.operationsPerSecond(), r.kills());
+                out().println("  by kind: " + r.byKind());
+                out().println("  checked: " + r.checked());
+                r.violations().forEach(v -> out().println("  VIOLATION " + v));
+                out().println(r.violations().isEmpty() ? "  every invariant held" : "  " + r.violations().size() + " violation(s)");
+            }
+            return r.violations().isEmpty() ? Main.OK : Main.AUDIT_VIOLATIONS;
         }
     }
 

@@ -233,6 +233,20 @@ public final class ClaimsIndex implements Writer.CommitListener {
         return s;
     }
 
+    /**
+     * The sequence number of main's tip, read and caught up to under this index's lock, so a main
+     * that moves meanwhile (even onto another first-parent chain) cannot make it unknown; -1 for a
+     * store without commits.
+     */
+    public synchronized int headSeq() {
+        ObjectId head = repo.head();
+        if (head == null) {
+            return -1;
+        }
+        catchUp(head);
+        return seqOf.get(head);
+    }
+
     /** The commit with sequence number {@code seq} on main's first-parent chain (indexed). */
     public synchronized ObjectId commitAt(int seq) {
         return commits.get(seq);

@@ -52,7 +52,9 @@ public final class Scrub {
             deleteTree(p, gitDir, deleted);
             return true;
         }
-        try (org.apache.lucene.store.Directory dir = org.apache.lucene.store.FSDirectory.open(p);
+        // under the writer lock, which a process creating or opening the index holds too
+        try (dev.palimpsest.internal.git.WriterLock.Held writers = new dev.palimpsest.internal.git.WriterLock(gitDir).acquire();
+                org.apache.lucene.store.Directory dir = org.apache.lucene.store.FSDirectory.open(p);
                 org.apache.lucene.store.Lock held = dir.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
             try (Stream<Path> files = Files.list(p)) {
                 for (Path f : files.toList()) {
@@ -61,12 +63,12 @@ public final class Scrub {
                     }
                 }
             }
+            deleteTree(p, gitDir, deleted); // write.lock and the folder last, still under the writer lock
         } catch (org.apache.lucene.store.LockObtainFailedException e) {
             return false;
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot scrub " + p + ": " + e.getMessage(), e);
         }
-        deleteTree(p, gitDir, deleted);
         return true;
     }
 

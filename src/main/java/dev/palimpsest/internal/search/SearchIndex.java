@@ -85,7 +85,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Opens (reusing, or rebuilding) the index of {@code repo} and catches it up with main. */
     public static SearchIndex open(GitRepo repo, ClaimsIndex claims) {
         SearchIndex idx = new SearchIndex(repo, claims);
-        try {
+        // under the writer lock: no process deletes the folder (Scrub) while this one creates or opens it
+        try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
+                .acquire()) {
             idx.start();
             idx.saveUnderWriterLock();
         } catch (IOException e) {
@@ -96,8 +98,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     }
 
     private void start() throws IOException {
-        ObjectId head = repo.head();
-        int headSeq = head == null ? -1 : claims.seq(head);
+        int headSeq = claims.headSeq();
         String problem = Files.isDirectory(path) ? check() : "missing";
         try {
             if (problem == null) {
@@ -143,9 +144,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     private void saveUnderWriterLock() throws IOException {
         try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
                 .acquire()) {
-            ObjectId now = repo.head();
-            if (now != null && writer != null) {
-                catchUpTo(claims.seq(now), false);
+            int now = claims.headSeq();
+            if (now >= 0 && writer != null) {
+                catchUpTo(now, false);
             }
             commitNow();
         }
@@ -261,10 +262,10 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     /** Catches up with main from git (as a question would); returns how many commits were applied. */
     public synchronized int catchUpToHead() throws IOException {
-        ObjectId head = repo.head();
         int before = indexedSeq;
-        if (head != null) {
-            catchUpTo(claims.seq(head), false);
+        int head = claims.headSeq();
+        if (head >= 0) {
+            catchUpTo(head, false);
         }
         return indexedSeq - before;
     }
@@ -415,22 +416,23 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     }
 
     /**
-     * Drops every document (deleting the folder when this process holds it) and builds the index
-     * again from git, up to main's tip: what a forgotten fact's versions said is gone from memory
-     * and disk, and its key is gone, so the rebuilt documents cannot hold it.
+     * Drops every document and builds the index again from git, up to main's tip, in place (the
+     * same Lucene lock and folder), then saves it: what a forgotten fact's versions said is gone
+     * from memory and, with the old commit point's files, from disk; its key is gone, so the
+     * rebuilt documents cannot hold it.
      */
     private void restart() throws IOException {
-        boolean wasPersistent = persistent;
-        closeQuietly();
+        writer.deleteAll();
         openFrom.clear();
         times.clear();
         indexed = null;
         indexedSeq = -1;
-        changed = false;
-        if (wasPersistent) {
-            dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
+        changed = true;
+        int head = claims.headSeq();
+        if (head >= 0) {
+            catchUpTo(head, false);
         }
-        start();
+        commitNow(); // the new commit point lets Lucene delete the files of the old one at once
     }
 
     /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */
@@ -473,10 +475,13 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
      * Releases the index without saving and deletes its folder when this process held it: for an
      * index that may hold what a forget erased.
      */
-    public synchronized void discard() {
-        boolean wasPersistent = persistent;
-        closeQuietly();
-        if (wasPersistent) {
+    public void discard() {
+        boolean wasPersistent;
+        synchronized (this) {
+            wasPersistent = persistent;
+            closeQuietly();
+        }
+        if (wasPersistent) { // outside this monitor: the deletion takes the writer lock, whose holder may want it
             dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
         }
     }

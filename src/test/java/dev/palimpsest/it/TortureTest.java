@@ -1,0 +1,33 @@
+package dev.palimpsest.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.bench.TortureBench;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seeded many-processes torture run, short: CLI writer processes (SIGKILLed and restarted),
+ * two MCP servers with three calls in flight each, and a syncing replica on one store; every
+ * invariant must hold afterwards ({@code bench torture} runs it longer).
+ */
+class TortureTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void manyProcessesWithKillsKeepEveryPromiseOfTheStore() throws Exception {
+        long seed = Long.getLong("torture.seed", 20261203L);
+        int seconds = Integer.getInteger("torture.seconds", 40);
+        TortureBench.Report r = new TortureBench(new TortureBench.Options(dir, seed, seconds, 2, 2, 3, 6, true),
+                new PrintWriter(System.out, true)).run();
+        System.out.println("torture report: " + r);
+        assertThat(r.violations()).as("seed " + seed).isEmpty();
+        assertThat(r.kills()).isPositive();
+        assertThat(r.checked().get("forgotten")).as("forgets happened").isPositive();
+        assertThat(r.checked().get("supersessions")).as("supersessions landed").isPositive();
+        assertThat(r.byKind()).containsKeys("supersede-refused", "sync", "mcp-claim", "mcp-search");
+    }
+}
