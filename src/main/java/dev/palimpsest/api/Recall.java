@@ -103,13 +103,41 @@ public final class Recall {
         if (q.isEmpty()) {
             return List.of();
         }
-        int seq = seq(q.at());
-        Ranker r;
-        synchronized (this) {
-            open();
-            r = ranker;
+        return consistent(() -> {
+            int seq = seq(q.at());
+            Ranker r;
+            synchronized (this) {
+                open();
+                r = ranker;
+            }
+            return r.search(q, seq).stream().map(Ranker.Found::hit).toList();
+        });
+    }
+
+    private interface Question<T> {
+        T ask() throws NotFoundException;
+    }
+
+    /**
+     * Asks {@code q} again (up to three times) when the claims index started again while it ran:
+     * another process moved main onto another first-parent chain (a replica's pushed merge), so
+     * the commit numbers it used may name other commits.
+     */
+    private <T> T consistent(Question<T> q) throws NotFoundException {
+        for (int attempt = 0; ; attempt++) {
+            ClaimsIndex claims = open().claims();
+            int epoch = claims.epoch();
+            try {
+                T answer = q.ask();
+                if (claims.epoch() == epoch || attempt == 2) {
+                    return answer;
+                }
+            } catch (RuntimeException e) {
+                if (claims.epoch() == epoch || attempt == 2) {
+                    throw e;
+                }
+            }
         }
-        return r.search(q, seq).stream().map(Ranker.Found::hit).toList();
     }
 
     /**
@@ -123,16 +151,19 @@ public final class Recall {
      */
     public Brief brief(BriefRequest r) throws NotFoundException {
         Objects.requireNonNull(r, "r");
-        int seq = seq(r.at());
-        Briefs b;
-        synchronized (this) {
-            open();
-            b = briefs;
-        }
         if ((r.query() == null || r.query().isBlank()) && r.entities().isEmpty()) {
+            seq(r.at());
             return new Brief(List.of(), 0, r.maxTokens(), 0);
         }
-        return b.brief(r, seq);
+        return consistent(() -> {
+            int seq = seq(r.at());
+            Briefs b;
+            synchronized (this) {
+                open();
+                b = briefs;
+            }
+            return b.brief(r, seq);
+        });
     }
 
     private int seq(CommitId at) throws NotFoundException {

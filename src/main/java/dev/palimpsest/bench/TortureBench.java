@@ -321,6 +321,7 @@ public final class TortureBench {
         Map<String, Long> checked = new LinkedHashMap<>();
         Map<String, String[]> forgotten = new HashMap<>(parentForgets);
         Map<String, String> tokenOf = new HashMap<>();
+        List<String[]> expired = new ArrayList<>();
         try (Stream<Path> all = Files.list(logs)) {
             for (Path log : all.sorted().toList()) {
                 for (String line : lines(log)) {
@@ -334,6 +335,7 @@ public final class TortureBench {
                         case "forgot" -> forgotten.put(f[1], new String[] {f[1], f[2], f[3]});
                         case "seen" -> seen.add(new String[] {f[1], f[2]});
                         case "fail" -> violations.add("a " + f[1] + " exited " + f[2] + ": " + line);
+                        case "expired" -> expired.add(new String[] {f[1], f[2]});
                         default -> { }
                     }
                 }
@@ -380,8 +382,10 @@ public final class TortureBench {
             }
             checked.put("supersessions", (long) byTarget.size());
         }
-        for (String[] f : forgotten.values()) {
-            tokenOf.putIfAbsent(f[0], f[1]);
+        for (String[] e : expired) {
+            if (tokenOf.containsKey(e[0])) {
+                forgotten.putIfAbsent(e[0], new String[] {e[0], tokenOf.get(e[0]), e[1]});
+            }
         }
         synchronized (seen) {
             for (String[] s2 : seen) {

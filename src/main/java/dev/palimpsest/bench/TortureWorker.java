@@ -18,7 +18,8 @@ import java.util.regex.Matcher;
  * store (each opens and closes the store, as a CLI process does) and appends what it was told to
  * its log, one flushed line per event, so a SIGKILL loses at most the line being written:
  * {@code op KIND EXIT}, {@code ack ID}, {@code sealed ID TOKEN}, {@code super TARGET ID},
- * {@code forgot ID TOKEN MILLIS} (after the forget's exit 0) and {@code seen TOKEN MILLIS} (a
+ * {@code forgot ID TOKEN MILLIS} (after the forget's exit 0), {@code expired ID MILLIS} (an expire
+ * that returned at MILLIS forgot ID) and {@code seen TOKEN MILLIS} (a
  * secret token in an answer to a read that started at MILLIS).
  *
  * <p>Arguments: ROLE (writer or replica) STORE HOME SEED LOG DEADLINE-MILLIS TARGETS.
@@ -85,6 +86,13 @@ public final class TortureWorker {
             if (run("forget", "forget", s[0], "--actor", "alice", "--reason", "torture erasure") == 0) {
                 line("forgot " + s[0] + " " + s[1] + " " + System.currentTimeMillis());
             }
+        } else if (r < 70) {
+            String out = capture("expire", "expire", "--actor", "alice", "--json");
+            long done = System.currentTimeMillis();
+            Matcher m = java.util.regex.Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"").matcher(out);
+            while (m.find()) {
+                line("expired " + m.group(1) + " " + done);
+            }
         } else if (r < 74 && !claims.isEmpty()) {
             String id = claims.remove(rnd.nextInt(claims.size()));
             run("retract", "retract", id, "--actor", "alice", "--reason", "torture retraction");
@@ -118,8 +126,14 @@ public final class TortureWorker {
     private void sealedNote() throws IOException {
         String id = nextId("k");
         String token = TortureBench.token(rnd);
-        if (run("sealed", "assert", "--actor", "alice", "--kind", "note", "--id", id, "--sensitive", "--body",
-                "Private note " + token + " about entity " + rnd.nextInt(20)) == 0) {
+        List<String> args = new ArrayList<>(List.of("assert", "--actor", "alice", "--kind", "note", "--id", id, "--body",
+                "Private note " + token + " about entity " + rnd.nextInt(20)));
+        if (rnd.nextInt(3) == 0) { // one in three expires a few seconds from now
+            args.addAll(List.of("--retain-until", java.time.Instant.now().plusSeconds(2 + rnd.nextInt(6)).toString()));
+        } else {
+            args.add("--sensitive");
+        }
+        if (run("sealed", args.toArray(String[]::new)) == 0) {
             line("ack " + id);
             line("sealed " + id + " " + token);
             sealed.add(new String[] {id, token});

@@ -210,6 +210,14 @@ public final class ClaimsIndex implements Writer.CommitListener {
         }
     }
 
+    /** Bumped whenever the index starts again (another first-parent chain, a forget crossed): commit numbers taken before may mean other commits. */
+    private int epoch;
+
+    /** The number of times this index started again; commit numbers are comparable only within one epoch. */
+    public synchronized int epoch() {
+        return epoch;
+    }
+
     /** The sequence number of {@code commit} when already indexed, else -1 (no catching up). */
     public synchronized int indexedSeq(ObjectId commit) {
         Integer s = seqOf.get(commit);
@@ -397,6 +405,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
 
     /** Drops everything indexed (the file is rewritten whole at the next save). */
     private void forgetAll() {
+        epoch++;
         commits.clear();
         seqOf.clear();
         actors.clear();

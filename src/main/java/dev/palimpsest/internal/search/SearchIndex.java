@@ -99,18 +99,34 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     private void start() throws IOException {
         int headSeq = claims.headSeq();
-        String problem = Files.isDirectory(path) ? check() : "missing";
+        String problem;
         try {
+            if (Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(path)) {
+                TreeChanges.deleteTree(path); // something else at its path: the caller holds the writer lock
+            }
+            problem = Files.isDirectory(path) && hasCommit() ? null : "missing";
+            Files.createDirectories(path);
+            directory = FSDirectory.open(path);
+            try {
+                // the writer takes Lucene's lock before anything in the folder is judged or changed
+                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+            } catch (LockObtainFailedException e) {
+                throw e;
+            } catch (IOException | RuntimeException e) {
+                closeQuietly();
+                problem = "unreadable: " + e.getMessage();
+                clearHeld();
+                directory = FSDirectory.open(path);
+                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
+            }
+            persistent = true;
+            if (problem == null) {
+                problem = check();
+            }
             if (problem == null) {
                 try {
-                    directory = FSDirectory.open(path);
-                    writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.APPEND));
-                    persistent = true;
                     loadOpen();
-                } catch (LockObtainFailedException e) {
-                    throw e;
                 } catch (IOException | RuntimeException e) {
-                    closeQuietly();
                     problem = "unreadable: " + e.getMessage();
                 }
             }
@@ -118,11 +134,8 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
                 notice((problem.equals("missing") ? "building the search index " : "discarded the search index ")
                         + path + " (" + problem + "); rebuilding it from git");
                 rebuilds = 1;
-                TreeChanges.deleteTree(path);
-                Files.createDirectories(path);
-                directory = FSDirectory.open(path);
-                writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
-                persistent = true;
+                writer.deleteAll();
+                openFrom.clear();
                 indexed = null;
                 indexedSeq = -1;
             }
@@ -133,6 +146,27 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         searchers = new SearcherManager(writer, SEARCHERS);
         if (headSeq >= 0) {
             catchUpTo(headSeq, problem != null);
+        }
+    }
+
+    /** True when the folder holds a Lucene commit point. */
+    private boolean hasCommit() {
+        try (Directory d = FSDirectory.open(path)) {
+            return SegmentInfos.getLastCommitGeneration(d) >= 0;
+        } catch (IOException | RuntimeException e) {
+            return true; // let the open say what is wrong
+        }
+    }
+
+    /** Deletes every file of a folder Lucene cannot open, holding its lock (none: {@link LockObtainFailedException}). */
+    private void clearHeld() throws IOException {
+        try (Directory d = FSDirectory.open(path);
+                org.apache.lucene.store.Lock held = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+            for (String f : d.listAll()) {
+                if (!f.equals(IndexWriter.WRITE_LOCK_NAME)) {
+                    d.deleteFile(f);
+                }
+            }
         }
     }
 
@@ -278,11 +312,15 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     }
 
     synchronized void release(IndexSearcher s) throws IOException {
-        searchers.release(s);
+        s.getIndexReader().decRef(); // what SearcherManager.release does, also after the index was closed or discarded
     }
 
     /** Brings the index up to commit number {@code target} of main, from git. */
     private void catchUpTo(int target, boolean progress) throws IOException {
+        if (indexed != null && (indexedSeq >= claims.commitCount() || !claims.commitAt(indexedSeq).equals(indexed))) {
+            restart(); // main's first-parent chain is another now (a push of a replica's merge): its numbers changed
+            return;
+        }
         if (target <= indexedSeq) {
             return;
         }
