@@ -44,7 +44,8 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            String armored = TextInput.utf8("--key " + key, TextInput.bytes("--key " + key, key, Limits.MAX_FILE));
+            String armored = TextInput.utf8("--key " + key,
+                    TextInput.bytes("--key " + key, key, Limits.MAX_FILE, home()));
             ActorName who = Parse.actor("--name", name);
             try (Store store = open()) {
                 CommitResult r = store.begin(Parse.actor("--actor", actor.name)).addKey(who, armored, Parse.keyRole(role)).commit();

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RejectedException;
@@ -57,26 +58,27 @@ final class TextInput {
         return value;
     }
 
-    /** Exactly one of {@code --body} and {@code --body-file}, as text. */
-    static String body(Shared.Body body, InputStream stdin) throws RejectedException {
-        return oneOf("--body", body.text, "--body-file", body.file, stdin);
+    /** Exactly one of {@code --body} and {@code --body-file}, as text; see {@link #file}. */
+    static String body(Shared.Body body, InputStream stdin, KeyHome keyHome) throws RejectedException {
+        return oneOf("--body", body.text, "--body-file", body.file, stdin, keyHome);
     }
 
-    /** Exactly one of a text option and its file option, as text. */
-    static String oneOf(String textOption, String text, String fileOption, String file, InputStream stdin)
-            throws RejectedException {
+    /** Exactly one of a text option and its file option, as text; see {@link #file}. */
+    static String oneOf(String textOption, String text, String fileOption, String file, InputStream stdin,
+            KeyHome keyHome) throws RejectedException {
         if ((text == null) == (file == null)) {
             throw new Main.UsageException(text == null ? "give " + textOption + " TEXT or " + fileOption + " PATH"
                     : textOption + " and " + fileOption + " exclude each other: give one");
         }
-        return text != null ? arg(textOption, text) : file(fileOption, file, stdin);
+        return text != null ? arg(textOption, text) : file(fileOption, file, stdin, keyHome);
     }
 
     /**
      * The contents of {@code path} ({@code -}: {@code stdin}) decoded as strict UTF-8; more than
-     * {@link Limits#MAX_BODY} bytes is a rejection, made after reading at most one byte more.
+     * {@link Limits#MAX_BODY} bytes is a rejection, made after reading at most one byte more, and so
+     * is a file in the key home ({@link #bytes}).
      */
-    static String file(String option, String path, InputStream stdin) throws RejectedException {
+    static String file(String option, String path, InputStream stdin, KeyHome keyHome) throws RejectedException {
         String what = "-".equals(path) ? option + " - (standard input)" : option + " " + path;
         byte[] bytes;
         if ("-".equals(path)) {
@@ -86,7 +88,7 @@ final class TextInput {
                 throw new RejectedException(FILE_UNREADABLE, what, "cannot read standard input: " + e.getMessage());
             }
         } else {
-            bytes = bytes(what, Path.of(path), Limits.MAX_BODY);
+            bytes = bytes(what, Path.of(path), Limits.MAX_BODY, keyHome);
         }
         return utf8(what, bytes);
     }
@@ -95,13 +97,19 @@ final class TextInput {
      * The bytes of a file of at most {@code max} bytes; a missing, oversize or unreadable file, or a
      * folder, is a rejection. A regular file over the limit is refused unread; any other file (a
      * device such as {@code /dev/zero}, a pipe) is read up to {@code max + 1} bytes, never further.
+     * A file that resolves into the key home is refused unread (rule {@code secret-material}); the
+     * text it holds meets the gate's check for secret-key material where it is written.
      */
-    static byte[] bytes(String what, Path path, long max) throws RejectedException {
+    static byte[] bytes(String what, Path path, long max, KeyHome keyHome) throws RejectedException {
         if (Files.isDirectory(path)) {
             throw new RejectedException(FILE_UNREADABLE, what, "is a folder, not a file");
         }
         if (!Files.exists(path)) {
             throw new RejectedException(FILE_UNREADABLE, what, "no such file");
+        }
+        String home = keyHome.holds(path);
+        if (home != null) {
+            throw new RejectedException(Rule.SECRET_MATERIAL, what, home + "; it is not read");
         }
         try {
             if (Files.isRegularFile(path)) {
