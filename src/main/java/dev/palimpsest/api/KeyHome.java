@@ -1,6 +1,7 @@
 package dev.palimpsest.api;
 
 import dev.palimpsest.internal.crypto.SecretKeyFiles;
+import dev.palimpsest.internal.crypto.SecretMaterial;
 import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.RejectedException;
@@ -50,6 +51,14 @@ public record KeyHome(Path dir) {
             throw new RejectedException(Rule.INVALID_EMAIL, "email", "'" + email + "' is not an e-mail address");
         }
         return new Signers(dir).generate(actor, email);
+    }
+
+    /**
+     * Why {@code file} must not be read into a store: its real path (links resolved) lies in this
+     * key home, which holds secret keys; null when it does not, or when either does not exist.
+     */
+    public String holds(Path file) {
+        return SecretMaterial.inKeyHome(Objects.requireNonNull(file, "file"), dir);
     }
 
     /** The path of the actor's secret key file in this key home, whether or not it exists. */

@@ -30,17 +30,19 @@ public final class ProducedFiles {
     private final Store store;
     private final FileRecords records;
 
-    ProducedFiles(Store store, GitRepo repo, PredicateIndex index, Writer writer, boolean fsync) {
+    ProducedFiles(Store store, GitRepo repo, PredicateIndex index, Writer writer, boolean fsync, Path keyHome) {
         this.store = store;
-        this.records = new FileRecords(repo, index, writer, fsync);
+        this.records = new FileRecords(repo, index, writer, fsync, keyHome);
     }
 
     /**
      * Stores the bytes of {@code file} under {@code name} as one signed commit by {@code actor}.
      * {@code source} must exist at main's tip (rule {@code file-source-required} when null), as must
      * every parent (a produced file: {@code file-parent-not-file}) and claim
-     * ({@code ref-target-missing}); nothing is written when the put is rejected. A put that changes
-     * nothing (same bytes, run and provenance) returns the current version without a commit.
+     * ({@code ref-target-missing}); a file that resolves into the key home or holds OpenPGP
+     * secret-key material is refused ({@code secret-material}); nothing is written when the put is
+     * rejected. A put that changes nothing (same bytes, run and provenance) returns the current
+     * version without a commit.
      */
     public StoredFile put(ActorName actor, String name, Path file, FactId source, String run, List<FactId> parents,
             List<FactId> claims) throws RejectedException, ConflictException {

@@ -73,7 +73,7 @@ public final class Store implements AutoCloseable {
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
-        this.files = new ProducedFiles(this, repo, index, writer, options.fsync());
+        this.files = new ProducedFiles(this, repo, index, writer, options.fsync(), signers.home());
         this.recall = new Recall(this, repo, writer);
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);

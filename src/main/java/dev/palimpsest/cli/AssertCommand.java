@@ -41,7 +41,7 @@ final class AssertCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String text = TextInput.body(body, stdin());
+        String text = TextInput.body(body, stdin(), home());
         FactId given = Parse.fact("--id", id);
         FactId hypothesis = Parse.fact("--subsumes", subsumes);
         try (Store store = open()) {

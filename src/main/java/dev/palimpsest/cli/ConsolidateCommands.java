@@ -45,7 +45,7 @@ final class ConsolidateCommands {
         public Integer call() throws Exception {
             FactId superseded = Parse.fact("OLD", old);
             FactId given = Parse.fact("--id", id);
-            String text = TextInput.body(body, stdin());
+            String text = TextInput.body(body, stdin(), home());
             try (Store store = open()) {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
                 FactId fid = tx.supersede(superseded, WriteOutput.spec(Parse.kind(kind), text, given, confidence,
@@ -81,7 +81,7 @@ final class ConsolidateCommands {
         public Integer call() throws Exception {
             List<FactId> merged = Parse.facts("ID", inputs);
             FactId given = Parse.fact("--id", id);
-            String text = TextInput.body(body, stdin());
+            String text = TextInput.body(body, stdin(), home());
             try (Store store = open()) {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
                 FactId fid;

@@ -3,14 +3,9 @@ package dev.palimpsest.cli;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.RejectedException;
-import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.StoredFile;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,22 +114,7 @@ final class FileCommand implements Callable<Integer> {
                     os.flush();
                     return Main.OK;
                 }
-                Path tmp;
-                try {
-                    Path dir = outFile.toAbsolutePath().getParent();
-                    tmp = Files.createTempFile(dir, ".palimpsest-get", ".tmp");
-                } catch (IOException e) {
-                    throw new RejectedException(Rule.FILE_UNWRITABLE, "--out " + outFile, "cannot be written: " + e.getMessage());
-                }
-                try (OutputStream os = Files.newOutputStream(tmp)) {
-                    store.files().copy(f, os);
-                }
-                try {
-                    Files.move(tmp, outFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                } catch (IOException e) {
-                    Files.deleteIfExists(tmp);
-                    throw new RejectedException(Rule.FILE_UNWRITABLE, "--out " + outFile, "cannot be written: " + e.getMessage());
-                }
+                OutFile.write("--out", outFile, os -> store.files().copy(f, os));
                 if (json()) {
                     printJson(FileCommand.json(f));
                 }

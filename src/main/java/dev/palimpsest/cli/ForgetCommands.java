@@ -40,7 +40,7 @@ final class ForgetCommands {
         @Override
         public Integer call() throws Exception {
             List<FactId> fids = Parse.facts("ID", ids);
-            String reason = reasonOption.read(stdin());
+            String reason = reasonOption.read(stdin(), home());
             try (Store store = open()) {
                 ForgetReport r = store.erasure().forget(Parse.actor("--actor", actor.name), fids, reason, dryRun);
                 if (json()) {

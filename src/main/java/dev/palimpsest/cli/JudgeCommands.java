@@ -159,7 +159,7 @@ final class JudgeCommands {
 
         @Override
         public Integer call() throws Exception {
-            List<LabelledClaim> ls = Verification.parseLabels(TextInput.bytes("--labels", labels, 64L << 20));
+            List<LabelledClaim> ls = Verification.parseLabels(TextInput.bytes("--labels", labels, 64L << 20, home()));
             try (Store store = open()) {
                 VerifierStats s = store.verification().evaluate(judge.required(store), ls);
                 Map<String, Object> m = new LinkedHashMap<>();

@@ -7,6 +7,7 @@ import dev.palimpsest.model.ActorKey;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.KeyRole;
+import dev.palimpsest.model.Violation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,8 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            String armored = TextInput.utf8("--key " + key, TextInput.bytes("--key " + key, key, Limits.MAX_FILE));
+            String armored = TextInput.utf8("--key " + key,
+                    TextInput.bytes("--key " + key, key, Limits.MAX_FILE, home()));
             ActorName who = Parse.actor("--name", name);
             try (Store store = open()) {
                 CommitResult r = store.begin(Parse.actor("--actor", actor.name)).addKey(who, armored, Parse.keyRole(role)).commit();
@@ -130,7 +132,13 @@ final class KeysCommand implements Callable<Integer> {
             String mail = TextInput.arg("--email", email);
             String armored = mail == null ? home().generateKey(generatedFor) : home().generateKey(generatedFor, mail);
             if (outFile != null) {
-                Files.writeString(outFile, armored, StandardCharsets.US_ASCII);
+                try {
+                    OutFile.write("--out", outFile, os -> os.write(armored.getBytes(StandardCharsets.US_ASCII)));
+                } catch (RejectedException e) {
+                    Violation v = e.violations().get(0);
+                    throw new RejectedException(v.rule(), v.subject(), v.message() + "; the secret key was generated in "
+                            + home().secretKeyFile(generatedFor));
+                }
             } else {
                 out().print(armored);
             }

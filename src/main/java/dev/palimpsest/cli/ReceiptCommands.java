@@ -42,7 +42,7 @@ final class ReceiptCommands {
 
         @Override
         public Integer call() throws Exception {
-            byte[] yaml = TextInput.bytes("--file " + file, file, Limits.MAX_INGEST_FILE);
+            byte[] yaml = TextInput.bytes("--file " + file, file, Limits.MAX_INGEST_FILE, home());
             try (Store store = open()) {
                 IngestResult r = store.receipts().ingest(Parse.actor("--actor", actor.name), yaml, strict);
                 if (json()) {
@@ -117,7 +117,7 @@ final class ReceiptCommands {
         @Override
         public Integer call() throws Exception {
             ActorName signer = Parse.actor("--actor", actor.name);
-            String reason = reasonOption.read(stdin());
+            String reason = reasonOption.read(stdin(), home());
             try (Store store = open()) {
                 CleanupPlan plan = plan(store, reason);
                 CommitResult landed = dryRun ? null : store.receipts().apply(signer, plan);

@@ -44,7 +44,7 @@ final class RetractCommand extends Context implements Callable<Integer> {
             throw new Main.UsageException("--dry-run shows the cascade; it does not go with --no-cascade");
         }
         List<FactId> fids = Parse.facts("ID", ids);
-        String reason = reasonOption.read(stdin());
+        String reason = reasonOption.read(stdin(), home());
         ActorName signer = Parse.actor("--actor", actor.name);
         try (Store store = open()) {
             if (noCascade) {

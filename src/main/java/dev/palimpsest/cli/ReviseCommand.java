@@ -25,7 +25,7 @@ final class ReviseCommand extends Context implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         FactId fid = Parse.fact("ID", id);
-        String text = TextInput.body(body, stdin());
+        String text = TextInput.body(body, stdin(), home());
         try (Store store = open()) {
             CommitResult r = refs.commit(store.begin(Parse.actor("--actor", actor.name))
                     .revise(fid, text, refs.specs(store)));

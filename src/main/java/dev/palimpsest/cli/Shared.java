@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.RejectedException;
 import java.io.InputStream;
 import picocli.CommandLine.Option;
@@ -43,8 +44,8 @@ final class Shared {
                 description = "Read the reason from PATH ('-': standard input) as strict UTF-8.")
         String file;
 
-        String read(InputStream stdin) throws RejectedException {
-            return TextInput.oneOf("--reason", text, "--reason-file", file, stdin);
+        String read(InputStream stdin, KeyHome keyHome) throws RejectedException {
+            return TextInput.oneOf("--reason", text, "--reason-file", file, stdin, keyHome);
         }
     }
 

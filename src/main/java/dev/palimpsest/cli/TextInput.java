@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.Limits;
 import dev.palimpsest.model.RejectedException;
@@ -57,59 +58,83 @@ final class TextInput {
         return value;
     }
 
-    /** Exactly one of {@code --body} and {@code --body-file}, as text. */
-    static String body(Shared.Body body, InputStream stdin) throws RejectedException {
-        return oneOf("--body", body.text, "--body-file", body.file, stdin);
+    /** Exactly one of {@code --body} and {@code --body-file}, as text; see {@link #file}. */
+    static String body(Shared.Body body, InputStream stdin, KeyHome keyHome) throws RejectedException {
+        return oneOf("--body", body.text, "--body-file", body.file, stdin, keyHome);
     }
 
-    /** Exactly one of a text option and its file option, as text. */
-    static String oneOf(String textOption, String text, String fileOption, String file, InputStream stdin)
-            throws RejectedException {
+    /** Exactly one of a text option and its file option, as text; see {@link #file}. */
+    static String oneOf(String textOption, String text, String fileOption, String file, InputStream stdin,
+            KeyHome keyHome) throws RejectedException {
         if ((text == null) == (file == null)) {
             throw new Main.UsageException(text == null ? "give " + textOption + " TEXT or " + fileOption + " PATH"
                     : textOption + " and " + fileOption + " exclude each other: give one");
         }
-        return text != null ? arg(textOption, text) : file(fileOption, file, stdin);
+        return text != null ? arg(textOption, text) : file(fileOption, file, stdin, keyHome);
     }
 
-    /** The contents of {@code path} ({@code -}: {@code stdin}) decoded as strict UTF-8. */
-    static String file(String option, String path, InputStream stdin) throws RejectedException {
+    /**
+     * The contents of {@code path} ({@code -}: {@code stdin}) decoded as strict UTF-8; more than
+     * {@link Limits#MAX_BODY} bytes is a rejection, made after reading at most one byte more, and so
+     * is a file in the key home ({@link #bytes}).
+     */
+    static String file(String option, String path, InputStream stdin, KeyHome keyHome) throws RejectedException {
         String what = "-".equals(path) ? option + " - (standard input)" : option + " " + path;
         byte[] bytes;
         if ("-".equals(path)) {
             try {
-                bytes = stdin.readNBytes(Limits.MAX_BODY + 1);
+                bytes = upTo(what, stdin, Limits.MAX_BODY);
             } catch (IOException e) {
                 throw new RejectedException(FILE_UNREADABLE, what, "cannot read standard input: " + e.getMessage());
             }
         } else {
-            bytes = bytes(what, Path.of(path), Limits.MAX_BODY);
-        }
-        if (bytes.length > Limits.MAX_BODY) {
-            throw new RejectedException(Rule.TOO_LARGE, what, "is over the limit of " + Limits.describe(Limits.MAX_BODY));
+            bytes = bytes(what, Path.of(path), Limits.MAX_BODY, keyHome);
         }
         return utf8(what, bytes);
     }
 
-    /** The bytes of a regular file of at most {@code max} bytes; a missing, oversize or unreadable file, or a folder, is a rejection. */
-    static byte[] bytes(String what, Path path, long max) throws RejectedException {
+    /**
+     * The bytes of a file of at most {@code max} bytes; a missing, oversize or unreadable file, or a
+     * folder, is a rejection. A regular file over the limit is refused unread; any other file (a
+     * device such as {@code /dev/zero}, a pipe) is read up to {@code max + 1} bytes, never further.
+     * A file that resolves into the key home is refused unread (rule {@code secret-material}); the
+     * text it holds meets the gate's check for secret-key material where it is written.
+     */
+    static byte[] bytes(String what, Path path, long max, KeyHome keyHome) throws RejectedException {
         if (Files.isDirectory(path)) {
             throw new RejectedException(FILE_UNREADABLE, what, "is a folder, not a file");
         }
         if (!Files.exists(path)) {
             throw new RejectedException(FILE_UNREADABLE, what, "no such file");
         }
+        String home = keyHome.holds(path);
+        if (home != null) {
+            throw new RejectedException(Rule.SECRET_MATERIAL, what, home + "; it is not read");
+        }
         try {
-            long size = Files.size(path);
-            if (size > max) {
-                throw new RejectedException(Rule.TOO_LARGE, what, "is " + Limits.describe(size)
-                        + ", over the limit of " + Limits.describe(max));
+            if (Files.isRegularFile(path)) {
+                long size = Files.size(path);
+                if (size > max) {
+                    throw new RejectedException(Rule.TOO_LARGE, what, "is " + Limits.describe(size)
+                            + ", over the limit of " + Limits.describe(max));
+                }
             }
-            return Files.readAllBytes(path);
+            try (InputStream in = Files.newInputStream(path)) {
+                return upTo(what, in, max);
+            }
         } catch (IOException e) {
             throw new RejectedException(FILE_UNREADABLE, what, "cannot be read (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
+    }
+
+    /** At most {@code max} bytes of {@code in} (under 2 GiB); a longer stream is a rejection once {@code max + 1} are read. */
+    private static byte[] upTo(String what, InputStream in, long max) throws IOException, RejectedException {
+        byte[] bytes = in.readNBytes(Math.toIntExact(max + 1));
+        if (bytes.length > max) {
+            throw new RejectedException(Rule.TOO_LARGE, what, "is over the limit of " + Limits.describe(max));
+        }
+        return bytes;
     }
 
     /** Decodes strict UTF-8; the first malformed or unmappable sequence is a rejection naming its byte offset. */

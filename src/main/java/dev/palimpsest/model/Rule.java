@@ -29,6 +29,8 @@ public enum Rule {
     DAMAGED_ARGUMENT("damaged-argument", Where.GATE, "an argument a non-UTF-8 locale may have damaged"),
     FILE_UNREADABLE("file-unreadable", Where.GATE, "an input file is missing, a folder or unreadable"),
     FILE_UNWRITABLE("file-unwritable", Where.GATE, "an output path cannot be written"),
+    SECRET_MATERIAL("secret-material", Where.GATE,
+            "an input or a fact holds OpenPGP secret-key material, or an input file resolves into the key home"),
     NO_STORE("no-store", Where.GATE, "a write to a store that has no commit yet"),
     ALREADY_INITIALISED("already-initialised", Where.GATE, "init of a store that already has commits"),
     NO_SECRET_KEY("no-secret-key", Where.GATE, "the key home holds no secret key for the actor"),

@@ -34,6 +34,11 @@ public final class SecretKeyFiles {
         this.home = home;
     }
 
+    /** The key home. */
+    public Path home() {
+        return home;
+    }
+
     public Path path(ActorName actor) {
         return home.resolve("keys").resolve(actor.value() + ".sec.asc");
     }

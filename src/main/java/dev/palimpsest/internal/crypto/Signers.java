@@ -21,6 +21,11 @@ public final class Signers {
         this.keys = new SecretKeyFiles(home);
     }
 
+    /** The key home the secret keys are read from. */
+    public Path home() {
+        return keys.home();
+    }
+
     /** A signer with a new or existing key, and its armored public key. */
     public record Keyed(CommitSigner signer, String armoredPublicKey, boolean generated, Path file) {}
 

@@ -1,6 +1,7 @@
 package dev.palimpsest.internal.files;
 
 import dev.palimpsest.internal.crypto.CommitSigner;
+import dev.palimpsest.internal.crypto.SecretMaterial;
 import dev.palimpsest.internal.derive.Derivation;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.Snapshot;
@@ -49,7 +50,9 @@ import org.eclipse.jgit.treewalk.filter.PathFilter;
  * Produced files: each put streams the bytes into a content-addressed blob under {@code files/}
  * and writes a new version of the name's record (a fact of kind {@code file} whose body is its
  * {@link FileMeta}, with refs {@code source}, {@code parent} and {@code about}), in one signed
- * commit through the gate. Thread-safe.
+ * commit through the gate. A file in the key home, or one holding OpenPGP secret-key material
+ * ({@link SecretMaterial}, checked as it streams in), is refused before its blob is kept.
+ * Thread-safe.
  */
 public final class FileRecords {
     public static final Kind KIND = Kind.of(FileMeta.KIND);
@@ -61,8 +64,11 @@ public final class FileRecords {
     private final Writer writer;
     private final boolean fsync;
     private final Derivation derivation;
+    private final Path keyHome;
 
-    public FileRecords(GitRepo repo, PredicateIndex index, Writer writer, boolean fsync) {
+    /** The produced files of {@code repo}; {@code keyHome} is the folder no file is taken from. */
+    public FileRecords(GitRepo repo, PredicateIndex index, Writer writer, boolean fsync, Path keyHome) {
+        this.keyHome = keyHome;
         this.repo = repo;
         this.index = index;
         this.writer = writer;
@@ -89,7 +95,10 @@ public final class FileRecords {
             vs.add(new Violation(Rule.INVALID_ARGUMENT, "NAME", problem));
         }
         long size = -1;
-        if (!Files.isRegularFile(p.file()) || !Files.isReadable(p.file())) {
+        String secret = SecretMaterial.inKeyHome(p.file(), keyHome);
+        if (secret != null) {
+            vs.add(new Violation(Rule.SECRET_MATERIAL, "file " + p.file(), secret + "; it is not stored"));
+        } else if (!Files.isRegularFile(p.file()) || !Files.isReadable(p.file())) {
             vs.add(new Violation(Rule.FILE_UNREADABLE, "file " + p.file(), "is missing, a folder or unreadable"));
         } else {
             try {
@@ -111,9 +120,11 @@ public final class FileRecords {
             throw new RejectedException(vs);
         }
         ContentWriter.Stored stored;
-        try (InputStream in = Files.newInputStream(p.file())) {
+        try (InputStream in = SecretMaterial.scanning(Files.newInputStream(p.file()))) {
             stored = ContentWriter.write(repo.gitDir(), repo.gitDir().resolve("palimpsest-tmp"), in, size, fsync,
                     this::has);
+        } catch (SecretMaterial.Found e) {
+            throw new RejectedException(Rule.SECRET_MATERIAL, "file " + p.file(), e.getMessage() + "; it is not stored");
         } catch (IOException e) {
             throw new RejectedException(Rule.FILE_UNREADABLE, "file " + p.file(), "cannot be read: " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.receipts;
 
+import dev.palimpsest.internal.crypto.SecretMaterial;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.RefRole;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -96,11 +97,20 @@ public final class BatchFile {
         }
     }
 
-    /** Parses a batch; problems (not exceptions) report what is wrong with it, a batch over {@link Limits#MAX_INGEST_FILE} unread. */
+    /**
+     * Parses a batch; problems (not exceptions) report what is wrong with it, a batch over {@link
+     * Limits#MAX_INGEST_FILE} or holding OpenPGP secret-key material ({@link SecretMaterial}) unparsed.
+     */
     public static BatchFile parse(byte[] yaml, boolean strict) {
         if (yaml.length > Limits.MAX_INGEST_FILE) {
             BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
             empty.problems.add(tooLarge(yaml.length));
+            return empty;
+        }
+        String secret = SecretMaterial.inBytes(yaml);
+        if (secret != null) {
+            BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
+            empty.problems.add(new Violation(Rule.SECRET_MATERIAL, "batch", secret + "; secret keys are never stored"));
             return empty;
         }
         JsonNode root;

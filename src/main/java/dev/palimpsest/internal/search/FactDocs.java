@@ -6,6 +6,10 @@ import dev.palimpsest.model.Pin;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.Sentence;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
@@ -54,6 +58,14 @@ final class FactDocs {
     static final String SOURCE_COMMIT = "scommit";
     /** The n of the spelling channel's character n-grams. */
     static final int GRAM = 3;
+    /**
+     * The most UTF-8 bytes of an entity key indexed as itself; a longer key is indexed by digest
+     * ({@link #keyTerm}), and a longer compact key is not indexed. Far below Lucene's 32,766-byte
+     * term limit.
+     */
+    static final int MAX_KEY_BYTES = 1024;
+    /** The longest text token in UTF-16 units; the tokenizer splits a longer run (at most 765 UTF-8 bytes a term). */
+    static final int MAX_TOKEN_CHARS = 255;
 
     /** The text field: analysed, with term frequencies and norms for BM25, no positions (no phrase queries). */
     private static final FieldType TEXT_TYPE = textType();
@@ -67,9 +79,37 @@ final class FactDocs {
         return t;
     }
 
-    /** Text: standard tokens, lower case, English stop words removed (the other fields are not analysed). */
+    /**
+     * Text: standard tokens of at most {@link #MAX_TOKEN_CHARS} (a longer run of word characters is
+     * split), lower case, English stop words removed (the other fields are not analysed).
+     */
     static Analyzer analyzer() {
-        return new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+        StandardAnalyzer a = new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+        a.setMaxTokenLength(MAX_TOKEN_CHARS);
+        return a;
+    }
+
+    /**
+     * The term of an entity key in {@code subj}, {@code pred} and {@code obj}: the key itself when it
+     * has at most {@link #MAX_KEY_BYTES} UTF-8 bytes, else {@code #} and the hex SHA-256 of its UTF-8
+     * (no key holds {@code #}, so a digest equals no key). Index and queries both use it, so a key
+     * matches exactly at any length.
+     */
+    static String keyTerm(String key) {
+        if (asItself(key)) {
+            return key;
+        }
+        try {
+            return "#" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /** True when {@code key} has at most {@link #MAX_KEY_BYTES} UTF-8 bytes: indexed as itself. */
+    static boolean asItself(String key) {
+        return key.getBytes(StandardCharsets.UTF_8).length <= MAX_KEY_BYTES;
     }
 
     /** The term naming one version: id, space, first commit number. */
@@ -98,16 +138,18 @@ final class FactDocs {
         if (g.hasTriple()) {
             String sk = EntityKey.of(g.subject());
             String ok = EntityKey.of(g.object());
-            d.add(new StringField(SUBJ, sk, Field.Store.NO));
-            d.add(new StringField(PRED, EntityKey.of(g.predicate()), Field.Store.NO));
-            d.add(new StringField(OBJ, ok, Field.Store.NO));
+            d.add(new StringField(SUBJ, keyTerm(sk), Field.Store.NO));
+            d.add(new StringField(PRED, keyTerm(EntityKey.of(g.predicate())), Field.Store.NO));
+            d.add(new StringField(OBJ, keyTerm(ok), Field.Store.NO));
             d.add(new StoredField(SUBJECT, g.subject()));
             d.add(new StoredField(PREDICATE, g.predicate()));
             d.add(new StoredField(OBJECT, g.object()));
             String csk = compact(sk);
             String cok = compact(ok);
-            d.add(new StringField(CKEY, csk, Field.Store.NO));
-            if (!cok.equals(csk)) {
+            if (asItself(csk)) {
+                d.add(new StringField(CKEY, csk, Field.Store.NO));
+            }
+            if (!cok.equals(csk) && asItself(cok)) {
                 d.add(new StringField(CKEY, cok, Field.Store.NO));
             }
             String triple = g.subject() + " " + g.predicate() + " " + g.object();

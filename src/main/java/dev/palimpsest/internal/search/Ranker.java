@@ -134,7 +134,7 @@ public final class Ranker {
             if (key.isEmpty()) {
                 continue;
             }
-            Query named = new ConstantScoreQuery(new TermQuery(new Term(FactDocs.SUBJ, key)));
+            Query named = new ConstantScoreQuery(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))));
             for (ScoreDoc sd : s.search(query(named, filters), ENTITY_CAP).scoreDocs) {
                 offer(found, docs, stored, seq, sd.doc, ENTITY_SCORE, Channel.ENTITY, 0, null, null);
             }
@@ -341,10 +341,10 @@ public final class Ranker {
             String ok = EntityKey.of(d.get(FactDocs.OBJECT));
             String sk = EntityKey.of(d.get(FactDocs.SUBJECT));
             if (!ok.isEmpty()) {
-                out.add(new TermQuery(new Term(FactDocs.SUBJ, ok)));
+                out.add(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(ok))));
             }
             if (!sk.isEmpty()) {
-                out.add(new TermQuery(new Term(FactDocs.OBJ, sk)));
+                out.add(new TermQuery(new Term(FactDocs.OBJ, FactDocs.keyTerm(sk))));
             }
         }
         return out;
@@ -373,10 +373,10 @@ public final class Ranker {
             f.add(new TermQuery(new Term(FactDocs.KIND, q.kind().value())));
         }
         if (q.subject() != null) {
-            f.add(new TermQuery(new Term(FactDocs.SUBJ, EntityKey.of(q.subject()))));
+            f.add(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(EntityKey.of(q.subject())))));
         }
         if (q.predicate() != null) {
-            f.add(new TermQuery(new Term(FactDocs.PRED, EntityKey.of(q.predicate()))));
+            f.add(new TermQuery(new Term(FactDocs.PRED, FactDocs.keyTerm(EntityKey.of(q.predicate())))));
         }
         if (q.actor() != null) {
             f.add(new TermQuery(new Term(FactDocs.ACTOR, q.actor().value())));

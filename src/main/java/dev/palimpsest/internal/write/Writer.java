@@ -145,6 +145,7 @@ public final class Writer {
     public CommitResult write(ActorName actor, CommitSigner signer, List<Operation> ops, Map<String, ObjectId> blobs)
             throws RejectedException, ConflictException {
         WriteLimits.checkOperations(ops);
+        SecretRules.check(ops);
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
