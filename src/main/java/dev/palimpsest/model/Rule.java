@@ -99,7 +99,8 @@ public enum Rule {
     TIME_ZONE("time-zone", Where.AUDIT, "an author or committer zone other than +0000"),
     TIME_REGRESSION("time-regression", Where.AUDIT, "the commit is more than 5 minutes older than its first parent"),
     FUTURE_TIME("future-time", Where.AUDIT, "the commit is dated more than 5 minutes after the auditor's clock"),
-    MALFORMED_OBJECT("malformed-object", Where.AUDIT, "a commit or tree object fails git's strict object checks"),
+    MALFORMED_OBJECT("malformed-object", Where.AUDIT,
+            "a commit or tree object fails the checks of git fsck --strict (a NUL in a commit included)"),
     // audit only: message and files
     BAD_TRAILERS("bad-trailers", Where.AUDIT, "the Palimpsest trailers are missing or malformed"),
     TRAILER_MISMATCH("trailer-mismatch", Where.AUDIT, "an operation's trailers disagree with the tree change"),
