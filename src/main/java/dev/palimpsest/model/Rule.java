@@ -17,6 +17,7 @@ public enum Rule {
     EMPTY_PLAN("empty-plan", Where.GATE, "a cleanup plan changes nothing"),
     INVALID_BATCH("invalid-batch", Where.GATE, "an ingest batch is malformed"),
     INVALID_FACT("invalid-fact", Where.GATE, "a fact's fields are invalid (id, kind, body, confidence)"),
+    INVALID_TEXT("invalid-text", Where.GATE, "a text holds a lone UTF-16 surrogate, which UTF-8 cannot store"),
     INVALID_CONFIG("invalid-config", Where.GATE, "a configuration change is invalid"),
     INVALID_EMAIL("invalid-email", Where.GATE, "an e-mail address is malformed"),
     INVALID_ROLE("invalid-role", Where.GATE, "a key role is neither agent nor human"),

@@ -2,6 +2,10 @@ package dev.palimpsest.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.palimpsest.api.TestStores;
+import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +18,38 @@ class CliBadInputTest extends CliStoreTest {
     void init() {
         ok("init", "--actor", "alice");
         ok("assert", "--actor", "alice", "--id", "src", "--kind", "source", "--body", "what the source says");
+    }
+
+    private Run claim(String subject, String predicate, String object, String... more) {
+        String[] args = {"claim", "--actor", "alice", "--subject", subject, "--predicate", predicate, "--object",
+                object, "--source", "src", "--json"};
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return cmd(all);
+    }
+
+    private JsonNode rejected(Run r, String rule) throws Exception {
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(Main.REJECTED);
+        JsonNode v = r.json().get("error").get("violations");
+        assertThat(v.findValuesAsText("rule")).containsExactly(rule);
+        return v.get(0);
+    }
+
+    @Test
+    void aLoneSurrogateInAnArgumentIsInvalidTextNamingTheOption() throws Exception {
+        Set<String> before = TestStores.durableState(Path.of(store));
+        JsonNode v = rejected(claim("gi\ud800na", "likes", "tea"), "invalid-text");
+        assertThat(v.get("subject").asText()).isEqualTo("--subject");
+        assertThat(v.get("message").asText()).contains("U+D800").contains("index 2");
+        assertThat(rejected(claim("gina", "likes", "tea\udc00"), "invalid-text").get("subject").asText())
+                .isEqualTo("--object");
+        assertThat(rejected(cmd("assert", "--actor", "alice", "--body", "\udbff", "--json"), "invalid-text")
+                .get("subject").asText()).isEqualTo("--body");
+        assertThat(TestStores.durableState(Path.of(store))).isEqualTo(before);
+        ok("claim", "--actor", "alice", "--subject", "gina \ud83d\ude00", "--predicate", "likes", "--object", "tea",
+                "--source", "src", "--id", "pair");
+        assertThat(ok("current", "gina \ud83d\ude00", "--json").json().get(0).get("subject").asText())
+                .isEqualTo("gina \ud83d\ude00");
     }
 
     @Test
