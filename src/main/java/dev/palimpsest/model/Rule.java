@@ -117,7 +117,8 @@ public enum Rule {
     UNPINNED_REF("unpinned-ref", Where.AUDIT, "a ref without a pin to a fact not asserted in the same commit"),
     RETRACTION_INCONSISTENT("retraction-inconsistent", Where.AUDIT,
             "a retraction record and the file removal disagree"),
-    TOO_LARGE("too-large", Where.BOTH, "a file, body, quote, transaction or ingest file over its size limit"),
+    TOO_LARGE("too-large", Where.BOTH,
+            "a file, body, quote, claim predicate, transaction or ingest file over its size limit"),
     UNREADABLE("unreadable", Where.AUDIT, "an object the audit needs is missing or corrupt"),
     INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
     // forgetting (crypto-shredding) and retention

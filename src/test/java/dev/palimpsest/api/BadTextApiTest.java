@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Through the Java API, which takes any Java string: text holding a lone UTF-16 surrogate is
- * refused as {@link Rule#INVALID_TEXT} wherever it would be stored; nothing is written.
+ * refused as {@link Rule#INVALID_TEXT} wherever it would be stored, and a claim whose triple cannot
+ * be one is a rejection, never an {@link IllegalArgumentException}; nothing is written.
  */
 class BadTextApiTest {
     private static final FactId SRC = FactId.of("src");
@@ -90,5 +91,17 @@ class BadTextApiTest {
                 .violations()).extracting(v -> v.rule().id() + " " + v.subject()).contains("invalid-text forget");
         assertThat(rejected(() -> store.erasure().forget(ALICE, List.of(FactId.of("r")), "gone \ud800", false))
                 .violations()).extracting(v -> v.rule().id() + " " + v.subject()).containsExactly("invalid-text fact r");
+    }
+
+    @Test
+    void aClaimWhosePredicateIsTooLongOrWhosePartIsBlankIsRejected() {
+        RejectedException e = rejected(() -> store.claims().claim(ALICE,
+                ClaimSpec.of("gina", "p".repeat(201), "tea", SRC).id(FactId.of("c"))));
+        assertThat(only(e)).isEqualTo("too-large fact c");
+        assertThat(e.getMessage()).contains("201 characters, over the limit of 200");
+        assertThat(only(rejected(() -> store.claims().claim(ALICE, ClaimSpec.of("gina", "p".repeat(201), "tea", SRC)))))
+                .isEqualTo("too-large claim");
+        assertThat(only(rejected(() -> store.claims().supersede(ALICE, SRC, ClaimSpec.of(" ", "likes", "tea", SRC)))))
+                .isEqualTo("claim-triple claim");
     }
 }

@@ -36,6 +36,29 @@ class CliBadInputTest extends CliStoreTest {
     }
 
     @Test
+    void aPredicateOverTwoHundredCharactersIsTooLargeAndWritesNothing() throws Exception {
+        Set<String> before = TestStores.durableState(Path.of(store));
+        JsonNode v = rejected(claim("gina", "p".repeat(201), "x"), "too-large");
+        assertThat(v.get("subject").asText()).isEqualTo("new fact");
+        assertThat(v.get("message").asText()).contains("201 characters").contains("limit of 200");
+        rejected(claim("gina", "p".repeat(201), "x", "--id", "c1"), "too-large");
+        Run text = claim("gina", "p".repeat(201), "x");
+        assertThat(text.err()).doesNotContain("internal");
+        assertThat(TestStores.durableState(Path.of(store))).isEqualTo(before);
+        ok("claim", "--actor", "alice", "--subject", "gina", "--predicate", "p".repeat(200), "--object", "x",
+                "--source", "src", "--id", "c200");
+        assertThat(ok("show", "c200", "--json").json().get("body").asText()).contains("p".repeat(200));
+    }
+
+    @Test
+    void aBlankTriplePartIsAClaimTripleRejectionNotAnInternalError() throws Exception {
+        Set<String> before = TestStores.durableState(Path.of(store));
+        rejected(claim("   ", "likes", "tea"), "claim-triple");
+        rejected(claim("gina", " ", "tea"), "claim-triple");
+        assertThat(TestStores.durableState(Path.of(store))).isEqualTo(before);
+    }
+
+    @Test
     void aLoneSurrogateInAnArgumentIsInvalidTextNamingTheOption() throws Exception {
         Set<String> before = TestStores.durableState(Path.of(store));
         JsonNode v = rejected(claim("gi\ud800na", "likes", "tea"), "invalid-text");
