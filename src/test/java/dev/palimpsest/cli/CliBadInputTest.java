@@ -96,4 +96,20 @@ class CliBadInputTest extends CliStoreTest {
                 .isEqualTo("assert e2: " + "a".repeat(55) + "\ud83d\ude00" + "...");
     }
 
+    @Test
+    void invisibleCharactersInAnEntityNameMakeNoLookAlikeEntity() throws Exception {
+        ok("claim", "--actor", "alice", "--subject", "Gina", "--predicate", "likes", "--object", "tea", "--source",
+                "src", "--id", "plain");
+        for (String invisible : new String[] {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"}) {
+            String id = "c" + Integer.toHexString(invisible.charAt(0));
+            JsonNode r = claim("Gi" + invisible + "na", "likes", "coffee", "--id", id).json();
+            assertThat(r.get("conflicts").findValuesAsText("id")).as("U+%04X", (int) invisible.charAt(0))
+                    .contains("plain");
+        }
+        JsonNode groups = ok("contradictions", "--subject", "gina", "--json").json();
+        assertThat(groups).hasSize(1);
+        assertThat(groups.get(0).get("subject").asText()).isEqualTo("gina");
+        assertThat(groups.get(0).get("claims")).hasSize(7);
+        assertThat(ok("current", "G\u200bINA", "--json").json()).hasSize(7);
+    }
 }
