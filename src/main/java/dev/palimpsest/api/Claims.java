@@ -94,15 +94,35 @@ public final class Claims {
      * Writes the claim as one signed commit and reports the live claims it contradicts at that
      * commit (same subject and predicate, another object; never for a multi-valued predicate).
      *
-     * @throws RejectedException missing triple or source, an unknown source, a bad run, ...
+     * @throws RejectedException missing triple or source, a predicate over 200 characters ({@code too-large}), an
+     *     unknown source, a bad run, text holding a lone surrogate ({@code invalid-text}), ...
      */
     public ClaimResult claim(ActorName actor, ClaimSpec spec) throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(spec, "spec");
         ClaimQueries q = q();
         Transaction tx = store.begin(actor);
-        FactId id = tx.assertFact(spec.toFactSpec());
+        FactId id = tx.assertFact(factSpec(spec));
         return landed(q, id, tx.commit(), spec);
+    }
+
+    /**
+     * The claim as the fact it is written as; rejected, before anything is written, when its triple
+     * cannot be one: a predicate over {@link dev.palimpsest.model.Limits#MAX_PREDICATE} characters
+     * ({@code too-large}) or a blank part ({@code claim-triple}).
+     */
+    private static dev.palimpsest.model.FactSpec factSpec(ClaimSpec spec) throws RejectedException {
+        String subject = spec.id() == null ? "claim" : "fact " + spec.id();
+        int n = spec.predicate().length();
+        if (n > dev.palimpsest.model.Limits.MAX_PREDICATE) {
+            throw new RejectedException(dev.palimpsest.model.Rule.TOO_LARGE, subject, "the predicate is " + n
+                    + " characters, over the limit of " + dev.palimpsest.model.Limits.MAX_PREDICATE);
+        }
+        try {
+            return spec.toFactSpec();
+        } catch (IllegalArgumentException e) {
+            throw new RejectedException(dev.palimpsest.model.Rule.CLAIM_TRIPLE, subject, e.getMessage());
+        }
     }
 
     /**
@@ -117,7 +137,7 @@ public final class Claims {
         Objects.requireNonNull(spec, "spec");
         ClaimQueries q = q();
         Transaction tx = store.begin(actor);
-        FactId id = tx.supersede(old, spec.toFactSpec());
+        FactId id = tx.supersede(old, factSpec(spec));
         return landed(q, id, tx.commit(), spec);
     }
 
@@ -138,7 +158,7 @@ public final class Claims {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(reviewer, "reviewer");
-        dev.palimpsest.model.FactSpec f = spec.toFactSpec();
+        dev.palimpsest.model.FactSpec f = factSpec(spec);
         dev.palimpsest.model.RefSpec first = spec.sources().isEmpty() ? null : spec.sources().get(0);
         if (first == null || first.quote() == null) {
             throw new RejectedException(dev.palimpsest.model.Rule.CLAIM_NOT_VERIFIED, "quote",

@@ -35,7 +35,8 @@ final class TextInput {
 
     /**
      * {@code value} of {@code option} as given, refused when the JVM decoded the command line with a
-     * non-UTF-8 encoding and the text may have been damaged by it.
+     * non-UTF-8 encoding and the text may have been damaged by it, or when it holds a lone UTF-16
+     * surrogate (rule {@code invalid-text}; possible only in-process, through {@link Main#run}).
      */
     static String arg(String option, String value) throws RejectedException {
         return arg(option, value, argvEncoding());
@@ -50,6 +51,10 @@ final class TextInput {
         if (value.indexOf('\uFFFD') >= 0) {
             throw new RejectedException(DAMAGED_ARGUMENT, option, "contains U+FFFD, the mark of bytes the locale's"
                     + " encoding (" + argvEncoding + ") could not decode; refused rather than stored damaged" + hint);
+        }
+        String bad = dev.palimpsest.model.Text.problem("the text", value);
+        if (bad != null) {
+            throw new RejectedException(Rule.INVALID_TEXT, option, bad);
         }
         if (!isUtf8(argvEncoding) && !value.chars().allMatch(c -> c < 0x80)) {
             throw new RejectedException(DAMAGED_ARGUMENT, option, "has non-ASCII text decoded with the locale's"

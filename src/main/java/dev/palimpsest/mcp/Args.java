@@ -7,6 +7,7 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Rule;
+import dev.palimpsest.model.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.function.Function;
  * The arguments of one tool call, read by name and turned into model values. The SDK has already
  * checked them against the tool's input schema; what a schema cannot say (a malformed fact id, an
  * empty text) is a rejection naming the argument, rule {@code invalid-argument}, as on the command
- * line. Not thread-safe; one per call.
+ * line; text holding a lone UTF-16 surrogate (JSON can spell one, {@code "\ud800"}) is rule
+ * {@code invalid-text}, naming the argument. Not thread-safe; one per call.
  */
 final class Args {
     private final Map<String, Object> raw;
@@ -47,7 +49,7 @@ final class Args {
         if (s.isEmpty()) {
             throw invalid(name, "must not be empty");
         }
-        return s;
+        return wellFormed(name, s);
     }
 
     boolean flag(String name) throws RejectedException {
@@ -98,7 +100,7 @@ final class Args {
             if (!(o instanceof String s) || s.isEmpty()) {
                 throw invalid(name, "must hold non-empty strings only");
             }
-            out.add(s);
+            out.add(wellFormed(name, s));
         }
         return out;
     }
@@ -117,7 +119,7 @@ final class Args {
             if (!(e.getValue() instanceof String s) || s.isEmpty()) {
                 throw invalid(name, "must map each key to a non-empty string");
             }
-            out.put(String.valueOf(e.getKey()), s);
+            out.put(wellFormed(name, String.valueOf(e.getKey())), wellFormed(name, s));
         }
         return out;
     }
@@ -166,6 +168,15 @@ final class Args {
         } catch (IllegalArgumentException e) {
             throw invalid(name, e.getMessage());
         }
+    }
+
+    /** {@code s}; refused (rule {@code invalid-text}, naming the argument) when it holds a lone surrogate. */
+    private static String wellFormed(String name, String s) throws RejectedException {
+        String bad = Text.problem("the text", s);
+        if (bad != null) {
+            throw new RejectedException(Rule.INVALID_TEXT, name, bad);
+        }
+        return s;
     }
 
     static RejectedException invalid(String name, String message) {

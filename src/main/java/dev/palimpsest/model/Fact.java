@@ -18,7 +18,8 @@ import java.util.Objects;
  * {@link Seal#UNAVAILABLE}. {@code retainUntil} is the retention deadline (null: none), whole seconds.
  *
  * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
- * required; {@code confidence} may be null, null collections mean empty.
+ * required; {@code confidence} may be null, null collections mean empty. Text holding a lone UTF-16
+ * surrogate (body, quotes, triple, sentences, review) is refused with an {@link InvalidTextException}.
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
         java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
@@ -67,6 +68,26 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
             throw new IllegalArgumentException("fact " + id + ": run '" + run
                     + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
         }
+        requireText(id, body, refs, grounding);
+    }
+
+    /** Refuses text no UTF-8 file can hold: a lone surrogate in the body, a quote, the triple, a sentence, a review. */
+    private static void requireText(FactId id, String body, List<Ref> refs, Grounding g) {
+        String what = "fact " + id + ": ";
+        Text.require(what + "subject", g.subject());
+        Text.require(what + "predicate", g.predicate());
+        Text.require(what + "object", g.object());
+        for (Sentence s : g.sentences()) {
+            Text.require(what + "sentence", s.text());
+        }
+        for (Ref r : refs) {
+            Text.require(what + "quote of the ref to " + r.id(), r.quote());
+        }
+        if (g.review() != null) {
+            Text.require(what + "review model", g.review().model());
+            Text.require(what + "review reason", g.review().reason());
+        }
+        Text.require(what + "body", body);
     }
 
     /** True when the content is sealed and its key was absent: the content fields are placeholders. */

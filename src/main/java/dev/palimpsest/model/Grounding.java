@@ -10,7 +10,7 @@ import java.util.List;
  * written with verification ({@code review}, null when none). {@link #NONE} for plain facts.
  *
  * <p>Immutable; rejects inconsistent combinations with an {@link IllegalArgumentException}: a
- * predicate is non-blank text of at most 200 characters (claims say {@code times out after};
+ * predicate is non-blank text of at most {@link Limits#MAX_PREDICATE} characters (claims say {@code times out after};
  * assertions and edges use tokens such as {@code part_of}), sentences exclude a whole-fact receipt, and
  * {@code flat} needs a receipt.
  *
@@ -37,8 +37,9 @@ public record Grounding(String subject, String predicate, String object, Receipt
             if (subject.isBlank() || object.isBlank()) {
                 throw new IllegalArgumentException("a triple's subject and object must not be blank");
             }
-            if (predicate.isBlank() || predicate.length() > 200) {
-                throw new IllegalArgumentException("a triple's predicate must be non-blank text of at most 200 characters");
+            if (predicate.isBlank() || predicate.length() > Limits.MAX_PREDICATE) {
+                throw new IllegalArgumentException("a triple's predicate must be non-blank text of at most "
+                        + Limits.MAX_PREDICATE + " characters");
             }
         }
         if (receipt != null && !sentences.isEmpty()) {

@@ -11,6 +11,8 @@ public final class Limits {
     public static final int MAX_BODY = MAX_FILE;
     /** The longest quote of a ref, in characters: 4,096 (a quote must occur in the cited body). */
     public static final int MAX_QUOTE = 4096;
+    /** The longest predicate of a triple (a claim's, an assertion's, an edge's), in characters: 200. */
+    public static final int MAX_PREDICATE = 200;
     /** The largest ingest file, in bytes: 16 MiB. */
     public static final long MAX_INGEST_FILE = 16L << 20;
     /** The most operations one transaction (one commit) may hold. */

@@ -17,6 +17,7 @@ public enum Rule {
     EMPTY_PLAN("empty-plan", Where.GATE, "a cleanup plan changes nothing"),
     INVALID_BATCH("invalid-batch", Where.GATE, "an ingest batch is malformed"),
     INVALID_FACT("invalid-fact", Where.GATE, "a fact's fields are invalid (id, kind, body, confidence)"),
+    INVALID_TEXT("invalid-text", Where.GATE, "a text holds a lone UTF-16 surrogate, which UTF-8 cannot store"),
     INVALID_CONFIG("invalid-config", Where.GATE, "a configuration change is invalid"),
     INVALID_EMAIL("invalid-email", Where.GATE, "an e-mail address is malformed"),
     INVALID_ROLE("invalid-role", Where.GATE, "a key role is neither agent nor human"),
@@ -101,7 +102,8 @@ public enum Rule {
     TIME_ZONE("time-zone", Where.AUDIT, "an author or committer zone other than +0000"),
     TIME_REGRESSION("time-regression", Where.AUDIT, "the commit is more than 5 minutes older than its first parent"),
     FUTURE_TIME("future-time", Where.AUDIT, "the commit is dated more than 5 minutes after the auditor's clock"),
-    MALFORMED_OBJECT("malformed-object", Where.AUDIT, "a commit or tree object fails git's strict object checks"),
+    MALFORMED_OBJECT("malformed-object", Where.AUDIT,
+            "a commit or tree object fails the checks of git fsck --strict (a NUL in a commit included)"),
     // audit only: message and files
     BAD_TRAILERS("bad-trailers", Where.AUDIT, "the Palimpsest trailers are missing or malformed"),
     TRAILER_MISMATCH("trailer-mismatch", Where.AUDIT, "an operation's trailers disagree with the tree change"),
@@ -117,7 +119,8 @@ public enum Rule {
     UNPINNED_REF("unpinned-ref", Where.AUDIT, "a ref without a pin to a fact not asserted in the same commit"),
     RETRACTION_INCONSISTENT("retraction-inconsistent", Where.AUDIT,
             "a retraction record and the file removal disagree"),
-    TOO_LARGE("too-large", Where.BOTH, "a file, body, quote, transaction or ingest file over its size limit"),
+    TOO_LARGE("too-large", Where.BOTH,
+            "a file, body, quote, claim predicate, transaction or ingest file over its size limit"),
     UNREADABLE("unreadable", Where.AUDIT, "an object the audit needs is missing or corrupt"),
     INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
     // forgetting (crypto-shredding) and retention

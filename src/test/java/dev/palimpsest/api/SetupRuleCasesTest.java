@@ -156,6 +156,7 @@ class SetupRuleCasesTest {
     /** Rules whose negative cases live in other test classes (checked to name the rule). */
     private static final Map<Rule, String> ELSEWHERE = Map.ofEntries(
             Map.entry(Rule.INVALID_FACT, "api/StoreTest"),
+            Map.entry(Rule.INVALID_TEXT, "api/BadTextApiTest"),
             Map.entry(Rule.STORE_EXISTS, "api/InitTest"),
             Map.entry(Rule.KEY_PERMISSIONS, "api/KeyPermissionsTest"),
             Map.entry(Rule.INVALID_ARGUMENT, "cli/CliErrorContractTest"),

@@ -257,6 +257,34 @@ class McpServerTest {
     }
 
     @Test
+    @Order(5)
+    void badTextIsRefusedOrStoredExactlyOverTheWire() throws Exception {
+        String head = head();
+        JsonNode lone = alice.error("claim", Map.of("subject", "gi\ud800na", "predicate", "likes", "object", "tea",
+                "sources", List.of("pmid-1")));
+        assertThat(lone.get("exit").asInt()).isEqualTo(5);
+        assertThat(lone.get("violations").findValuesAsText("rule")).containsExactly("invalid-text");
+        assertThat(lone.get("violations").get(0).get("subject").asText()).isEqualTo("subject");
+        JsonNode tooLong = alice.error("claim", Map.of("subject", "gina", "predicate", "p".repeat(201), "object",
+                "tea", "sources", List.of("pmid-1")));
+        assertThat(tooLong.get("exit").asInt()).isEqualTo(5);
+        assertThat(tooLong.get("violations").findValuesAsText("rule")).containsExactly("too-large");
+        assertThat(head()).isEqualTo(head);
+
+        String object = "x\u0000y\u001b[2J\u009b";
+        alice.ok("claim", Map.of("subject", "Gina", "predicate", "likes", "object", object, "sources",
+                List.of("pmid-1"), "id", "wire-1"));
+        assertThat(alice.ok("show", Map.of("id", "wire-1")).get("body").asText()).isEqualTo("Gina likes " + object);
+        assertThat(cliJson("log", "-n", "1").get(0).get("subject").asText())
+                .isEqualTo("assert wire-1: Gina likes x\\x00y\\x1b[2J\\x9b");
+        JsonNode look = alice.ok("claim", Map.of("subject", "Gi\u200bna", "predicate", "likes", "object", "tea",
+                "sources", List.of("pmid-1"), "id", "wire-2"));
+        assertThat(look.get("conflicts").findValuesAsText("id")).containsExactly("wire-1");
+        GitCli.Result fsck = GitCli.git(Path.of(store), "fsck", "--strict", "--no-progress");
+        assertThat(fsck.exitCode()).as(fsck.describe()).isZero();
+    }
+
+    @Test
     @Order(6)
     void factResourcesPinTheVersionTheyName() throws Exception {
         JsonNode old = resource("palimpsest://fact/c1@" + beforeRevision);

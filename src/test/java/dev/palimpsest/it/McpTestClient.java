@@ -23,7 +23,9 @@ import java.util.Map;
  * after package), otherwise this JVM's class path. Collects the server's standard error.
  */
 final class McpTestClient implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper();
+    /** Sends every non-ASCII character as a JSON escape, so a lone surrogate goes out as {@code \\ud800}. */
+    static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
     final McpSyncClient client;
     final List<String> stderr = Collections.synchronizedList(new ArrayList<>());

@@ -3,6 +3,7 @@ package dev.palimpsest.it;
 import static dev.palimpsest.it.HookedOrigin.trailers;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.palimpsest.cli.Run;
 import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -22,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tampering that a trusted key signs, made with git's own plumbing and gpg: false dates (a
  * signature made years after the commit's date, an author time other than the committer time, a
- * +0500 zone, a commit older than its parent) and malformed trees (two entries of one name, a
- * zero-padded mode). Each is flagged by {@code palimpsest audit} (exit 3) with its rule and
- * refused by the pre-receive hook, leaving the origin unchanged; for the malformed trees,
- * {@code git fsck --strict} agrees with the audit.
+ * +0500 zone, a commit older than its parent), malformed trees (two entries of one name, a
+ * zero-padded mode) and malformed commits (a NUL in the message, a zero-padded date). Each is flagged
+ * by {@code palimpsest audit} (exit 3) with its rule and refused by the pre-receive hook, leaving the
+ * origin unchanged; for the malformed objects, {@code git fsck --strict} agrees with the audit.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TamperPlumbingTest {
@@ -91,15 +92,39 @@ class TamperPlumbingTest {
         origin.flaggedAndRefused(store, "malformed-object");
     }
 
+    @Test
+    void aNulInACommitMessageIsFlaggedByAuditAndFsckAndRefused() {
+        long now = now();
+        Path store = tampered(now + " +0000", now + " +0000", null, "assert fact-x: a\u0000b\n\n");
+        GitCli.Result fsck = fsck(store);
+        assertThat(fsck.exitCode()).as(fsck.describe()).isNotZero();
+        assertThat(fsck.stdout() + fsck.stderr()).contains("nulInCommit");
+        JsonNode v = origin.flaggedAndRefused(store, "malformed-object");
+        assertThat(v.get("message").asText()).contains("nulInCommit");
+    }
+
+    @Test
+    void aZeroPaddedCommitDateIsFlaggedByAuditAndFsckAndRefused() {
+        long now = now();
+        Path store = tampered("0" + now + " +0000", "0" + now + " +0000", now);
+        assertThat(fsck(store).stdout() + fsck(store).stderr()).contains("zeroPaddedDate");
+        origin.flaggedAndRefused(store, "malformed-object");
+    }
+
     /** A bare clone whose main gained a signed commit asserting fact-x, dated as given. */
     private Path tampered(String authorDate, String committerDate, Long signedAt) {
+        return tampered(authorDate, committerDate, signedAt, "");
+    }
+
+    /** {@link #tampered(String, String, Long)} with {@code subject} before the commit message's trailers. */
+    private Path tampered(String authorDate, String committerDate, Long signedAt, String subject) {
         Path store = origin.cloneBare();
         GitPlumbing git = new GitPlumbing(store, origin.gnupg());
         FactId x = FactId.of("fact-x");
         String blob = git.blob(FactCodec.encode(new Fact(x, Kind.CLAIM, "Dated by hand.", null, List.of())));
         String tree = git.treeWith(git.treeOf("main"), StorePaths.factPath(Kind.CLAIM, x), "100644", blob, false);
-        git.moveMain(git.commit(tree, head(store), "alice", authorDate, committerDate, trailers("assert", x.value()),
-                origin.actorKey(), signedAt));
+        git.moveMain(git.commit(tree, head(store), "alice", authorDate, committerDate,
+                subject + trailers("assert", x.value()), origin.actorKey(), signedAt));
         return store;
     }
 

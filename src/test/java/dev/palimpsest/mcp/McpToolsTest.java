@@ -229,6 +229,45 @@ class McpToolsTest {
         assertThat(ok("review", Map.of()).get("items").findValuesAsText("id")).doesNotContain("c5");
     }
 
+    @Test
+    void textNoFileCanHoldAndAnOverlongPredicateAreRejectionsNamingTheArgumentAndWriteNothing() throws Exception {
+        var before = TestStores.durableState(store.gitDir());
+        JsonNode e = error("claim", Map.of("subject", "gi\ud800na", "predicate", "likes", "object", "tea", "sources",
+                List.of("pmid-1")));
+        assertThat(e.get("exit").asInt()).isEqualTo(5);
+        assertThat(e.get("violations").findValuesAsText("rule")).containsExactly("invalid-text");
+        assertThat(e.get("violations").get(0).get("subject").asText()).isEqualTo("subject");
+        assertThat(e.get("message").asText()).contains("U+D800");
+        assertThat(error("assert", Map.of("body", "ok", "quotes", Map.of("pmid-1", "regulates \udc00 apoptosis")))
+                .get("violations").get(0).get("subject").asText()).isEqualTo("quotes");
+        assertThat(error("retract", Map.of("ids", List.of("pmid-1"), "reason", "\udbff")).get("violations").get(0)
+                .get("rule").asText()).isEqualTo("invalid-text");
+        JsonNode tooLong = error("claim", Map.of("subject", "erk", "predicate", "p".repeat(201), "object", "x",
+                "sources", List.of("pmid-1")));
+        assertThat(tooLong.get("exit").asInt()).isEqualTo(5);
+        assertThat(tooLong.get("violations").findValuesAsText("rule")).containsExactly("too-large");
+        assertThat(tooLong.get("violations").get(0).get("message").asText()).contains("limit of 200");
+        assertThat(tooLong.toString()).doesNotContain("entity-claim-");
+        assertThat(error("claim", Map.of("subject", "  ", "predicate", "is", "object", "x", "sources",
+                List.of("pmid-1"))).get("violations").findValuesAsText("rule")).containsExactly("claim-triple");
+        assertThat(TestStores.durableState(store.gitDir())).isEqualTo(before);
+    }
+
+    @Test
+    void controlCharactersAreStoredExactlyAndInvisibleOnesMakeNoLookAlikeEntity() throws Exception {
+        String object = "x\u0000y\u001b[2J\u009b";
+        ok("claim", Map.of("subject", "Gina", "predicate", "likes", "object", object, "sources", List.of("pmid-1"),
+                "id", "g1"));
+        assertThat(ok("show", Map.of("id", "g1")).get("body").asText()).isEqualTo("Gina likes " + object);
+        assertThat(ok("log", Map.of("limit", 1)).get("commits").get(0).get("subject").asText())
+                .isEqualTo("assert g1: Gina likes x\\x00y\\x1b[2J\\x9b");
+        JsonNode look = ok("claim", Map.of("subject", "Gi\u200bna", "predicate", "likes", "object", "tea", "sources",
+                List.of("pmid-1"), "id", "g2"));
+        assertThat(look.get("conflicts").findValuesAsText("id")).containsExactly("g1");
+        assertThat(ok("contradictions", Map.of("subject", "\ufeffGINA")).get("contradictions").get(0).get("claims"))
+                .hasSize(2);
+    }
+
     private JsonNode resource(String uri) throws Exception {
         McpSchema.ReadResourceResult r = FactResources.read(session, JSON, uri);
         return JSON.readTree(((McpSchema.TextResourceContents) r.contents().get(0)).text());

@@ -39,4 +39,18 @@ class EntityKeyTest {
         assertThat(EntityKey.of("Café-Straße")).isEqualTo("café strasse");
         assertThat(EntityKey.of("北京")).isNotEqualTo(EntityKey.of("東京"));
     }
+
+    @Test
+    void invisibleCharactersAreFoldedAwaySoTheyMakeNoLookAlike() {
+        for (String c : new String[] {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e",
+                "\u202e", "\u2066", "\u034f", "\ufe0f", "\u180e", "\u3164", "\uffa0", "\udb40\udc41"}) {
+            assertThat(EntityKey.of("Gi" + c + "na")).as("U+%04X", c.codePointAt(0)).isEqualTo("gina");
+            assertThat(EntityKey.of(c)).isEmpty();
+        }
+        assertThat(EntityKey.of("\ufeffGraph\u200b-ARC\u00ad")).isEqualTo("graph arc");
+        assertThat(EntityKey.of("Cafe\u200b\u0301")).isEqualTo(EntityKey.of("Café"));
+        assertThat(EntityKey.of("Gi na")).isEqualTo("gi na");
+        assertThat(EntityKey.of("Gi\u00a0na")).as("a no-break space is a space, not invisible").isEqualTo("gi na");
+        assertThat(EntityKey.of("Gi\u200bna")).isEqualTo(EntityKey.of(EntityKey.of("Gi\u200bna")));
+    }
 }

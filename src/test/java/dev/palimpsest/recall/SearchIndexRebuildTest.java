@@ -205,6 +205,22 @@ class SearchIndexRebuildTest {
     }
 
     @Test
+    void anIndexOfFormatFourWhoseKeysKeptInvisibleCharactersIsRebuilt() throws Exception {
+        Path g = build(dir.resolve("a"), "Gi\u200bna");
+        try (FSDirectory d = FSDirectory.open(index(g)); IndexWriter w = new IndexWriter(d,
+                new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.APPEND))) {
+            Map<String, String> data = new java.util.HashMap<>(
+                    org.apache.lucene.index.SegmentInfos.readLatestCommit(d).getUserData());
+            data.put("format", "palimpsest-search-4");
+            w.setLiveCommitData(data.entrySet());
+            w.commit();
+        }
+        Answer a = ask(g, "GINA");
+        assertRight(a);
+        assertThat(a.err()).contains("its format is palimpsest-search-4");
+    }
+
+    @Test
     void anIndexOfARewoundMainIsRebuilt() throws Exception {
         Path g = build(dir.resolve("a"), "auth");
         try (Repository r = new FileRepositoryBuilder().setGitDir(g.toFile()).build()) {

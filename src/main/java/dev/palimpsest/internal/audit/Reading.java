@@ -19,10 +19,11 @@ import org.eclipse.jgit.lib.ObjectReader;
 
 /**
  * Object access for one audit worker thread: raw objects, files by path in a tree, and the
- * recursive difference of two trees. Every commit and tree object it reads must pass git's strict
- * object checks (JGit's {@link ObjectChecker}: entry order, duplicate names, modes, zero-padded
- * modes, idents, ...), else the read throws {@link MalformedObjectException}. Not thread-safe (owns
- * an {@link ObjectReader}); close it.
+ * recursive difference of two trees. Every commit and tree object it reads must pass the checks of
+ * {@code git fsck --strict} (JGit's {@link ObjectChecker}: entry order, duplicate names, modes,
+ * zero-padded modes, idents, ...; then {@link StrictFsck}: a NUL in a commit, git's stricter
+ * idents, null ids in trees), else the read throws {@link MalformedObjectException}. Not
+ * thread-safe (owns an {@link ObjectReader}); close it.
  */
 public final class Reading implements AutoCloseable {
     private static final int MAX_OBJECT = 64 << 20;
@@ -51,8 +52,14 @@ public final class Reading implements AutoCloseable {
         byte[] raw = load(id, type, type == Constants.OBJ_BLOB ? Limits.MAX_FILE : MAX_OBJECT);
         if ((type == Constants.OBJ_COMMIT || type == Constants.OBJ_TREE) && !checked.contains(id)) {
             try {
+                if (type == Constants.OBJ_COMMIT) {
+                    StrictFsck.commit(raw);
+                }
                 checker.check(id, type, raw);
-            } catch (CorruptObjectException e) {
+                if (type == Constants.OBJ_TREE) {
+                    StrictFsck.tree(raw);
+                }
+            } catch (CorruptObjectException | IndexOutOfBoundsException e) {
                 throw new MalformedObjectException(Constants.typeString(type) + " " + id.name()
                         + " fails git's strict object checks: " + e.getMessage(), e);
             }

@@ -63,7 +63,13 @@ final class CommitMessage {
         return b.toString();
     }
 
-    /** The text with whitespace runs collapsed to one space, cut to 60 characters. */
+    /**
+     * The text with whitespace runs collapsed to one space, cut to 60 characters (never between the
+     * two halves of a surrogate pair), then every control character (C0 such as NUL and ESC, DEL, C1),
+     * bidirectional control and lone surrogate escaped as {@code \\xhh} or {@code \\uhhhh}: a subject
+     * is one line of printable text, which {@code git fsck --strict} accepts (it refuses a NUL) and a
+     * terminal shows as it is. The fact file keeps the exact text.
+     */
     static String excerpt(String text) {
         StringBuilder b = new StringBuilder(Math.min(text.length(), 61));
         boolean space = false;
@@ -79,6 +85,30 @@ final class CommitMessage {
                 b.append(c);
             }
         }
-        return b.length() <= 60 ? b.toString() : b.substring(0, 57) + "...";
+        if (b.length() > 60) {
+            b.setLength(Character.isHighSurrogate(b.charAt(56)) ? 56 : 57);
+            b.append("...");
+        }
+        return escaped(b);
+    }
+
+    private static String escaped(CharSequence s) {
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                b.append(c).append(s.charAt(++i));
+            } else if (Character.getType(c) == Character.CONTROL || Character.isSurrogate(c) || bidi(c)) {
+                b.append(c < 0x100 ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    private static boolean bidi(char c) {
+        return c == '\u061c' || c == '\u200e' || c == '\u200f' || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069');
     }
 }

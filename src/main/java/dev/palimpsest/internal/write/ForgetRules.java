@@ -34,6 +34,11 @@ final class ForgetRules {
             gate.violation(Rule.REASON_REQUIRED, subject, "forget needs a reason");
             return;
         }
+        String bad = dev.palimpsest.model.Text.problem("the reason", f.reason());
+        if (bad != null) {
+            gate.violation(Rule.INVALID_TEXT, subject, bad);
+            return;
+        }
         ObjectId at = gate.parent.commit();
         if (dev.palimpsest.internal.forget.Forgetting.tombstone(gate.parent, id) != null) {
             gate.violation(Rule.ALREADY_FORGOTTEN, subject, "was already forgotten at "

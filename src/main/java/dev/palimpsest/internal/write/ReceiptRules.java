@@ -92,7 +92,7 @@ final class ReceiptRules {
                 gate.toSeal.add(id);
             }
         } catch (IllegalArgumentException e) {
-            gate.violation(Rule.INVALID_FACT, "fact " + id, e.getMessage());
+            gate.violation(ReferenceGate.invalid(e), "fact " + id, e.getMessage());
             return;
         }
         if (!current.kind().isArtifact()) {

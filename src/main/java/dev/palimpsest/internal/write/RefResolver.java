@@ -64,6 +64,11 @@ final class RefResolver {
     }
 
     private Ref resolve(String subject, RefSpec s, RuleSink sink) {
+        String bad = dev.palimpsest.model.Text.problem("the quote", s.quote());
+        if (bad != null) {
+            gate.violation(Rule.INVALID_TEXT, subject, bad);
+            return null;
+        }
         Fact same = gate.pending.get(s.target());
         if (s.at() == null && same != null) {
             return RefRules.subsumes(s.role(), s.target(), same.kind(), sink)

@@ -352,9 +352,14 @@ final class ReferenceGate {
         try {
             return make.get();
         } catch (IllegalArgumentException e) {
-            violation(Rule.INVALID_FACT, "fact " + id, e.getMessage());
+            violation(invalid(e), "fact " + id, e.getMessage());
             return null;
         }
+    }
+
+    /** The rule of a fact that cannot be built: {@code invalid-text} for unstorable text, else {@code invalid-fact}. */
+    static Rule invalid(IllegalArgumentException e) {
+        return e instanceof dev.palimpsest.model.InvalidTextException ? Rule.INVALID_TEXT : Rule.INVALID_FACT;
     }
 
     int violationCount() {
