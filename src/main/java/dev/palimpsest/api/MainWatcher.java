@@ -27,11 +27,25 @@ final class MainWatcher {
         void stop();
     }
 
-    static Watching watch(Runnable catchUp) {
+    /**
+     * Runs {@code catchUp} on {@code store} every tick while the store is reachable; a store that
+     * was never closed and is garbage-collected drops off the timer.
+     */
+    static <S> Watching watch(S store, java.util.function.Consumer<S> catchUp) {
         boolean[] said = {false};
+        java.lang.ref.WeakReference<S> ref = new java.lang.ref.WeakReference<>(store);
+        java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> self = new java.util.concurrent.atomic.AtomicReference<>();
         ScheduledFuture<?> f = TIMER.scheduleWithFixedDelay(() -> {
+            S s = ref.get();
+            if (s == null) {
+                ScheduledFuture<?> me = self.get();
+                if (me != null) {
+                    me.cancel(false);
+                }
+                return;
+            }
             try {
-                catchUp.run();
+                catchUp.accept(s);
                 said[0] = false;
             } catch (RuntimeException e) {
                 if (!said[0]) {
@@ -40,6 +54,7 @@ final class MainWatcher {
                 }
             }
         }, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        self.set(f);
         return () -> {
             f.cancel(false);
             try {

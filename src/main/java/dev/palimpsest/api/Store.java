@@ -81,7 +81,7 @@ public final class Store implements AutoCloseable {
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
         }
-        this.watching = MainWatcher.watch(this::catchUpWithForgets);
+        this.watching = MainWatcher.watch(this, Store::catchUpWithForgets);
     }
 
     private final MainWatcher.Watching watching;
