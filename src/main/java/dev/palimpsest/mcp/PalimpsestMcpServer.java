@@ -158,16 +158,20 @@ public final class PalimpsestMcpServer {
                 .build();
     }
 
-    /** Runs one call; whatever goes wrong becomes a tool error, never an exception out of the server. */
+    /**
+     * Runs one call; whatever goes wrong, an {@link Error} such as a stack overflow too, becomes a tool
+     * error, never an exception out of the server (the SDK's scheduler would drop a fatal error and
+     * leave the request unanswered).
+     */
     static CallToolResult call(ToolDef d, Map<String, Object> arguments, ObjectMapper json) {
         try {
             Map<String, Object> out = d.handler().call(new Args(arguments));
             return CallToolResult.builder().structuredContent(out).addTextContent(text(json, out)).isError(false)
                     .build();
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             ToolFailure f = ToolFailure.of(e);
             if (f.exit() == 1) {
-                System.err.println("palimpsest mcp: internal error in " + d.name() + ": " + f.message());
+                log.error("internal error in {}: {}", d.name(), f.message());
             }
             Map<String, Object> err = f.json();
             return CallToolResult.builder().structuredContent(err).addTextContent(text(json, err)).isError(true)
