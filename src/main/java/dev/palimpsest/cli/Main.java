@@ -5,6 +5,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,9 +59,24 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        logToStandardError();
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, System.in, out, err));
+    }
+
+    /**
+     * Sets SLF4J's simple binding (the CLI jar's; JGit and the MCP SDK log through it) to warnings and
+     * errors only, on standard error, one line each ({@code WARN StdioTransport - ...}); a
+     * {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM wins.
+     */
+    static void logToStandardError() {
+        Map.of("defaultLogLevel", "warn", "logFile", "System.err", "showThreadName", "false", "showShortLogName",
+                "true").forEach((key, value) -> {
+                    if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
+                        System.setProperty("org.slf4j.simpleLogger." + key, value);
+                    }
+                });
     }
 
     /** Runs one command line and returns its exit code; standard input is this process's. */

@@ -18,8 +18,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "mcp", description = "Serve the store to an agent over the Model Context Protocol on standard input and"
-        + " output (one JSON-RPC message per line) until standard input closes; diagnostics go to standard error."
-        + " Every write is a commit signed by --actor.")
+        + " output (one JSON-RPC message per line) until standard input closes or the process that started it ends;"
+        + " diagnostics go to standard error. Every write is a commit signed by --actor.")
 final class McpCommand extends Context implements Callable<Integer> {
     @Mixin
     Shared.Actor actor;
@@ -46,7 +46,8 @@ final class McpCommand extends Context implements Callable<Integer> {
         } catch (NotFoundException e) {
             throw new Main.NoStoreException(e.getMessage());
         }
-        try (store) {
+        boolean close = true;
+        try {
             store.begin(who); // the key home must hold the actor's key: refused now, not at the first write
             if (store.publicKey(who, store.head()).isEmpty()) {
                 throw new RejectedException(Rule.UNKNOWN_ACTOR, "actor " + who, "has no key in this store");
@@ -56,7 +57,12 @@ final class McpCommand extends Context implements Callable<Integer> {
             System.setOut(System.err);
             System.err.println("palimpsest mcp: serving " + store.gitDir() + " as " + who
                     + (run == null ? "" : " (run " + run + ")"));
-            PalimpsestMcpServer.serve(store, who, run, stdin(), protocol);
+            // a call still running holds the store: closing it under the call could save a half-updated index
+            close = PalimpsestMcpServer.serve(store, who, run, stdin(), protocol);
+        } finally {
+            if (close) {
+                store.close();
+            }
         }
         return Main.OK;
     }

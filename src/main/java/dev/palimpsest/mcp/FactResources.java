@@ -13,7 +13,9 @@ import java.util.Map;
  * Facts as resources: {@code palimpsest://fact/{id}} reads the fact at main's tip, and
  * {@code palimpsest://fact/{id}@{commit}} as of a commit, so a client can pin what it read. The
  * content is the {@code show} tool's answer with fallback (a retracted fact is its last valid
- * version, labelled {@code retracted}). Stateless.
+ * version, labelled {@code retracted}). A fact that is not there is resource-not-found, a malformed
+ * id or revision invalid params, any other failure (an {@link Error} too) an internal error.
+ * Stateless.
  */
 final class FactResources {
     static final String PREFIX = "palimpsest://fact/";
@@ -50,10 +52,17 @@ final class FactResources {
             fact = ReadTools.show(s.store(), new Args(args));
         } catch (NotFoundException e) {
             throw McpError.RESOURCE_NOT_FOUND.apply(uri);
-        } catch (Exception e) {
-            throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(ToolFailure.of(e).message()).build();
+        } catch (Exception | Error e) {
+            throw failure(e);
         }
         return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, "application/json",
                 PalimpsestMcpServer.text(json, fact))));
+    }
+
+    /** The error a failed read answers: internal (an {@link Error} too), or invalid params for a bad id or revision. */
+    static McpError failure(Throwable e) {
+        ToolFailure f = ToolFailure.of(e);
+        int code = f.exit() == 1 ? McpSchema.ErrorCodes.INTERNAL_ERROR : McpSchema.ErrorCodes.INVALID_PARAMS;
+        return McpError.builder(code).message(f.message()).build();
     }
 }

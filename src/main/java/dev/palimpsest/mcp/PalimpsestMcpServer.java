@@ -9,28 +9,29 @@ import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * An MCP server over one open store, on the official MCP Java SDK's stdio transport: one JSON-RPC
- * message per line on the output stream, nothing else (diagnostics go to standard error). Every
- * tool calls the public API and returns the API's answer as structured content (the CLI's
- * {@code --json} fields); a failure is a tool error ({@code isError}) carrying
- * {@code {"error": {exit, kind, message, violations}}}, and the server goes on answering. Every
- * write is one signed commit by the server's actor through the store's gate.
+ * An MCP server over one open store, on its own stdio transport ({@link StdioTransport}) under the
+ * official MCP Java SDK's server and session: one JSON-RPC message per line on the output stream,
+ * nothing else (diagnostics go to standard error). Every tool calls the public API and returns the
+ * API's answer as structured content (the CLI's {@code --json} fields); a failure is a tool error
+ * ({@code isError}) carrying {@code {"error": {exit, kind, message, violations}}}, and the server
+ * goes on answering; a malformed line gets its JSON-RPC error and the server goes on reading. Every
+ * write is one signed commit by the server's actor through the store's gate. The session ends when
+ * the input ends or fails, the output fails, or the process that started this one is gone.
  *
- * <p>Thread-safe: the SDK may run calls concurrently; the store serialises writers.
+ * <p>Thread-safe: calls run concurrently; the store serialises writers.
  */
 public final class PalimpsestMcpServer {
     static final String INSTRUCTIONS = "Palimpsest is a git-backed temporal memory: every fact is a versioned file,"
@@ -41,28 +42,34 @@ public final class PalimpsestMcpServer {
             + " dry_run first to see the cascade. Every read takes at (a commit) to answer as of that moment; pin"
             + " what you read with palimpsest://fact/{id}@{commit}. Personal data goes in with sensitive (or"
             + " retain_until); forget erases such content (its data key is destroyed), unlearn_check proves it.";
+    /** How long calls still running may take once the input ended: the client can still read their answers. */
+    static final long FINISH_AFTER_INPUT_MILLIS = 5000;
+    /** How long calls still running may take once nobody can read their answers (parent gone, output failed). */
+    static final long FINISH_OTHERWISE_MILLIS = 500;
+    private static final long PARENT_POLL_MILLIS = 200;
+    private static final Logger log = LoggerFactory.getLogger(PalimpsestMcpServer.class);
 
     private final McpSyncServer server;
-    private final CountDownLatch inputEnded;
+    private final StdioTransport transport;
+    private final Optional<ProcessHandle> parent;
 
-    private PalimpsestMcpServer(McpSyncServer server, CountDownLatch inputEnded) {
+    private PalimpsestMcpServer(McpSyncServer server, StdioTransport transport, Optional<ProcessHandle> parent) {
         this.server = server;
-        this.inputEnded = inputEnded;
+        this.transport = transport;
+        this.parent = parent;
     }
 
     /**
      * Starts serving {@code store} on {@code in} and {@code out}: writes are signed by {@code actor}
      * and the store's options carry the {@code run} (null: none), which also becomes the run of the
-     * claims and files written.
+     * claims and files written. The other arguments must not be null.
      */
     public static PalimpsestMcpServer start(Store store, ActorName actor, String run, InputStream in, OutputStream out) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(actor, "actor");
-        CountDownLatch ended = new CountDownLatch(1);
         ObjectMapper json = new ObjectMapper();
         Session session = new Session(store, actor, run);
-        StdioServerTransportProvider transport = new StdioServerTransportProvider(new JacksonMcpJsonMapper(json),
-                watch(Objects.requireNonNull(in, "in"), ended), Objects.requireNonNull(out, "out"));
+        StdioTransport transport = new StdioTransport(json, in, out);
         List<SyncToolSpecification> tools = new ArrayList<>();
         for (ToolDef d : tools(session)) {
             tools.add(spec(d, json));
@@ -76,25 +83,57 @@ public final class PalimpsestMcpServer {
                 .tools(tools)
                 .resourceTemplates(FactResources.templates(session, json))
                 .build();
-        return new PalimpsestMcpServer(server, ended);
+        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent());
     }
 
-    /** Serves until {@code in} ends, then closes the session. */
-    public static void serve(Store store, ActorName actor, String run, InputStream in, OutputStream out)
+    /**
+     * Serves until the session ends (see {@link #awaitEnd()}), then closes it (see {@link #close()});
+     * true when no call was left running, so the store may be closed.
+     */
+    public static boolean serve(Store store, ActorName actor, String run, InputStream in, OutputStream out)
             throws InterruptedException {
         PalimpsestMcpServer s = start(store, actor, run, in, out);
-        s.awaitInputEnd();
-        s.close();
+        s.awaitEnd();
+        return s.close();
     }
 
-    /** Blocks until the input stream ends (the client closed it) or fails. */
-    public void awaitInputEnd() throws InterruptedException {
-        inputEnded.await();
+    /**
+     * Blocks until the session ends: the input ends or fails, the output fails, {@link #close()} is
+     * called, or the process that started this one is gone (checked every 200 ms: it is no longer
+     * alive, or this process was handed to another parent).
+     */
+    public void awaitEnd() throws InterruptedException {
+        while (!transport.awaitEnd(PARENT_POLL_MILLIS)) {
+            if (orphaned()) {
+                log.warn("the process that started this server (pid {}) is gone: stopping", parent.get().pid());
+                transport.end(StdioTransport.End.PARENT_GONE);
+            }
+        }
     }
 
-    /** Closes the session gracefully. */
-    public void close() {
+    /**
+     * Ends the session: calls still running may finish (for up to 5 s when the input ended, since the
+     * client can still read their answers; 0.5 s otherwise), queued answers are written, and the SDK's
+     * session is closed. True when no call was left running, so the store may be closed.
+     */
+    public boolean close() throws InterruptedException {
+        transport.end(StdioTransport.End.CLOSED);
+        boolean inputEnded = transport.ended().orElseThrow() == StdioTransport.End.INPUT_CLOSED;
+        boolean idle = transport.awaitIdle(inputEnded ? FINISH_AFTER_INPUT_MILLIS : FINISH_OTHERWISE_MILLIS);
+        if (!idle) {
+            log.warn("{} call(s) still running at exit: they are abandoned and the store is left open (its derived"
+                    + " indexes catch up from git at the next open)", transport.running());
+        }
         server.closeGracefully();
+        return idle;
+    }
+
+    private boolean orphaned() {
+        if (parent.isEmpty()) {
+            return false;
+        }
+        long now = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        return now != parent.get().pid() || !parent.get().isAlive();
     }
 
     /** Every tool, in the order they are listed: recall, read, write, review, erasure. */
@@ -119,16 +158,20 @@ public final class PalimpsestMcpServer {
                 .build();
     }
 
-    /** Runs one call; whatever goes wrong becomes a tool error, never an exception out of the server. */
+    /**
+     * Runs one call; whatever goes wrong, an {@link Error} such as a stack overflow too, becomes a tool
+     * error, never an exception out of the server (the SDK's scheduler would drop a fatal error and
+     * leave the request unanswered).
+     */
     static CallToolResult call(ToolDef d, Map<String, Object> arguments, ObjectMapper json) {
         try {
             Map<String, Object> out = d.handler().call(new Args(arguments));
             return CallToolResult.builder().structuredContent(out).addTextContent(text(json, out)).isError(false)
                     .build();
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             ToolFailure f = ToolFailure.of(e);
             if (f.exit() == 1) {
-                System.err.println("palimpsest mcp: internal error in " + d.name() + ": " + f.message());
+                log.error("internal error in {}: {}", d.name(), f.message());
             }
             Map<String, Object> err = f.json();
             return CallToolResult.builder().structuredContent(err).addTextContent(text(json, err)).isError(true)
@@ -142,32 +185,5 @@ public final class PalimpsestMcpServer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render " + value.getClass().getSimpleName(), e);
         }
-    }
-
-    /** {@code in}, counting down {@code ended} when it reports its end or fails. */
-    private static InputStream watch(InputStream in, CountDownLatch ended) {
-        return new FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                return ended(super.read());
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                try {
-                    return ended(super.read(b, off, len));
-                } catch (IOException e) {
-                    ended.countDown();
-                    throw e;
-                }
-            }
-
-            private int ended(int n) {
-                if (n < 0) {
-                    ended.countDown();
-                }
-                return n;
-            }
-        };
     }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A child JVM running a test main class on this JVM's class path; its stdout lines and its stderr
@@ -33,6 +34,20 @@ final class ChildJvm {
     }
 
     static ChildJvm start(Class<?> main, String... args) {
+        return start(command(main, args));
+    }
+
+    /** Starts {@code cmd} (a child JVM's command line, or one that runs it). */
+    static ChildJvm start(List<String> cmd) {
+        try {
+            return new ChildJvm(new ProcessBuilder(cmd).start());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + cmd, e);
+        }
+    }
+
+    /** The command line of a child JVM running {@code main} on this JVM's class path. */
+    static List<String> command(Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + "/bin/java");
         cmd.add("-XX:TieredStopAtLevel=1");
@@ -42,11 +57,7 @@ final class ChildJvm {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
-        try {
-            return new ChildJvm(new ProcessBuilder(cmd).start());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + cmd, e);
-        }
+        return cmd;
     }
 
     Process process() {
@@ -61,6 +72,15 @@ final class ChildJvm {
             in.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to child " + process.pid(), e);
+        }
+    }
+
+    /** Closes the child's stdin: it reads the end of its input. */
+    void closeInput() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the stdin of child " + process.pid(), e);
         }
     }
 
@@ -89,6 +109,29 @@ final class ChildJvm {
                 lines.wait(Math.min(left, 50));
             }
             return true;
+        }
+    }
+
+    /**
+     * The index of the first line from {@code from} on that {@code matches}, once printed; -1 when
+     * the child exited or the time ran out first.
+     */
+    int awaitMatch(int from, Predicate<String> matches, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        synchronized (lines) {
+            int next = from;
+            while (true) {
+                for (; next < lines.size(); next++) {
+                    if (matches.test(lines.get(next))) {
+                        return next;
+                    }
+                }
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0 || (!process.isAlive() && !outPump.isAlive())) {
+                    return -1;
+                }
+                lines.wait(Math.min(left, 50));
+            }
         }
     }
 

@@ -176,6 +176,29 @@ class McpToolsTest {
     }
 
     @Test
+    void aHandlerThatOverflowsItsStackBecomesAnInternalToolError() throws Exception {
+        ToolDef deep = ToolDef.read("deep", "t", "d", Schema.input(), Schema.output(), a -> {
+            throw new StackOverflowError();
+        });
+        McpSchema.CallToolResult r = PalimpsestMcpServer.call(deep, Map.of(), JSON);
+        assertThat(r.isError()).isTrue();
+        JsonNode e = JSON.valueToTree(r.structuredContent()).get("error");
+        assertThat(e.get("kind").asText()).isEqualTo("internal");
+        assertThat(e.get("message").asText()).isEqualTo("java.lang.StackOverflowError");
+    }
+
+    @Test
+    void aResourceReadThatFailsInsideIsAnInternalErrorAndABadIdInvalidParams() {
+        assertThat(FactResources.failure(new StackOverflowError()).getJsonRpcError().code())
+                .isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR);
+        assertThat(FactResources.failure(new IllegalStateException("boom")).getJsonRpcError().code())
+                .isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR);
+        assertThatThrownBy(() -> FactResources.read(session, JSON, "palimpsest://fact/Bad!"))
+                .isInstanceOfSatisfying(McpError.class, e -> assertThat(e.getJsonRpcError().code())
+                        .isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS));
+    }
+
+    @Test
     void showFallsBackOnlyWhenAskedAndReadsAsOfACommit() throws Exception {
         String first = ok("assert", Map.of("id", "h1", "body", "first words")).get("commit").asText();
         ok("revise", Map.of("id", "h1", "body", "second words"));
