@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
-import dev.palimpsest.cli.Main;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -45,7 +44,7 @@ import java.util.stream.Stream;
 
 /**
  * The many-processes torture run: on one store ("origin") several writer processes
- * ({@link TortureWorker}: asserts, sealed notes, claims, supersessions of shared targets,
+ * (the CLI package's {@code TortureWorker}: asserts, sealed notes, claims, supersessions of shared targets,
  * retractions, forgets, searches, briefs), MCP servers each with several calls in flight, and a
  * replica ("replica", a clone) that writes and syncs with origin; writer processes are SIGKILLed
  * and restarted at seeded moments. Afterwards it checks the store's promises: every acknowledged
@@ -56,7 +55,15 @@ import java.util.stream.Stream;
  */
 public final class TortureBench {
     /** A secret token: "zq" and ten letters, written only into sealed notes. */
-    static final Pattern TOKEN = Pattern.compile("zq[a-z]{10}");
+    public static final Pattern TOKEN = Pattern.compile("zq[a-z]{10}");
+    /** The main class of a worker process, in the CLI package (it runs CLI command lines). */
+    static final String WORKER = "dev.palimpsest.cli.TortureWorker";
+
+    /** Runs one CLI command line in this process and returns its exit code. */
+    @FunctionalInterface
+    public interface CommandLine {
+        int run(String[] args, java.io.InputStream in, PrintWriter out, PrintWriter err);
+    }
     private static final String ACTOR = "alice";
 
     /** What to run. */
@@ -75,6 +82,7 @@ public final class TortureBench {
 
     private final Options o;
     private final PrintWriter progress;
+    private final CommandLine cli;
     private final Path origin;
     private final Path replica;
     private final Path home;
@@ -86,16 +94,18 @@ public final class TortureBench {
     private final List<String[]> seen = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, String[]> parentForgets = new ConcurrentHashMap<>();
 
-    public TortureBench(Options o, PrintWriter progress) {
+    public TortureBench(Options o, PrintWriter progress, CommandLine cli) {
         this.o = o;
         this.progress = progress;
+        this.cli = cli;
         this.origin = o.dir().resolve("origin.git");
         this.replica = o.dir().resolve("replica.git");
         this.home = o.dir().resolve("home");
         this.rnd = new Random(o.seed());
     }
 
-    static String token(Random r) {
+    /** A fresh secret token. */
+    public static String token(Random r) {
         StringBuilder b = new StringBuilder("zq");
         for (int i = 0; i < 10; i++) {
             b.append((char) ('a' + r.nextInt(26)));
@@ -111,7 +121,7 @@ public final class TortureBench {
         for (int t = 0; t < o.targets(); t++) {
             cli(origin, "assert", "--actor", ACTOR, "--id", "t-" + t, "--body", "Target t-" + t + " as first stated.");
         }
-        if (Main.run(new String[] {"clone", origin.toString(), "--store", replica.toString(), "--home", home.toString()},
+        if (cli.run(new String[] {"clone", origin.toString(), "--store", replica.toString(), "--home", home.toString()},
                 new ByteArrayInputStream(new byte[0]), new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())) != 0) {
             throw new IOException("cannot clone " + origin);
         }
@@ -167,7 +177,7 @@ public final class TortureBench {
 
     private Process worker(String role, Path store, Path log, long deadline) throws IOException {
         List<String> cmd = new ArrayList<>(java());
-        cmd.addAll(List.of(TortureWorker.class.getName(), role, store.toString(), home.toString(),
+        cmd.addAll(List.of(WORKER, role, store.toString(), home.toString(),
                 Long.toString(rnd.nextLong()), log.toString(), Long.toString(deadline), Integer.toString(o.targets())));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }
@@ -311,7 +321,7 @@ public final class TortureBench {
      * True for a read of a commit that a push had just taken off main's first-parent chain (the
      * replica's merge commits put its own line first): an answer the claims questions document.
      */
-    static boolean raced(String error) {
+    public static boolean raced(String error) {
         return error.contains("is not on main's history");
     }
 
@@ -322,6 +332,8 @@ public final class TortureBench {
         Map<String, String[]> forgotten = new HashMap<>(parentForgets);
         Map<String, String> tokenOf = new HashMap<>();
         List<String[]> expired = new ArrayList<>();
+        List<String[]> replicaSeen = new ArrayList<>();
+        List<long[]> syncs = new ArrayList<>();
         try (Stream<Path> all = Files.list(logs)) {
             for (Path log : all.sorted().toList()) {
                 for (String line : lines(log)) {
@@ -336,6 +348,8 @@ public final class TortureBench {
                         case "seen" -> seen.add(new String[] {f[1], f[2]});
                         case "fail" -> violations.add("a " + f[1] + " exited " + f[2] + ": " + line);
                         case "expired" -> expired.add(new String[] {f[1], f[2]});
+                        case "rseen" -> replicaSeen.add(new String[] {f[1], f[2]});
+                        case "synced" -> syncs.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
                         default -> { }
                     }
                 }
@@ -397,7 +411,18 @@ public final class TortureBench {
                 }
             }
         }
-        checked.put("answersWithSecrets", (long) seen.size());
+        // the replica learns of a forget on origin by a pull: by the end of the first sync that began after it
+        for (String[] s2 : replicaSeen) {
+            for (String[] f : forgotten.values()) {
+                long forgot = Long.parseLong(f[2]);
+                long arrived = syncs.stream().filter(x -> x[0] > forgot).mapToLong(x -> x[1]).min().orElse(Long.MAX_VALUE);
+                if (f[1].equals(s2[0]) && Long.parseLong(s2[1]) > arrived) {
+                    violations.add("a read on the replica started " + (Long.parseLong(s2[1]) - arrived)
+                            + " ms after a sync brought the forget of " + f[0] + " and answered its secret");
+                }
+            }
+        }
+        checked.put("answersWithSecrets", (long) seen.size() + replicaSeen.size());
         checked.put("forgotten", (long) forgotten.size());
         for (Path store : List.of(origin, replica)) {
             for (String[] f : forgotten.values()) {
@@ -497,7 +522,7 @@ public final class TortureBench {
     private int run(Path store, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--store", store.toString(), "--home", home.toString()));
-        return Main.run(all.toArray(String[]::new), new ByteArrayInputStream(new byte[0]), new PrintWriter(new StringWriter()),
+        return cli.run(all.toArray(String[]::new), new ByteArrayInputStream(new byte[0]), new PrintWriter(new StringWriter()),
                 new PrintWriter(new StringWriter()));
     }
 

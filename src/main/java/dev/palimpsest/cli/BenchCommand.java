@@ -70,7 +70,7 @@ final class BenchCommand implements Callable<Integer> {
             }
             Path work = java.nio.file.Files.createTempDirectory(scratch.work(), "torture-");
             var r = new dev.palimpsest.bench.TortureBench(new dev.palimpsest.bench.TortureBench.Options(work, seed, seconds,
-                    writers, mcp, inFlight, targets, !noKills), benchLog()).run();
+                    writers, mcp, inFlight, targets, !noKills), benchLog(), Main::run).run();
             if (json()) {
                 printJson(r);
             } else {

@@ -22,7 +22,7 @@ class TortureTest {
         long seed = Long.getLong("torture.seed", 20261203L);
         int seconds = Integer.getInteger("torture.seconds", 40);
         TortureBench.Report r = new TortureBench(new TortureBench.Options(dir, seed, seconds, 2, 2, 3, 6, true),
-                new PrintWriter(System.out, true)).run();
+                new PrintWriter(System.out, true), dev.palimpsest.cli.Main::run).run();
         System.out.println("torture report: " + r);
         assertThat(r.violations()).as("seed " + seed).isEmpty();
         assertThat(r.kills()).isPositive();

@@ -173,15 +173,17 @@ final class ForgedCases {
         });
         add(cs, Rule.KEY_NOT_DESTROYED, s -> {
             FactId sx = FactId.of("sx");
+            java.nio.file.Path key = s.gitDir().resolve("palimpsest-vault").resolve(StorePaths.shard(sx)).resolve("sx.key");
+            byte[] bytes;
+            CommitId c;
             try (dev.palimpsest.api.Store st = open(s)) {
                 sealed(st, sx.value());
-                java.nio.file.Path key = st.gitDir().resolve("palimpsest-vault").resolve(StorePaths.shard(sx))
-                        .resolve("sx.key");
-                byte[] bytes = java.nio.file.Files.readAllBytes(key);
-                CommitId c = st.erasure().forget(ALICE, List.of(sx), "gone", false).commit();
-                java.nio.file.Files.write(key, bytes);
-                return ObjectId.fromString(c.hex());
+                bytes = java.nio.file.Files.readAllBytes(key);
+                c = st.erasure().forget(ALICE, List.of(sx), "gone", false).commit();
             }
+            // put back once no process runs (one that did would destroy it again on its next look at main)
+            java.nio.file.Files.write(key, bytes);
+            return ObjectId.fromString(c.hex());
         });
     }
 
@@ -360,6 +362,14 @@ final class ForgedCases {
         // a ref to itself is also a self-reference, at write time as at audit time
         add(cs, Rule.SELF_SUPERSESSION, Set.of(Rule.SELF_REFERENCE), s -> claim(s.forge(), "supersedes itself",
                 new Ref(X, RefRole.SUPERSEDES, null, null, null)).commit());
+        // two facts of one commit supersede the claim: the second is refused at write time and flagged here
+        add(cs, Rule.ALREADY_SUPERSEDED, s -> {
+            Ref sup = new Ref(CLAIM, RefRole.SUPERSEDES, s.claimCommit(), s.claimBlob(), null);
+            Fact a = new Fact(FactId.of("fix-a"), Kind.CLAIM, "The vote was seven to two.", null, List.of(sup));
+            Fact b = new Fact(FactId.of("fix-b"), Kind.CLAIM, "The vote was eight to one.", null, List.of(sup));
+            return put(put(s.forge(), a), b).trailers("alice", "assert", "Palimpsest-Fact", "fix-a", "assert",
+                    "Palimpsest-Fact", "fix-b").commit();
+        });
         add(cs, Rule.FILE_SOURCE_REQUIRED, s -> fileRecord(s, "report.txt", true));
         add(cs, Rule.INVALID_FILE_RECORD, s -> fileRecord(s, "report.txt", false));
     }

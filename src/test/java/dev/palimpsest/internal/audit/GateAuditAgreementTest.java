@@ -97,6 +97,12 @@ class GateAuditAgreementTest {
                 .grounding(Grounding.triple("ERK", "regulates", "apoptosis"))));
         WRITES.put(Rule.SELF_SUPERSESSION, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "supersedes itself")
                 .id(FactId.of("fact-x")).refs(List.of(new RefSpec(FactId.of("fact-x"), null, RefRole.SUPERSEDES, null)))));
+        WRITES.put(Rule.ALREADY_SUPERSEDED, (t, s, d) -> {
+            t.assertFact(FactSpec.of(Kind.CLAIM, "first correction").id(FactId.of("fix-a"))
+                    .refs(List.of(new RefSpec(CLAIM, null, RefRole.SUPERSEDES, null))));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "second correction").id(FactId.of("fix-b"))
+                    .refs(List.of(new RefSpec(CLAIM, null, RefRole.SUPERSEDES, null))));
+        });
         WRITES.put(Rule.FILE_SOURCE_REQUIRED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.of(FileMeta.KIND),
                 new FileMeta("report.txt", "text/plain", "0".repeat(64), 3, null).encode())
                 .id(FileMeta.idOf("report.txt"))));

@@ -1,6 +1,6 @@
-package dev.palimpsest.bench;
+package dev.palimpsest.cli;
 
-import dev.palimpsest.cli.Main;
+import dev.palimpsest.bench.TortureBench;
 import java.io.ByteArrayInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -14,13 +14,14 @@ import java.util.Random;
 import java.util.regex.Matcher;
 
 /**
- * One process of the torture bench: until its deadline, runs random CLI command lines against one
+ * One process of the torture bench ({@link TortureBench}): until its deadline, runs random CLI command lines against one
  * store (each opens and closes the store, as a CLI process does) and appends what it was told to
  * its log, one flushed line per event, so a SIGKILL loses at most the line being written:
  * {@code op KIND EXIT}, {@code ack ID}, {@code sealed ID TOKEN}, {@code super TARGET ID},
  * {@code forgot ID TOKEN MILLIS} (after the forget's exit 0), {@code expired ID MILLIS} (an expire
- * that returned at MILLIS forgot ID) and {@code seen TOKEN MILLIS} (a
- * secret token in an answer to a read that started at MILLIS).
+ * that returned at MILLIS forgot ID), {@code seen TOKEN MILLIS} ({@code rseen} on the replica: a
+ * secret token in an answer to a read that started at MILLIS) and {@code synced START END} (a sync
+ * that pulled and pushed).
  *
  * <p>Arguments: ROLE (writer or replica) STORE HOME SEED LOG DEADLINE-MILLIS TARGETS.
  */
@@ -104,7 +105,10 @@ public final class TortureWorker {
     private void replicaStep() throws IOException {
         int r = rnd.nextInt(100);
         if (r < 45) {
-            run("sync", "sync", "origin", "--actor", "alice");
+            long started = System.currentTimeMillis();
+            if (run("sync", "sync", "origin", "--actor", "alice") == 0) {
+                line("synced " + started + " " + System.currentTimeMillis());
+            }
         } else if (r < 70) {
             claim();
         } else if (r < 85) {
@@ -153,7 +157,7 @@ public final class TortureWorker {
         }
         Matcher m = TortureBench.TOKEN.matcher(out);
         while (m.find()) {
-            line("seen " + m.group() + " " + started);
+            line((role.equals("replica") ? "rseen " : "seen ") + m.group() + " " + started);
         }
     }
 
