@@ -42,8 +42,11 @@ public final class PalimpsestMcpServer {
             + " dry_run first to see the cascade. Every read takes at (a commit) to answer as of that moment; pin"
             + " what you read with palimpsest://fact/{id}@{commit}. Personal data goes in with sensitive (or"
             + " retain_until); forget erases such content (its data key is destroyed), unlearn_check proves it.";
-    /** How long calls still running may take once the input ended: the client can still read their answers. */
-    static final long FINISH_AFTER_INPUT_MILLIS = 5000;
+    /**
+     * How long calls still running may take once the input ended (the client can still read their
+     * answers), short enough that the server is gone within a second of standard input closing.
+     */
+    static final long FINISH_AFTER_INPUT_MILLIS = 800;
     /** How long calls still running may take once nobody can read their answers (parent gone, output failed). */
     static final long FINISH_OTHERWISE_MILLIS = 500;
     private static final long PARENT_POLL_MILLIS = 200;
@@ -112,7 +115,7 @@ public final class PalimpsestMcpServer {
     }
 
     /**
-     * Ends the session: calls still running may finish (for up to 5 s when the input ended, since the
+     * Ends the session: calls still running may finish (for up to 0.8 s when the input ended, since the
      * client can still read their answers; 0.5 s otherwise), queued answers are written, and the SDK's
      * session is closed. True when no call was left running, so the store may be closed.
      */
