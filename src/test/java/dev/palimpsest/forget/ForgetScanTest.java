@@ -58,13 +58,13 @@ class ForgetScanTest {
         try (Stream<Path> all = Files.walk(git)) {
             for (Path p : all.filter(Files::isRegularFile).toList()) {
                 byte[] raw = Files.readAllBytes(p);
-                if (contains(raw, needle)) {
+                if (dev.palimpsest.testing.Bytes.contains(raw, needle)) {
                     out.add(git.relativize(p).toString());
                 }
                 String rel = git.relativize(p).toString();
                 if (rel.matches("objects/[0-9a-f]{2}/[0-9a-f]{38}")) {
                     try (InflaterInputStream in = new InflaterInputStream(Files.newInputStream(p))) {
-                        if (contains(in.readAllBytes(), needle)) {
+                        if (dev.palimpsest.testing.Bytes.contains(in.readAllBytes(), needle)) {
                             out.add(rel + " (inflated)");
                         }
                     }
@@ -78,25 +78,12 @@ class ForgetScanTest {
                     ObjectId id = e.toObjectId();
                     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
                     r.open(id).copyTo(bytes);
-                    if (contains(bytes.toByteArray(), needle)) {
+                    if (dev.palimpsest.testing.Bytes.contains(bytes.toByteArray(), needle)) {
                         out.add(i.getFileName() + " " + id.name());
                     }
                 }
             }
         }
         return out;
-    }
-
-    private static boolean contains(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.palimpsest.cli.Main;
 import dev.palimpsest.cli.Run;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,30 +104,7 @@ class ManyProcessesTest {
 
     /** Files under the store, outside git's objects (which hold ciphertext only), whose bytes hold {@code text}. */
     private List<Path> filesHolding(String text) throws Exception {
-        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-        Path dir = Path.of(store);
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                if (!p.startsWith(dir.resolve("objects")) && contains(Files.readAllBytes(p), needle)) {
-                    out.add(p);
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean contains(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return dev.palimpsest.testing.Bytes.filesHolding(Path.of(store), text, Path.of(store).resolve("objects"));
     }
 
     private void cli(String... args) {

@@ -12,7 +12,6 @@ import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
-import dev.palimpsest.model.FactRead;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.NotFoundException;
@@ -21,7 +20,6 @@ import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.Rule;
 import dev.palimpsest.model.SearchQuery;
 import dev.palimpsest.model.StoreOptions;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -219,32 +217,7 @@ class SharedStoreTest {
 
     /** Files under the store, outside git's objects (where it is ciphertext), whose bytes hold {@code text}. */
     private List<Path> filesHolding(String text) throws Exception {
-        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.filter(Files::isRegularFile).toList()) {
-                if (p.startsWith(dir.resolve("objects"))) {
-                    continue;
-                }
-                if (indexOf(Files.readAllBytes(p), needle) >= 0) {
-                    out.add(p);
-                }
-            }
-        }
-        return out;
-    }
-
-    static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return dev.palimpsest.testing.Bytes.filesHolding(dir, text, dir.resolve("objects"));
     }
 
     private List<String> audit() throws Exception {
