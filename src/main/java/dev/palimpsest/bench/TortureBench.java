@@ -45,9 +45,10 @@ import java.util.stream.Stream;
 /**
  * The many-processes torture run: on one store ("origin") several writer processes
  * (the CLI package's {@code TortureWorker}: asserts, sealed notes, claims, supersessions of shared targets,
- * retractions, forgets, searches, briefs), MCP servers each with several calls in flight, and a
- * replica ("replica", a clone) that writes and syncs with origin; writer processes are SIGKILLed
- * and restarted at seeded moments. Afterwards it checks the store's promises: every acknowledged
+ * retractions, forgets, expiries, searches, briefs), MCP servers each with several calls in flight,
+ * and a replica ("replica", a clone) that writes and syncs with origin; writer processes are
+ * SIGKILLed and restarted at seeded moments, and halfway sealed notes of origin and of the replica
+ * are forgotten on origin. Afterwards it checks the store's promises: every acknowledged
  * write is in history; no fact was superseded twice; no secret of a forgotten fact was answered
  * after its forget was acknowledged, and none is in any byte under either store (git objects
  * after {@code git gc}, indexes, vault, temporary files) nor is its key in either vault; the
@@ -93,6 +94,7 @@ public final class TortureBench {
     private final List<String[]> supers = Collections.synchronizedList(new ArrayList<>());
     private final List<String[]> seen = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, String[]> parentForgets = new ConcurrentHashMap<>();
+    private final List<String[]> originNotes = new ArrayList<>();
 
     public TortureBench(Options o, PrintWriter progress, CommandLine cli) {
         this.o = o;
@@ -121,6 +123,14 @@ public final class TortureBench {
         for (int t = 0; t < o.targets(); t++) {
             cli(origin, "assert", "--actor", ACTOR, "--id", "t-" + t, "--body", "Target t-" + t + " as first stated.");
         }
+        for (int i = 0; i < 2; i++) { // sealed notes of origin's own, forgotten halfway whatever the workers did
+            String id = "origin-note-" + i;
+            String token = token(rnd);
+            cli(origin, "assert", "--actor", ACTOR, "--kind", "note", "--id", id, "--sensitive", "--body",
+                    "Private note " + token + " about entity " + i);
+            originNotes.add(new String[] {id, token});
+            acked.add(id);
+        }
         if (cli.run(new String[] {"clone", origin.toString(), "--store", replica.toString(), "--home", home.toString()},
                 new ByteArrayInputStream(new byte[0]), new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())) != 0) {
             throw new IOException("cannot clone " + origin);
@@ -140,11 +150,11 @@ public final class TortureBench {
         }
         drivers.forEach(McpDriver::start);
         int kills = 0;
-        boolean forgotReplica = false;
+        boolean forgotHalfway = false;
         while (System.currentTimeMillis() < deadline - 1500) {
             Thread.sleep(1500 + rnd.nextInt(1500));
-            if (!forgotReplica && System.currentTimeMillis() > started + o.seconds() * 500L) {
-                forgotReplica = true;
+            if (!forgotHalfway && System.currentTimeMillis() > started + o.seconds() * 500L) {
+                forgotHalfway = true;
                 forgetReplicaNotes(logs.resolve("replica.log"));
             }
             if (o.kills() && System.currentTimeMillis() < deadline - 1500) {
@@ -189,11 +199,19 @@ public final class TortureBench {
         }
     }
 
-    /** Forgets, on origin, sealed notes the replica wrote (those that reached origin): the replica must destroy their keys. */
+    /**
+     * Forgets, on origin, its own sealed notes and sealed notes the replica wrote (those that
+     * reached origin): the replica must destroy their keys.
+     */
     private void forgetReplicaNotes(Path log) throws IOException {
+        for (String[] n : originNotes) {
+            if (run(origin, "forget", n[0], "--actor", ACTOR, "--reason", "torture erasure of an origin note") == 0) {
+                parentForgets.put(n[0], new String[] {n[0], n[1], Long.toString(System.currentTimeMillis())});
+            }
+        }
         for (String line : lines(log)) {
             String[] f = line.split(" ");
-            if (f[0].equals("sealed") && parentForgets.size() < 3) {
+            if (f[0].equals("sealed") && parentForgets.size() < 3 + originNotes.size()) {
                 if (run(origin, "forget", f[1], "--actor", ACTOR, "--reason", "torture erasure of a replica's note") == 0) {
                     parentForgets.put(f[1], new String[] {f[1], f[2], Long.toString(System.currentTimeMillis())});
                 }
