@@ -18,6 +18,18 @@ class TortureTest {
     Path dir;
 
     @Test
+    void aRefusedCommandLineBuildsNothingAndSaysWhyInJson() throws Exception {
+        java.nio.file.Path untouched = java.nio.file.Files.createDirectory(dir.resolve("untouched"));
+        dev.palimpsest.cli.Run bad = dev.palimpsest.cli.Run.of("bench", "torture", "--seconds", "0", "--dir",
+                untouched.toString(), "--json");
+        assertThat(bad.code()).isEqualTo(5);
+        assertThat(bad.json().get("error").get("message").asText()).contains("--seconds");
+        try (var left = java.nio.file.Files.list(untouched)) {
+            assertThat(left).as("nothing built for a refused command line").isEmpty();
+        }
+    }
+
+    @Test
     void manyProcessesWithKillsKeepEveryPromiseOfTheStore() throws Exception {
         long seed = Long.getLong("torture.seed", 20261203L);
         int seconds = Integer.getInteger("torture.seconds", 30);
