@@ -75,6 +75,9 @@ final class RecallCommands {
             }
             String q = query == null ? null : TextInput.arg("--query", query);
             List<String> es = entities(entities);
+            if ((q == null || q.isBlank()) && es.isEmpty()) {
+                throw new Main.UsageException("search needs --query TEXT or --entity E: there is nothing to rank by");
+            }
             Kind k = kind == null ? null : Parse.kind(kind);
             ActorName a = actor == null ? null : Parse.actor("--actor", actor);
             String r = run == null ? null : TextInput.arg("--run", run);

@@ -176,9 +176,9 @@ public final class PalimpsestMcpServer {
             if (f.exit() == 1) {
                 log.error("internal error in {}: {}", d.name(), f.message());
             }
-            Map<String, Object> err = f.json();
-            return CallToolResult.builder().structuredContent(err).addTextContent(text(json, err)).isError(true)
-                    .build();
+            // text only: a structuredContent must match the tool's output schema, and clients that check it
+            // (the TypeScript SDK's) would throw away the message instead of showing it
+            return CallToolResult.builder().addTextContent(text(json, f.json())).isError(true).build();
         }
     }
 

@@ -60,7 +60,10 @@ class CliRecallTest {
         assertThat(b1.get("via").asText()).isEqualTo("a1");
         assertThat(ok(cmd("search", "--query", "connection leak", "--hops", "0")))
                 .extracting(h -> h.get("id").asText()).containsExactly("r2");
-        assertThat(ok(cmd("search"))).isEmpty();
+        Run nothing = cmd("search", "--json");
+        assertThat(nothing.code()).as("nothing to rank by is a usage error").isEqualTo(2);
+        assertThat(nothing.json().get("error").get("message").asText()).contains("--query", "--entity");
+        assertThat(cmd("search", "--query", "  ").code()).isEqualTo(2);
         assertThat(ok(cmd("search", "--entity", "auth-service", "--limit", "1"))).hasSize(1);
         assertThat(ok(cmd("search", "--query", "architecture", "--kind", "source", "--hops", "0")))
                 .extracting(h -> h.get("id").asText()).containsExactly("arch");
