@@ -10,15 +10,20 @@ import dev.palimpsest.model.Verdict;
  * The fail-closed reviewer: the {@link Anchor} runs first and a quote it refuses never reaches the
  * model; otherwise the reviewer gets one user message (no system prompt, no history) holding the
  * claim, the matched evidence verbatim and a window of {@link #CONTEXT_CHARS} characters either side
- * cut mechanically from the source. Only a reply that is a JSON object whose {@code supported} is
- * the JSON boolean {@code true} accepts; an unparseable reply, a missing field, or a string or number
+ * cut mechanically from the source. Only a reply that is exactly one JSON object (surrounding
+ * whitespace aside: nothing after it, no key twice) whose {@code supported} is the JSON boolean
+ * {@code true} accepts; an unparseable or ambiguous reply, a missing field, or a string or number
  * where the boolean belongs fails closed with the reason. Stateless; arguments must not be null.
  */
 public final class Reviewer {
     public static final int CONTEXT_CHARS = 240;
     public static final String UNPARSEABLE = "reviewer reply unparseable — failing closed";
     public static final String NOT_BOOLEAN = "reviewer 'supported' was not a JSON boolean — failing closed";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Exactly one JSON value with nothing after it, and no key twice: anything ambiguous fails closed. */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private Reviewer() {}
 
