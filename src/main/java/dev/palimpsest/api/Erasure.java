@@ -201,12 +201,8 @@ public final class Erasure {
         if (before == null || before.equals(after)) {
             return List.of();
         }
-        List<FactId> arrived;
-        try (ObjectReader reader = repo.newReader()) {
-            arrived = new ArrayList<>(dev.palimpsest.internal.forget.Tombstones.added(reader,
-                    dev.palimpsest.internal.forget.Tombstones.folder(reader, before),
-                    dev.palimpsest.internal.forget.Tombstones.folder(reader, after)));
-        }
+        List<FactId> arrived = new ArrayList<>(dev.palimpsest.internal.forget.Tombstones.addedBetweenCommits(repo, before,
+                after));
         if (!arrived.isEmpty()) {
             repo.vault().forgotten(arrived);
             scrubCaches();

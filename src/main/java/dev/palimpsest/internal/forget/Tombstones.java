@@ -78,12 +78,15 @@ public final class Tombstones {
         return out;
     }
 
+    /** The ids tombstoned at commit {@code to} and not at commit {@code from} (either may be null: no commit), in tree order. */
+    public static List<FactId> addedBetweenCommits(GitRepo repo, ObjectId from, ObjectId to) {
+        try (ObjectReader reader = repo.newReader()) {
+            return added(reader, folder(reader, from), folder(reader, to));
+        }
+    }
+
     /** True when some fact is tombstoned at {@code to} and not at {@code from} (either may be null: no commit). */
     public static boolean addedBetween(GitRepo repo, ObjectId from, ObjectId to) {
-        try (ObjectReader reader = repo.newReader()) {
-            ObjectId a = folder(reader, from);
-            ObjectId b = folder(reader, to);
-            return !a.equals(b) && !added(reader, a, b).isEmpty();
-        }
+        return !addedBetweenCommits(repo, from, to).isEmpty();
     }
 }

@@ -274,13 +274,9 @@ public final class Writer {
      * main moves there: once a tombstone is on main, no process can open what it forgot.
      */
     private void forgetArriving(ObjectId tip, ObjectId next) {
-        try (var reader = repo.newReader()) {
-            List<dev.palimpsest.model.FactId> ids = dev.palimpsest.internal.forget.Tombstones.added(reader,
-                    dev.palimpsest.internal.forget.Tombstones.folder(reader, tip),
-                    dev.palimpsest.internal.forget.Tombstones.folder(reader, next));
-            if (!ids.isEmpty()) {
-                repo.vault().forgotten(ids);
-            }
+        List<dev.palimpsest.model.FactId> ids = dev.palimpsest.internal.forget.Tombstones.addedBetweenCommits(repo, tip, next);
+        if (!ids.isEmpty()) {
+            repo.vault().forgotten(ids);
         }
     }
 
