@@ -38,7 +38,7 @@ class ReadmeShellIT {
         Path work = Files.createDirectory(dir.resolve("clone"));
         Files.createSymbolicLink(work.resolve("palimpsest"), root.resolve("palimpsest"));
         ShellDoc.Run run = ShellDoc.run(blocks, work, environment(jar, Files.createDirectory(dir.resolve("home"))),
-                Duration.ofMinutes(10));
+                Duration.ofMinutes(5));
         List<ShellDoc.Block> running = blocks.stream().filter(ShellDoc.Block::runs).toList();
         StringBuilder times = new StringBuilder();
         for (int k = 0; k < run.blockTimes().size(); k++) {
