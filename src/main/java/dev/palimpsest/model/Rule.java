@@ -84,6 +84,10 @@ public enum Rule {
     SELF_RECEIPT("self-receipt", Where.BOTH, "a receipt bundle names the artifact itself"),
     RECEIPT_MEMBER_MISSING("receipt-member-missing", Where.BOTH,
             "a receipt member neither exists before the commit nor is written by it"),
+    AGENT_OVERRIDES_HUMAN("agent-overrides-human", Where.BOTH,
+            "an agent key retracts or supersedes a fact whose version a human key wrote (unless agents_may grants it)"),
+    AGENT_RETRACTS_SNAPSHOT("agent-retracts-snapshot", Where.BOTH,
+            "an agent key retracts a dated snapshot, a fact a live fact supersedes (unless agents_may grants it)"),
     INVALID_KEY("invalid-key", Where.BOTH, "a key that is not v4 Ed25519, or whose record disagrees with it"),
     KEY_IN_USE("key-in-use", Where.BOTH, "a key trusted under two actor names"),
     // audit only: the commit object

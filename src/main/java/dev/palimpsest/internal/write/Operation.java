@@ -15,10 +15,18 @@ public sealed interface Operation {
     String verb();
 
     /** Creates a store: its config and its first actor's public key. */
-    record Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention)
-            implements Operation {
+    record Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention,
+            java.util.Set<dev.palimpsest.model.AgentPermission> agentsMay) implements Operation {
+        public Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention) {
+            this(actor, armoredPublicKey, encrypt, retention, java.util.Set.of());
+        }
+
         public Init(ActorName actor, String armoredPublicKey) {
             this(actor, armoredPublicKey, null, null);
+        }
+
+        public Init {
+            agentsMay = java.util.Set.copyOf(agentsMay == null ? java.util.Set.of() : agentsMay);
         }
 
         @Override

@@ -66,6 +66,8 @@ final class ReferenceGate {
     private final ClaimRules claims = new ClaimRules(this);
     private final RefResolver resolver = new RefResolver(this);
     private final ForgetRules forgets = new ForgetRules(this);
+    private final GovernanceRules governance = new GovernanceRules(this);
+    private ActorName actor;
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent,
@@ -79,6 +81,7 @@ final class ReferenceGate {
     }
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
+        this.actor = actor;
         if (ops.isEmpty()) {
             throw new RejectedException(Rule.EMPTY_TRANSACTION, "transaction", "a transaction needs at least one operation");
         }
@@ -120,7 +123,8 @@ final class ReferenceGate {
             return;
         }
         try {
-            files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current().withSealing(i.encrypt(), i.retention())));
+            files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current().withSealing(i.encrypt(), i.retention())
+                    .withAgentsMay(i.agentsMay())));
         } catch (IllegalArgumentException e) {
             violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;
@@ -153,6 +157,7 @@ final class ReferenceGate {
         }
         List<Ref> refs = resolver.resolve(id, a.refs(), List.of());
         Set<FactId> sealedCited = resolver.sealedTargets();
+        governance.supersessions(actor, id, refs);
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
             List<FactId> inputs = refs.stream().filter(r -> RefRole.MERGED_FROM.equals(r.role())).map(Ref::id).toList();
@@ -203,6 +208,7 @@ final class ReferenceGate {
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolver.resolve(id, r.addRefs(), current.refs());
         Set<FactId> sealedCited = resolver.sealedTargets();
+        governance.supersessions(actor, id, added);
         if (current.seal() == null && !current.plaintext() && !sealedCited.isEmpty()
                 && !"file".equals(current.kind().value())) {
             violation(Rule.PLAINTEXT_CITER, subject, "is plaintext and would cite sealed " + new java.util.TreeSet<>(
@@ -267,6 +273,9 @@ final class ReferenceGate {
             return;
         }
         FactVersion version = Versions.version(id, state).orElseThrow();
+        if (!governance.retraction(actor, id, version)) {
+            return;
+        }
         files.put(loc.path(), null);
         files.put(StorePaths.retractionPathOf(loc.path()), FactCodec.encode(new RetractionRecord(version, r.reason(),
                 actor)));

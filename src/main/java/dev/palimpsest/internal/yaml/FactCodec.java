@@ -248,12 +248,30 @@ public final class FactCodec {
             ObjectNode rn = n.putObject("retention");
             c.retention().forEach(rn::put);
         }
+        if (!c.agentsMay().isEmpty()) {
+            ArrayNode am = n.putArray("agents_may");
+            c.agentsMay().forEach(am::add);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention",
+                "agents_may");
+        java.util.TreeSet<String> agentsMay = new java.util.TreeSet<>();
+        JsonNode am = n.get("agents_may");
+        if (am != null && !am.isNull()) {
+            if (!am.isArray() || am.isEmpty()) {
+                throw new FormatException(what + ": field 'agents_may' must be a non-empty list of permissions");
+            }
+            for (JsonNode p : am) {
+                if (!p.isTextual()) {
+                    throw new FormatException(what + ": field 'agents_may' must list strings");
+                }
+                agentsMay.add(p.textValue());
+            }
+        }
         java.util.TreeMap<String, String> retention = new java.util.TreeMap<>();
         JsonNode rn = n.get("retention");
         if (rn != null && !rn.isNull()) {
@@ -289,7 +307,7 @@ public final class FactCodec {
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
                     GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued),
-                    Yaml.text(n, "encrypt", what, false), retention);
+                    Yaml.text(n, "encrypt", what, false), retention, agentsMay);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
