@@ -93,6 +93,20 @@ class SealFollowsProvenanceTest {
     }
 
     @Test
+    void anEntityClaimFromASealedSourceIsSealedUnlessWrittenPlaintext() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            sealedSource(s);
+            FactId sealed = s.claims().claim(ALICE, dev.palimpsest.model.ClaimSpec.of("Zelda", "lives on",
+                    "Harbour Lane", A).id(B)).id();
+            FactId plain = s.claims().claim(ALICE, dev.palimpsest.model.ClaimSpec.of("Zelda", "needs", "a ramp", A)
+                    .id(C).asPlaintext()).id();
+            assertThat(read(s, sealed).seal()).isNotNull();
+            assertThat(read(s, plain).seal()).isNull();
+            assertThat(read(s, plain).plaintext()).isTrue();
+        }
+    }
+
+    @Test
     void plaintextOnAFactSealedForAnotherReasonIsRefusedAndNothingIsWritten() throws Exception {
         try (Store s = TestStores.init(dir)) {
             sealedSource(s);
