@@ -27,7 +27,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * key is an {@code agent} at the first parent, each retraction record written and each new pinned
  * {@code supersedes} ref is checked against the role of the key that wrote the version concerned
  * and, for a retraction, whether a fact live at the parent supersedes it; the store's
- * {@code agents_may} is read at the parent. Merge commits are held to the convergent merge instead.
+ * {@code agents_may} is read at the parent, and such a commit may not change it. Merge commits are held to the convergent merge instead.
  * Thread-safe.
  */
 final class RoleCheck implements AuditCheck {
@@ -78,6 +78,11 @@ final class RoleCheck implements AuditCheck {
             return;
         }
         StoreConfig config = config(c);
+        Change cfg = c.change(StorePaths.CONFIG);
+        if (cfg != null && !grants(c, cfg.newBlob()).equals(config.agentsMay())) {
+            c.violation(StorePaths.CONFIG, dev.palimpsest.model.Rule.AGENT_OVERRIDES_HUMAN, "an agent key changed "
+                    + "agents_may in " + StorePaths.CONFIG + ": what agents may do is fixed when the store is created");
+        }
         for (Change ch : c.changes()) {
             String p = ch.path();
             if (!ch.present() || !p.endsWith(".yaml")) {
@@ -137,6 +142,18 @@ final class RoleCheck implements AuditCheck {
                 return new RoleRules.Writer(null, null); // a pin to no commit: the ref checks report it
             }
         });
+    }
+
+    /** The {@code agents_may} of the config in {@code blob} (null: removed), empty when it does not decode. */
+    private static Set<String> grants(AuditedCommit c, ObjectId blob) throws IOException {
+        if (blob == null) {
+            return Set.of();
+        }
+        try {
+            return FactCodec.decodeConfig(c.reading().bytes(blob, Constants.OBJ_BLOB), StorePaths.CONFIG).agentsMay();
+        } catch (FormatException | IllegalArgumentException e) {
+            return Set.of();
+        }
     }
 
     private static StoreConfig config(AuditedCommit c) throws IOException {
