@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * API's answer as structured content (the CLI's {@code --json} fields); a failure is a tool error
  * ({@code isError}) carrying {@code {"error": {exit, kind, message, violations}}}, and the server
  * goes on answering; a malformed line gets its JSON-RPC error and the server goes on reading. Every
- * write is one signed commit by the server's actor through the store's gate. The session ends when
+ * write is one signed commit by the server's actor through the store's gate. Beside the tools of its
+ * {@link ToolSet} it serves the fact resources ({@link FactResources}), the prompts of the common
+ * flows ({@link Prompts}) and completions of their arguments ({@link Completions}). The session ends when
  * the input ends or fails, the output fails, or the process that started this one is gone.
  *
  * <p>Thread-safe: calls run concurrently; the store serialises writers.
