@@ -12,16 +12,9 @@ import java.util.Map;
  * dry run or a rejection). Stateless.
  */
 final class ForgetTools {
-<<<<<<< HEAD
-    static final String SENSITIVE = "Seal the content (AES-256-GCM under its own data key) so it can be forgotten later.";
-    static final String PLAINTEXT = "Keep the content in the clear although it cites or quotes sealed facts (by"
-            + " default such a fact is sealed so it can be forgotten with them); recorded in the fact.";
-    static final String RETAIN_UNTIL = "Retention deadline, an ISO-8601 instant (e.g. 2027-01-01T00:00:00Z): expire"
-            + " forgets the fact once it has passed. Seals the content.";
-=======
     static final String SENSITIVE = "Seal the content so forget can erase it.";
+    static final String PLAINTEXT = "Keep it in the clear although it cites sealed facts (recorded in the fact).";
     static final String RETAIN_UNTIL = "Instant after which expire forgets it (seals it).";
->>>>>>> mcp-door
 
     private ForgetTools() {}
 
