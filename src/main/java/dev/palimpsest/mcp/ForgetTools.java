@@ -12,9 +12,9 @@ import java.util.Map;
  * dry run or a rejection). Stateless.
  */
 final class ForgetTools {
-    static final String SENSITIVE = "Seal the content so forget can erase it.";
-    static final String PLAINTEXT = "Keep it in the clear although it cites sealed facts (recorded in the fact).";
-    static final String RETAIN_UNTIL = "Instant after which expire forgets it (seals it).";
+    static final String SENSITIVE = "Seal it (see instructions).";
+    static final String PLAINTEXT = "Keep it unsealed (see instructions).";
+    static final String RETAIN_UNTIL = "Instant when expire forgets it.";
 
     private ForgetTools() {}
 
@@ -27,8 +27,7 @@ final class ForgetTools {
                         Schema.input().strings("ids", "The sealed facts to forget.", 1)
                                 .string("reason", "Why (recorded in each tombstone).", true)
                                 .bool("dry_run", "Return what would be forgotten and the closure; write nothing.")
-                                .bool("with_derived", "Also forget every sealed fact of the closure (citers and"
-                                        + " quoters too) in the same commit."),
+                                .bool("with_derived", "Also forget the closure's sealed facts, same commit."),
                         Schema.output().field("commit", "string|null").field("forgotten", "array")
                                 .field("closure", "array").field("review", "array"),
                         true, a -> forget(s, a)),

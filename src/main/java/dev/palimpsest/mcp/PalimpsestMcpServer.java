@@ -53,7 +53,7 @@ public final class PalimpsestMcpServer {
             + " punctuation and spacing do not matter: 'Auth Service' is 'auth-service'). A quote is verbatim,"
             + " 12+ characters, and checked against the cited version before anything is written: a miss is rule"
             + " quote-not-found. sensitive or retain_until (ISO-8601 instant) seal personal data so forget can"
-            + " erase it later.\n"
+            + " erase it later; a fact citing sealed content is sealed too unless plaintext is set.\n"
             + "A failed call is a tool error whose text is {\"error\": {exit, kind, message, violations}}: kind"
             + " not-found (exit 4), rejected (5: every violation with its rule and subject; nothing was written),"
             + " conflict (7: retry), internal (1). Pin what you read with palimpsest://fact/{id}@{commit}.";

@@ -109,8 +109,8 @@ class McpToolsTest {
         int coreBytes = core.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         int allBytes = all.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         System.out.println("tools/list bytes: core " + coreBytes + ", all " + allBytes);
-        assertThat(coreBytes).isLessThanOrEqualTo(12 * 1024);
-        assertThat(allBytes).isLessThan(20 * 1024);
+        assertThat(coreBytes).isLessThanOrEqualTo(12_000);
+        assertThat(allBytes / JSON.readTree(all).get("tools").size()).as("bytes per tool in all").isLessThan(1_000);
         assertThat(JSON.readTree(core).get("tools")).hasSize(12);
         for (JsonNode tool : JSON.readTree(all).get("tools")) {
             tool.get("inputSchema").get("properties").forEach(p -> assertThat(p.get("description").asText())
