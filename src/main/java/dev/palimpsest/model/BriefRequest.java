@@ -120,22 +120,22 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         }
 
         /** Adds an entity the brief is about. */
-        public Builder entity(String value) {
-            entities.add(Objects.requireNonNull(value, "entity"));
+        public Builder entity(String entity) {
+            entities.add(Objects.requireNonNull(entity, "entity"));
             return this;
         }
 
         /** Adds entities the brief is about. */
-        public Builder entities(Collection<String> values) {
-            for (String e : Objects.requireNonNull(values, "entities")) {
+        public Builder entities(Collection<String> entities) {
+            for (String e : Objects.requireNonNull(entities, "entities")) {
                 entity(e);
             }
             return this;
         }
 
         /** The free text the brief is about (blank: none). */
-        public Builder query(String value) {
-            query = Objects.requireNonNull(value, "query");
+        public Builder query(String query) {
+            this.query = Objects.requireNonNull(query, "query");
             return this;
         }
 

@@ -143,20 +143,20 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
         }
 
         /** The free text (blank: none). */
-        public Builder text(String value) {
-            query = Objects.requireNonNull(value, "text");
+        public Builder text(String text) {
+            query = Objects.requireNonNull(text, "text");
             return this;
         }
 
         /** Adds an entity the caller knows is relevant. */
-        public Builder entity(String value) {
-            entities.add(Objects.requireNonNull(value, "entity"));
+        public Builder entity(String entity) {
+            entities.add(Objects.requireNonNull(entity, "entity"));
             return this;
         }
 
         /** Adds entities the caller knows are relevant. */
-        public Builder entities(Collection<String> values) {
-            for (String e : Objects.requireNonNull(values, "entities")) {
+        public Builder entities(Collection<String> entities) {
+            for (String e : Objects.requireNonNull(entities, "entities")) {
                 entity(e);
             }
             return this;
@@ -181,32 +181,32 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
         }
 
         /** Only facts of this kind. */
-        public Builder kind(Kind value) {
-            kind = Objects.requireNonNull(value, "kind");
+        public Builder kind(Kind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
             return this;
         }
 
         /** Only claims whose subject has this entity key. */
-        public Builder subject(String value) {
-            subject = Objects.requireNonNull(value, "subject");
+        public Builder subject(String subject) {
+            this.subject = Objects.requireNonNull(subject, "subject");
             return this;
         }
 
         /** Only claims whose predicate has this entity key. */
-        public Builder predicate(String value) {
-            predicate = Objects.requireNonNull(value, "predicate");
+        public Builder predicate(String predicate) {
+            this.predicate = Objects.requireNonNull(predicate, "predicate");
             return this;
         }
 
         /** Only facts written by this actor. */
-        public Builder actor(ActorName value) {
-            actor = Objects.requireNonNull(value, "actor");
+        public Builder actor(ActorName actor) {
+            this.actor = Objects.requireNonNull(actor, "actor");
             return this;
         }
 
         /** Only facts of this run. */
-        public Builder run(String value) {
-            run = Objects.requireNonNull(value, "run");
+        public Builder run(String run) {
+            this.run = Objects.requireNonNull(run, "run");
             return this;
         }
 
