@@ -21,9 +21,11 @@ import java.util.Objects;
 public final class Derivations {
     private final Store store;
     private final Derivation derivation;
+    private final dev.palimpsest.internal.write.Writer writer;
 
     Derivations(Store store, GitRepo repo, PredicateIndex index, dev.palimpsest.internal.write.Writer writer) {
         this.store = store;
+        this.writer = writer;
         this.derivation = new Derivation(repo, index);
         writer.addListener((commit, parent, actor, changes, facts) -> derivation.committed(changes, facts));
     }
@@ -78,6 +80,17 @@ public final class Derivations {
         if (n == null) {
             throw new NotFoundException("fact " + id + " has no navigable version at " + at.hex());
         }
-        return n;
+        return markForgotten(n, store.commit(at));
+    }
+
+    /** {@code n} with every node not live at {@code at} whose fact is tombstoned there shown forgotten, with its tombstone's commit. */
+    private ProvenanceNode markForgotten(ProvenanceNode n, org.eclipse.jgit.lib.ObjectId at) {
+        List<ProvenanceNode> children = new java.util.ArrayList<>();
+        for (ProvenanceNode c : n.children()) {
+            children.add(markForgotten(c, at));
+        }
+        org.eclipse.jgit.lib.ObjectId tomb = n.status() == ProvenanceNode.Status.RETRACTED
+                ? writer.forgetting().tombstoneCommit(n.id(), at) : null;
+        return n.with(children, tomb == null ? null : CommitId.of(tomb.name()));
     }
 }

@@ -105,6 +105,7 @@ final class ClaimCommands {
             FactId fid = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(bytes()));
             ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null).sealing(sealing.sensitive,
                     sealing.deadline());
+            spec = sealing.plaintext ? spec.asPlaintext() : spec;
             try (Store store = open()) {
                 ClaimResult r;
                 try {

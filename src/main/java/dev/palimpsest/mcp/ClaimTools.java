@@ -75,6 +75,7 @@ final class ClaimTools {
                         .string("supersedes", "Correct this fact: the new claim supersedes it (refused if it is already"
                                 + " superseded).", false)
                         .bool("sensitive", ForgetTools.SENSITIVE)
+                        .bool("plaintext", ForgetTools.PLAINTEXT)
                         .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                 Schema.output().field("id", "string").field("commit", "string").field("conflicts", "array"),
                 false, a -> claim(s, a));
@@ -123,6 +124,7 @@ final class ClaimTools {
         FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
         ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
                 confidence, null).sealing(a.flag("sensitive"), a.optInstant("retain_until"));
+        spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         ClaimResult r;
         try {
             r = old == null ? s.store().claims().claim(s.actor(), spec)

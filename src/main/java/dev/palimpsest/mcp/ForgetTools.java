@@ -13,6 +13,8 @@ import java.util.Map;
  */
 final class ForgetTools {
     static final String SENSITIVE = "Seal the content (AES-256-GCM under its own data key) so it can be forgotten later.";
+    static final String PLAINTEXT = "Keep the content in the clear although it cites or quotes sealed facts (by"
+            + " default such a fact is sealed so it can be forgotten with them); recorded in the fact.";
     static final String RETAIN_UNTIL = "Retention deadline, an ISO-8601 instant (e.g. 2027-01-01T00:00:00Z): expire"
             + " forgets the fact once it has passed. Seals the content.";
 
@@ -27,7 +29,9 @@ final class ForgetTools {
                         + " (unsealed) facts are refused: retract them instead. Call with dry_run first.",
                         Schema.input().strings("ids", "The sealed facts to forget.", 1)
                                 .string("reason", "Why (recorded in each tombstone).", true)
-                                .bool("dry_run", "Return what would be forgotten and the closure; write nothing."),
+                                .bool("dry_run", "Return what would be forgotten and the closure; write nothing.")
+                                .bool("with_derived", "Also forget every sealed fact of the closure (citers and"
+                                        + " quoters too) in the same commit."),
                         Schema.output().field("commit", "string|null").field("forgotten", "array")
                                 .field("closure", "array").field("review", "array"),
                         true, a -> forget(s, a)),
@@ -47,7 +51,10 @@ final class ForgetTools {
     }
 
     private static Map<String, Object> forget(Session s, Args a) throws Exception {
-        return ErasureWire.forget(s.store().erasure().forget(s.actor(), a.facts("ids"), a.text("reason"), a.flag("dry_run")));
+        var e = s.store().erasure();
+        return ErasureWire.forget(a.flag("with_derived")
+                ? e.forgetWithDerived(s.actor(), a.facts("ids"), a.text("reason"), a.flag("dry_run"))
+                : e.forget(s.actor(), a.facts("ids"), a.text("reason"), a.flag("dry_run")));
     }
 
     private static Map<String, Object> expire(Session s, Args a) throws Exception {

@@ -57,7 +57,7 @@ final class ReadTools {
                         Schema.output().field("inbound", "array"),
                         a -> inbound(store, a)),
                 ToolDef.read("stale", "Are a fact's refs stale?", "For each ref of the fact's version: current,"
-                        + " revised, superseded (and by what) or retracted at the commit. Check before relying on a"
+                        + " revised, superseded (and by what), retracted or forgotten (erased; current_commit is its tombstone's) at the commit. Check before relying on a"
                         + " fact's evidence.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("refs", "array"),
@@ -70,7 +70,7 @@ final class ReadTools {
                         Schema.output().field("dependents", "array"),
                         a -> dependents(store, a)),
                 ToolDef.read("explain", "Provenance tree", "The provenance tree of a fact down to its sources: each"
-                        + " node's pinned version, status at the commit (live, revised, superseded, retracted),"
+                        + " node's pinned version, status at the commit (live, revised, superseded, retracted, forgotten with forgotten_at),"
                         + " actor and run.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("id", "string").field("role", "string|null").field("kind", "string")

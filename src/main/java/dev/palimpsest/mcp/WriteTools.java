@@ -39,6 +39,7 @@ final class WriteTools {
                                 .string("subsumes", "A hypothesis this fact confirms: cited (role subsumes) and retracted"
                                         + " in the same commit.", false)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
+                                .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> assertFact(s, a)),
                 ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact: a new body and possibly"
@@ -54,6 +55,7 @@ final class WriteTools {
                                 .string("kind", "Default: claim.", false).number("confidence", "In [0, 1].", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
+                                .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
                 ToolDef.write("retract", "Retract facts", "Assert that live facts are false, with the reason, in one"
@@ -105,6 +107,7 @@ final class WriteTools {
         Double confidence = a.number("confidence");
         spec = confidence == null ? spec : spec.confidence(confidence);
         spec = a.flag("sensitive") ? spec.asSensitive() : spec;
+        spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         java.time.Instant deadline = a.optInstant("retain_until");
         spec = deadline == null ? spec : spec.retainedUntil(deadline);
         return given == null ? spec : spec.id(given);

@@ -167,6 +167,19 @@ class McpToolsTest {
     }
 
     @Test
+    void forgetWithDerivedErasesTheSealedCitersAndPlaintextKeepsACiterInTheClear() throws Exception {
+        ok("assert", Map.of("id", "pii", "kind", "note", "body", "Zelda Quixote lives at 12 Harbour Lane", "sensitive", true));
+        ok("assert", Map.of("id", "cite", "body", "needs a ramp", "refs", List.of("pii")));
+        ok("assert", Map.of("id", "open", "body", "a ramp was requested", "refs", List.of("pii"), "plaintext", true));
+        JsonNode f = ok("forget", Map.of("ids", List.of("pii"), "reason", "erasure", "with_derived", true));
+        assertThat(JSON.convertValue(f.get("forgotten"), List.class)).containsExactly("pii", "cite");
+        assertThat(JSON.convertValue(f.get("review"), List.class)).containsExactly("open");
+        JsonNode stale = ok("stale", Map.of("id", "open"));
+        assertThat(stale.get("refs").get(0).get("status").asText()).isEqualTo("forgotten");
+        assertThat(stale.get("refs").get(0).get("current_commit").asText()).isEqualTo(f.get("commit").asText());
+    }
+
+    @Test
     void aHandlerThatThrowsBecomesAnInternalToolError() throws Exception {
         ToolDef broken = ToolDef.read("broken", "t", "d", Schema.input(), Schema.output(), a -> {
             throw new IllegalStateException("boom");

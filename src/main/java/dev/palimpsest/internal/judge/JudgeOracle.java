@@ -6,7 +6,6 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Judge;
 import dev.palimpsest.model.JudgeRequest;
 import dev.palimpsest.model.Sentence;
-import dev.palimpsest.model.Verdict;
 import java.util.Map;
 
 /**
@@ -25,11 +24,8 @@ public final class JudgeOracle implements Rederivation.Oracle {
 
     @Override
     public Boolean draw(Rederivation.Graded t, int draw) {
-        Verdict v = Reviewer.judged(judge.complete(JudgeRequest.user(prompt(t), draw)));
-        if (Reviewer.UNPARSEABLE.equals(v.reason()) || Reviewer.NOT_BOOLEAN.equals(v.reason())) {
-            return null;
-        }
-        return v.modelAccepted();
+        String reply = judge.complete(JudgeRequest.user(prompt(t), draw));
+        return Reviewer.parseable(reply) ? Reviewer.judged(reply).modelAccepted() : null;
     }
 
     /** The message put to the judge about {@code t}. */

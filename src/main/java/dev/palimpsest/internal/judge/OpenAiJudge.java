@@ -20,12 +20,16 @@ import java.util.Objects;
  * A judge behind an OpenAI-compatible chat-completions endpoint: {@code POST <base>/chat/completions}
  * with {@code {"model", "messages"}} (and {@code "seed": draw} for draws after the first), the key as
  * a bearer token (omitted when null; never logged nor put in a message), the reply read from
- * {@code choices[0].message.content}. Each attempt has a timeout; a timeout, an I/O error, a 429 or
- * a 5xx is retried up to {@code retries} times with doubling back-off; any other status, a reply
+ * {@code choices[0].message.content}. Each attempt has a timeout that bounds the whole exchange
+ * (connecting, the headers and every byte of the body: a server that sends headers and then stalls,
+ * or drips its body, times out), and a reply body over {@link #MAX_REPLY_BYTES} is refused; a
+ * timeout, an I/O error, a 429 or a 5xx is retried up to {@code retries} times with doubling back-off; any other status, a reply
  * without content, or the last failure is a {@link PalimpsestInternalException}. Thread-safe.
  */
 public final class OpenAiJudge implements Judge {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The largest reply body read, in bytes; a longer one is an I/O failure of the attempt. */
+    public static final int MAX_REPLY_BYTES = 1 << 20;
     private final URI endpoint;
     private final String model;
     private final String key;
@@ -90,7 +94,7 @@ public final class OpenAiJudge implements Judge {
                 pause(delay(backoff, attempt));
             }
             try {
-                HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                HttpResponse<String> res = exchange(req);
                 int s = res.statusCode();
                 if (s == 200) {
                     return content(res.body());
@@ -99,7 +103,7 @@ public final class OpenAiJudge implements Judge {
                 if (s != 429 && s < 500) {
                     break;
                 }
-            } catch (java.net.http.HttpTimeoutException e) {
+            } catch (java.net.http.HttpTimeoutException | java.util.concurrent.TimeoutException e) {
                 last = "timed out after " + timeout.toMillis() + " ms";
             } catch (IOException e) {
                 last = "I/O error: " + e.getClass().getSimpleName();
@@ -109,6 +113,70 @@ public final class OpenAiJudge implements Judge {
             }
         }
         throw new PalimpsestInternalException("judge " + model + " at " + endpoint + " failed: " + last);
+    }
+
+    /** One attempt, bounded as a whole by the timeout: the exchange is cancelled when it runs out. */
+    private HttpResponse<String> exchange(HttpRequest req)
+            throws IOException, InterruptedException, java.util.concurrent.TimeoutException {
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> f = http.sendAsync(req, info -> bounded());
+        try {
+            return f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(c);
+        } finally {
+            f.cancel(true);
+        }
+    }
+
+    /** A body subscriber that collects at most {@link #MAX_REPLY_BYTES} bytes and decodes them as UTF-8. */
+    private static HttpResponse.BodySubscriber<String> bounded() {
+        return new BoundedBody();
+    }
+
+    /** Collects a reply body up to {@link #MAX_REPLY_BYTES}; a longer one cancels the exchange and fails. */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<String> {
+        private final java.util.concurrent.CompletableFuture<String> body = new java.util.concurrent.CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription sub;
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            sub = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(java.util.List<java.nio.ByteBuffer> items) {
+            for (java.nio.ByteBuffer b : items) {
+                if (out.size() + b.remaining() > MAX_REPLY_BYTES) {
+                    sub.cancel();
+                    body.completeExceptionally(new IOException("reply longer than " + MAX_REPLY_BYTES + " bytes"));
+                    return;
+                }
+                byte[] a = new byte[b.remaining()];
+                b.get(a);
+                out.write(a, 0, a.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            body.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(out.toString(StandardCharsets.UTF_8));
+        }
     }
 
     /** The pause before retry {@code attempt} (1-based): {@code backoff} doubled per earlier retry, at most 1024 times. */

@@ -52,6 +52,12 @@ public final class Reviewer {
                 + "Reply with JSON: {\"supported\": true|false, \"reason\": \"...\"}";
     }
 
+    /** True when {@code reply} is a well-formed verdict (one JSON object whose {@code supported} is a boolean). */
+    public static boolean parseable(String reply) {
+        String why = judged(reply).reason();
+        return !UNPARSEABLE.equals(why) && !NOT_BOOLEAN.equals(why);
+    }
+
     /** The verdict a reply gives a claim whose quote is anchored. */
     public static Verdict judged(String reply) {
         JsonNode n;

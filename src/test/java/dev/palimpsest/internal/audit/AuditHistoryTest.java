@@ -38,7 +38,7 @@ class AuditHistoryTest {
         int commits = 1;
         try (Store s = TestStores.init(dir)) {
             String bobKey = newKey(BOB);
-            s.begin(ALICE).addKey(BOB, bobKey, KeyRole.AGENT).commit();
+            s.begin(ALICE).addKey(BOB, bobKey, KeyRole.HUMAN).commit();
             commits++;
             Transaction t = s.begin(BOB);
             FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board approved the new breakwater by seven votes to two.")
