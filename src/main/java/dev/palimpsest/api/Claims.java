@@ -14,6 +14,7 @@ import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RejectedException;
@@ -395,6 +396,29 @@ public final class Claims {
         if (max < 0) {
             throw new IllegalArgumentException("max must not be negative, got " + max);
         }
+    }
+
+    /** The entity keys with a live claim at the tip of main that start with {@code prefix}; see {@link #entities(String, int, CommitId)}. */
+    public List<String> entities(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        ClaimQueries q = q();
+        return q.subjects(EntityKey.of(prefix), limit, q.index().headSeq());
+    }
+
+    /**
+     * The entity keys that start with the key of {@code prefix} (empty: any) and have a live claim
+     * about them at {@code at}, in key order, at most {@code limit}: what an entity being typed can
+     * complete to.
+     */
+    public List<String> entities(String prefix, int limit, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        return q().subjects(EntityKey.of(prefix), limit, seq(at));
     }
 
     /** The claims index, opened and caught up on first use (for recall). */

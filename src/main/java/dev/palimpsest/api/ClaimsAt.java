@@ -71,6 +71,11 @@ public final class ClaimsAt {
         return claims.contradictions(subject, claims.seq(at));
     }
 
+    /** The entity keys with a live claim at this commit that start with {@code prefix}, in key order, at most {@code limit}. */
+    public List<String> entities(String prefix, int limit) throws NotFoundException {
+        return claims.entities(prefix, limit, at);
+    }
+
     @Override
     public String toString() {
         return "claims at " + at.hex();

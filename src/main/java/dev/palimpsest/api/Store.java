@@ -290,6 +290,27 @@ public final class Store implements AutoCloseable {
         return factLiveAtCommit(id, head());
     }
 
+    /** The ids of the facts live at the tip of {@code main} that start with {@code prefix}; see {@link #factIds(String, int, CommitId)}. */
+    public List<FactId> factIds(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
+        return atTip(at -> factIds(prefix, limit, at));
+    }
+
+    /**
+     * The ids of the facts live at {@code at} that start with {@code prefix} (empty: any), in id
+     * order, at most {@code limit}: what an id being typed can complete to. Answered from the index.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
+    public List<FactId> factIds(String prefix, int limit, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, was " + limit);
+        }
+        writer.watch().check();
+        return queries.liveIds(prefix, Objects.requireNonNull(at, "at"), limit);
+    }
+
     /**
      * factLiveAtCommit: whether the fact is present, un-retracted, at {@code at}; false for a fact
      * retracted there. Answered from the predicate index in O(log versions).

@@ -41,6 +41,13 @@ public final class McpBench {
             double showCpuMillis, double assertCpuMillis, double assertNoFsyncCpuMillis, double loadAverage,
             String server) {}
 
+    /**
+     * The size of the {@code tools/list} answer an agent's client loads into its context, in bytes of
+     * JSON as the SDK client re-serialises what it received, and the number of tools, for the default
+     * tool set ({@code mcp}) and for {@code mcp --tools all}.
+     */
+    public record ToolsList(int coreBytes, int coreTools, int allBytes, int allTools) {}
+
     /** Round-trip times, and the CPU both processes (client and server) spent per call, in milliseconds. */
     private record Timed(Stats stats, double cpuMillis) {}
 
@@ -116,13 +123,45 @@ public final class McpBench {
                 assertOne.cpuMillis(), assertNoFsync.cpuMillis(), load, String.join(" ", server));
     }
 
+    /** Lists the tools of a server started as {@code mcp} and of one started as {@code mcp --tools all}. */
+    public ToolsList toolsList() throws IOException, PalimpsestException {
+        Path dir = Files.createTempDirectory(workDir, "bench-mcp-tools-");
+        Path home = dir.resolve("home");
+        Path gitDir = dir.resolve("store.git");
+        Store.initializer(gitDir).home(new KeyHome(home)).actor(ACTOR).options(StoreOptions.defaults()).create().close();
+        List<String> server = serverCommand();
+        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        int[] bytes = new int[2];
+        int[] tools = new int[2];
+        for (int i = 0; i < 2; i++) {
+            McpSyncClient client = connect(server, gitDir, home, false, i == 0 ? List.of() : List.of("--tools", "all"));
+            try {
+                McpSchema.ListToolsResult listed = client.listTools();
+                bytes[i] = json.writeValueAsBytes(listed).length;
+                tools[i] = listed.tools().size();
+            } finally {
+                client.closeGracefully();
+            }
+        }
+        log.printf("  tools/list %,d bytes for the %d core tools (mcp), %,d bytes for all %d (mcp --tools all)%n",
+                bytes[0], tools[0], bytes[1], tools[1]);
+        log.flush();
+        return new ToolsList(bytes[0], tools[0], bytes[1], tools[1]);
+    }
+
     private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync) {
+        return connect(server, gitDir, home, noFsync, List.of());
+    }
+
+    private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync,
+            List<String> options) {
         List<String> args = new ArrayList<>(server.subList(1, server.size()));
         args.addAll(List.of("mcp", "--store", gitDir.toString(), "--home", home.toString(), "--actor", ACTOR.value(),
                 "--run", "bench-run"));
         if (noFsync) {
             args.add("--no-fsync");
         }
+        args.addAll(options);
         ServerParameters params = ServerParameters.builder(server.get(0)).args(args).build();
         StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
         transport.setStdErrorHandler(line -> { });

@@ -1,11 +1,15 @@
 package dev.palimpsest.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.palimpsest.bench.AuditBench;
 import dev.palimpsest.bench.CommitBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -456,7 +460,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "mcp", description = "Round trips through palimpsest mcp over stdio with the MCP SDK client (show, one-fact"
-            + " assert), beside one CLI process per call.")
+            + " assert), beside one CLI process per call; and the byte size of tools/list for the core and all tool sets.")
     static final class McpBenchCmd extends Context implements Callable<Integer> {
         @Option(names = "--samples", defaultValue = "1000", description = "Timed calls of each tool. Default: ${DEFAULT-VALUE}.")
         int samples;
@@ -475,9 +479,14 @@ final class BenchCommand implements Callable<Integer> {
             if (samples < 1 || warmup < 0 || cliSamples < 1) {
                 throw new Main.UsageException("--samples and --cli-samples >= 1, --warmup >= 0");
             }
-            var r = new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).run(samples, warmup, cliSamples);
+            var bench = new dev.palimpsest.bench.McpBench(scratch.work(), benchLog());
+            var r = bench.run(samples, warmup, cliSamples);
+            var tools = bench.toolsList();
             if (json()) {
-                printJson(r);
+                Map<String, Object> m = new LinkedHashMap<>(new ObjectMapper().convertValue(r,
+                        new TypeReference<Map<String, Object>>() {}));
+                m.put("toolsList", tools);
+                printJson(m);
             }
             return Main.OK;
         }

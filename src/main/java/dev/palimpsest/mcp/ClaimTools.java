@@ -20,8 +20,7 @@ import java.util.Map;
 
 /** Claims about entities: the recall tools current, dead_ends, contradictions, and the claim write. Stateless. */
 final class ClaimTools {
-    private static final String SUBJECT = "The entity, matched by its normalised key (case, punctuation and spacing"
-            + " do not matter: 'Auth Service' is 'auth-service').";
+    private static final String SUBJECT = "The entity.";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -30,27 +29,26 @@ final class ClaimTools {
     static List<ToolDef> recall(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("current", "What is believed now", "The live claims about an entity at a commit (not"
-                        + " retracted, not superseded by a live fact), oldest first, each with its source, run and"
-                        + " commit. Ask this before writing a claim about the entity.",
+                ToolDef.read("current", "What is believed now", "The live claims about an entity (neither retracted"
+                        + " nor superseded), oldest first, each with its source, run and commit. Ask before writing a"
+                        + " claim about it.",
                         Schema.input().string("subject", SUBJECT, true)
-                                .string("predicate", "Only claims with this predicate.", false)
+                                .string("predicate", "Only this predicate.", false)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
                 ToolDef.read("dead_ends", "Corrections not to repeat", "The superseded or retracted claims about an"
-                        + " entity, newest correction first, each with what superseded it and when: beliefs the"
-                        + " store has already corrected. Check before reasserting an old value.",
+                        + " entity, newest correction first, each with what corrected it and when. Check before"
+                        + " reasserting an old value.",
                         Schema.input().string("subject", SUBJECT, true)
-                                .integer("max", "Keep at most this many (default 20); the rest are counted as omitted.",
-                                        0)
+                                .integer("max", "Most kept (default 20); the rest are counted in omitted.", 0)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("kept", "array").field("omitted", "integer"),
                         a -> deadEnds(store, a)),
-                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with the same subject"
-                        + " and predicate and different objects (multi-valued predicates excepted). Resolve one with"
-                        + " supersede (or claim with supersedes), never by deleting.",
-                        Schema.input().string("subject", "Only this entity (default: every entity).", false)
+                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with one subject and"
+                        + " predicate but different objects (multi-valued predicates excepted). Resolve one with"
+                        + " supersede, never by deleting.",
+                        Schema.input().string("subject", "Only this entity (default: every one).", false)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("contradictions", "array"),
                         a -> Views.listOf("contradictions", contradictions(store, a).stream()
@@ -58,22 +56,17 @@ final class ClaimTools {
     }
 
     static ToolDef claim(Session s) {
-        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity: subject, predicate,"
-                + " object and the source fact(s) it comes from, as one signed commit. The quote (verbatim, 12+"
-                + " characters, from the first source) is checked against the source before anything is written, so"
-                + " a fabricated citation is rejected (rule quote-not-found) and costs nothing. Returns the live claims"
-                + " it contradicts (stored anyway); to correct an old claim pass supersedes.",
+        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity (subject,"
+                + " predicate, object), citing the source fact(s) with a quote of the first. Returns the live claims"
+                + " it contradicts (stored anyway); pass supersedes to correct one.",
                 Schema.input().string("subject", SUBJECT, true)
-                        .string("predicate", "What is said about it, e.g. 'times out after'.", true)
-                        .string("object", "The value claimed, e.g. '30s'.", true)
-                        .strings("sources", "Ids of the facts the claim comes from (ref role source, pinned at the"
-                                + " commit the write lands on); at least one.", 1)
-                        .string("quote", "A verbatim quote (12+ characters) from the first source, anchoring the claim.",
-                                false)
-                        .number("confidence", "In [0, 1].", 0, 1)
-                        .string("id", "The claim's id (default: minted, entity-claim-<12 hex>).", false)
-                        .string("supersedes", "Correct this fact: the new claim supersedes it (refused if it is already"
-                                + " superseded).", false)
+                        .string("predicate", "e.g. 'times out after'.", true)
+                        .string("object", "e.g. '30s'.", true)
+                        .strings("sources", "Source fact ids, pinned at the write.", 1)
+                        .string("quote", "A verbatim passage of the first source.", false)
+                        .number("confidence", "0 to 1.", 0, 1)
+                        .string("id", "Default: minted, entity-claim-<12 hex>.", false)
+                        .string("supersedes", "The fact this claim corrects.", false)
                         .bool("sensitive", ForgetTools.SENSITIVE)
                         .bool("plaintext", ForgetTools.PLAINTEXT)
                         .string("retain_until", ForgetTools.RETAIN_UNTIL, false),

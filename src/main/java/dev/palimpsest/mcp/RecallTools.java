@@ -15,39 +15,34 @@ import java.util.Optional;
 
 /** The recall tools brief and search, over {@link dev.palimpsest.api.Recall}. Stateless. */
 final class RecallTools {
-    private static final String ENTITIES = "Entities known to be relevant (matched by their normalised key), e.g."
-            + " [\"auth-service\"].";
+    private static final String ENTITIES = "Entities it is about, e.g. [\"auth-service\"].";
 
     private RecallTools() {}
 
     static List<ToolDef> all(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("brief", "Brief before working", "What to put in your context before working on"
-                        + " entities or a question: the known facts with provenance, the contradictions, and the dead"
-                        + " ends not to re-derive, at a commit, fitted to a token budget (whole entries dropped from"
-                        + " the tail, counted in omitted). Start here; text is ready to paste into a prompt.",
+                ToolDef.prose("brief", "Brief before working", "Start here: what to know before working on entities or"
+                        + " a question (known facts with provenance, contradictions, dead ends not to re-derive),"
+                        + " fitted to a token budget. Its text is ready for a prompt.",
                         Schema.input().strings("entity", ENTITIES, 0)
-                                .string("query", "Free text the brief is about.", false)
+                                .string("query", "Free text it is about.", false)
                                 .string("at", ReadTools.AT, false)
-                                .integer("max_tokens", "Fit the brief to this many cl100k_base tokens (default 0: no"
-                                        + " budget).", 0)
-                                .integer("max_dead_ends", "Show at most this many dead ends, newest correction first"
-                                        + " (default 5).", 0),
+                                .integer("max_tokens", "Token budget, cl100k_base (default 0: none).", 0)
+                                .integer("max_dead_ends", "Most dead ends, newest first (default 5).", 0),
                         Schema.output().field("sections", "array").field("omitted", "integer").field("budget", "integer")
-                                .field("tokens", "integer").field("text", "string"),
+                                .field("tokens", "integer"),
                         a -> brief(store, a)),
-                ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or named"
-                        + " entities (BM25, spelling, entity and graph channels); each hit says why it was returned"
-                        + " (channel, score, hops, via) and carries its body, claim triple, source and commit.",
+                ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or"
+                        + " entities. Each hit says why it matched (channel, score, hops, via) and carries its body,"
+                        + " claim triple, source and commit.",
                         Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
-                                .integer("limit", "At most this many hits (1 to 1000, default 10).", 1,
-                                        SearchQuery.MAX_LIMIT)
-                                .integer("hops", "Graph hops from the direct hits (0, 1 or 2; default 1).", 0, 2)
+                                .integer("limit", "Most hits (default 10).", 1, SearchQuery.MAX_LIMIT)
+                                .integer("hops", "Graph hops from the direct hits (default 1).", 0, 2)
                                 .string("kind", "Only facts of this kind.", false)
-                                .string("actor", "Only versions written by this actor.", false)
-                                .string("run", "Only facts learned by this agent run.", false),
+                                .string("actor", "Only versions by this actor.", false)
+                                .string("run", "Only facts of this agent run.", false),
                         Schema.output().field("hits", "array"),
                         a -> search(store, a)));
     }
@@ -69,7 +64,7 @@ final class RecallTools {
         m.put("omitted", b.omitted());
         m.put("budget", b.budget());
         m.put("tokens", b.tokens());
-        m.put("text", b.text());
+        m.put(ToolDef.TEXT, b.text());
         return m;
     }
 

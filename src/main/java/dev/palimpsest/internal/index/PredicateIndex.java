@@ -199,6 +199,33 @@ public final class PredicateIndex {
     }
 
     /**
+     * The ids of the facts live at {@code commit} that start with {@code prefix}, in id order, at
+     * most {@code limit}: one pass over the ids ever written, checking liveness only for an id that
+     * would be among the first {@code limit}.
+     */
+    public synchronized List<String> liveIdsWithPrefix(String prefix, ObjectId commit, int limit) {
+        catchUp(commit);
+        java.util.PriorityQueue<String> first = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+        if (limit > 0) {
+            for (String id : facts.keySet()) {
+                if (!id.startsWith(prefix) || first.size() == limit && id.compareTo(first.peek()) >= 0) {
+                    continue;
+                }
+                FactState st = state(FactId.of(id), commit);
+                if (st != null && st.live()) {
+                    first.add(id);
+                    if (first.size() > limit) {
+                        first.poll();
+                    }
+                }
+            }
+        }
+        List<String> out = new ArrayList<>(first);
+        out.sort(null);
+        return out;
+    }
+
+    /**
      * Every event of the fact in the ancestry of {@code commit} (the first-parent chains crossed
      * from it, as {@link #state} reads them), the newest chain segment first; empty if never written.
      */

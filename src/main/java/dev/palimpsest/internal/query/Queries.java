@@ -113,6 +113,10 @@ public final class Queries {
         }
     }
 
+    public List<FactId> liveIds(String prefix, CommitId at, int limit) throws NotFoundException {
+        return index.liveIdsWithPrefix(prefix, commit(at), limit).stream().map(FactId::of).toList();
+    }
+
     public boolean live(FactId id, CommitId at) throws NotFoundException {
         return state(id, at).live();
     }
