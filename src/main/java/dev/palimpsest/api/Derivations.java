@@ -31,6 +31,16 @@ public final class Derivations {
     }
 
     /**
+     * {@link #dependents(FactId, CommitId, boolean)} at the tip of main.
+     *
+     * @throws NotFoundException when {@code id} was never written on main
+     */
+    public List<Dependent> dependents(FactId id, boolean transitive) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return dependents(id, store.head(), transitive);
+    }
+
+    /**
      * Every fact that cites {@code id} (any version written in the ancestry of {@code at}, including
      * versions retracted since), with {@code transitive} also everything that reaches it through
      * such citations; each with its depth, the first hop of a shortest path and whether it is live
@@ -43,6 +53,16 @@ public final class Derivations {
         Objects.requireNonNull(id, "id");
         store.factExistsAt(id, Objects.requireNonNull(at, "at"));
         return derivation.dependents(id, store.commit(at), transitive);
+    }
+
+    /**
+     * {@link #explain(FactId, CommitId)} at the tip of main.
+     *
+     * @throws NotFoundException when {@code id} has no navigable version on main
+     */
+    public ProvenanceNode explain(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return explain(id, store.head());
     }
 
     /**

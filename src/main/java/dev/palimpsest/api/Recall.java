@@ -26,7 +26,10 @@ import org.eclipse.jgit.lib.ObjectId;
  * a token budget. Both answer from the persisted search index ({@code palimpsest-index/search-v1/},
  * opened and caught up with main on first use, kept up to date by every write of this store).
  *
- * <p>Thread-safe. Arguments must not be null.
+ * <p>"Latest or at a commit" is said in the question: a {@link SearchQuery} or {@link BriefRequest}
+ * built without {@code at(commit)} is answered at the tip of main.
+ *
+ * <p>Thread-safe. Arguments must not be null ({@link NullPointerException} naming the argument).
  */
 public final class Recall {
     private final Store store;
@@ -89,7 +92,7 @@ public final class Recall {
     }
 
     /**
-     * The facts relevant to {@code q} at its commit (default: the tip of main), best first: at most
+     * The facts relevant to {@code q} at its commit ({@link SearchQuery#commit()}; none: the tip of main when asked), best first: at most
      * {@code q.limit()}. Naming an entity (a fact's subject, by {@link dev.palimpsest.model.EntityKey})
      * scores 1.0; BM25 over the text at most 0.9 (the best text match 0.9); the spelling channel
      * (character trigrams of subject and object keys, Dice similarity at least 0.5) {@code 0.9 *
@@ -141,7 +144,7 @@ public final class Recall {
     }
 
     /**
-     * The brief of {@code r} at its commit (default: the tip of main): sections "Known facts (with
+     * The brief of {@code r} at its commit ({@link BriefRequest#commit()}; none: the tip of main when asked): sections "Known facts (with
      * provenance)", "Contradictions — same subject and predicate, different values" and "Superseded
      * or retracted — do not re-derive these", in that priority, fitted to {@code r.maxTokens()}
      * cl100k_base tokens by dropping whole entries from the tail. Empty (no sections) when there is
@@ -151,7 +154,7 @@ public final class Recall {
      */
     public Brief brief(BriefRequest r) throws NotFoundException {
         Objects.requireNonNull(r, "r");
-        if ((r.query() == null || r.query().isBlank()) && r.entities().isEmpty()) {
+        if (r.isEmpty()) {
             seq(r.at());
             return new Brief(List.of(), 0, r.maxTokens(), 0);
         }

@@ -97,6 +97,11 @@ public final class Receipts {
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
     }
 
+    /** Alive, dead, touched and pending counts per layer at the tip of main. */
+    public ReceiptReport report() {
+        return store.atTip(this::report);
+    }
+
     /**
      * Alive, dead, touched and pending counts per layer at {@code at}.
      *
@@ -167,6 +172,11 @@ public final class Receipts {
         Transaction tx = store.begin(actor);
         Cascade.operations(plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at())).forEach(tx::add);
         return tx.commit();
+    }
+
+    /** The review queue at the tip of main; see {@link #review(CommitId)}. */
+    public List<ReviewItem> review() {
+        return store.atTip(this::review);
     }
 
     /**

@@ -44,7 +44,7 @@ abstract class Context {
     }
 
     KeyHome home() {
-        return KeyHome.resolve(main().global.home);
+        return main().global.home != null ? KeyHome.of(main().global.home) : KeyHome.fromEnvironment();
     }
 
     boolean json() {

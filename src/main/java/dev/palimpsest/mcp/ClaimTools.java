@@ -1,9 +1,11 @@
 package dev.palimpsest.mcp;
 
+import dev.palimpsest.api.ClaimsAt;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ClaimResult;
 import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.RefRole;
@@ -49,8 +51,8 @@ final class ClaimTools {
                         Schema.input().string("subject", "Only this entity (default: every one).", false)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("contradictions", "array"),
-                        a -> Views.listOf("contradictions", store.claims().contradictions(a.optText("subject"),
-                                a.at(store)).stream().map(Views::contradiction).toList())));
+                        a -> Views.listOf("contradictions", contradictions(store, a).stream()
+                                .map(Views::contradiction).toList())));
     }
 
     static ToolDef claim(Session s) {
@@ -82,14 +84,21 @@ final class ClaimTools {
         String subject = a.text("subject");
         String predicate = a.optText("predicate");
         CommitId at = a.at(store);
-        return Views.listOf("claims", store.claims().current(subject, predicate, at).stream()
+        ClaimsAt claims = store.claims().at(at);
+        return Views.listOf("claims", (predicate == null ? claims.current(subject) : claims.current(subject, predicate)).stream()
                 .map(v -> Views.claim(v, false)).toList());
+    }
+
+    private static List<Contradiction> contradictions(Store store, Args a) throws Exception {
+        String subject = a.optText("subject");
+        ClaimsAt claims = store.claims().at(a.at(store));
+        return subject == null ? claims.contradictions() : claims.contradictions(subject);
     }
 
     private static Map<String, Object> deadEnds(Store store, Args a) throws Exception {
         String subject = a.text("subject");
         int max = a.count("max", 20);
-        DeadEnds d = store.claims().deadEnds(subject, max, a.at(store));
+        DeadEnds d = store.claims().at(a.at(store)).deadEnds(subject, max);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kept", d.kept().stream().map(v -> Views.claim(v, true)).toList());
         m.put("omitted", d.omitted());

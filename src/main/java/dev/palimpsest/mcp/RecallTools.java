@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The recall tools brief and search, over {@link dev.palimpsest.api.Recall}. Stateless. */
 final class RecallTools {
@@ -47,8 +48,10 @@ final class RecallTools {
     }
 
     private static Map<String, Object> brief(Store store, Args a) throws Exception {
-        Brief b = store.recall().brief(new BriefRequest(a.texts("entity"), a.optText("query"), a.at(store),
-                a.count("max_tokens", 0), a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS)));
+        BriefRequest.Builder r = BriefRequest.builder().entities(a.texts("entity")).at(a.at(store))
+                .maxTokens(a.count("max_tokens", 0)).maxDeadEnds(a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS));
+        Optional.ofNullable(a.optText("query")).ifPresent(r::query);
+        Brief b = store.recall().brief(r.build());
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> sections = new ArrayList<>();
         for (Brief.Section s : b.sections()) {
@@ -72,8 +75,13 @@ final class RecallTools {
         ActorName who = actor == null ? null : Args.parse("actor", actor, ActorName::of);
         SearchQuery q;
         try {
-            q = new SearchQuery(a.optText("query"), a.texts("entity"), a.at(store), a.count("limit", 10),
-                    a.count("hops", 1), k, null, null, who, a.optText("run"));
+            SearchQuery.Builder b = SearchQuery.builder().entities(a.texts("entity")).at(a.at(store))
+                    .limit(a.count("limit", SearchQuery.DEFAULT_LIMIT)).hops(a.count("hops", SearchQuery.DEFAULT_HOPS));
+            Optional.ofNullable(a.optText("query")).ifPresent(b::text);
+            Optional.ofNullable(k).ifPresent(b::kind);
+            Optional.ofNullable(who).ifPresent(b::actor);
+            Optional.ofNullable(a.optText("run")).ifPresent(b::run);
+            q = b.build();
         } catch (IllegalArgumentException e) {
             throw Args.invalid("query", e.getMessage());
         }

@@ -165,7 +165,7 @@ class SealFollowsProvenanceTest {
             assertThat(s.erasure().unlearnCheck(A).readable()).containsExactly(P);
         }
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 

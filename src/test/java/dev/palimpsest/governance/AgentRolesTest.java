@@ -59,7 +59,7 @@ class AgentRolesTest {
 
     private void auditClean() throws Exception {
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 

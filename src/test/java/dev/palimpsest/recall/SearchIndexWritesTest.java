@@ -32,13 +32,13 @@ class SearchIndexWritesTest {
     }
 
     private static List<String> named(Store s, String entity) throws Exception {
-        return RecallStoriesTest.ids(s.recall().search(SearchQuery.of(null, List.of(entity)).with(10, 0)));
+        return RecallStoriesTest.ids(s.recall().search(SearchQuery.builder().entity(entity).build().with(10, 0)));
     }
 
     @Test
     void aStoresFirstQuestionBuildsAndSavesItsIndexAtOnceEvenAtItsGenesis() throws Exception {
         try (Store s = TestStores.init(dir)) {
-            assertThat(s.recall().search(SearchQuery.of("anything", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("anything").build())).isEmpty();
             assertThat(savedCommit(s.gitDir())).isEqualTo(s.head().hex());
         }
     }
@@ -90,8 +90,8 @@ class SearchIndexWritesTest {
                     .id(FactId.of("r4")));
             assertThat(savedCommit(g)).isEqualTo(one.head().hex()); // caught up with the write, not at the question
             assertThat(named(one, "redis")).containsExactly("r1", "r2", "r3", "r4");
-            assertThat(RecallStoriesTest.ids(one.recall().search(SearchQuery.of(null, List.of("redis")).with(10, 0)
-                    .at(before)))).containsExactly("r1", "r2", "r3");
+            assertThat(RecallStoriesTest.ids(one.recall().search(SearchQuery.builder().entity("redis").hops(0)
+                    .at(before).build()))).containsExactly("r1", "r2", "r3");
         }
     }
 
@@ -102,10 +102,10 @@ class SearchIndexWritesTest {
             var tx = s.begin(TestStores.ALICE);
             tx.assertFact(FactSpec.of(Kind.CLAIM, "a note on bob the builder").id(FactId.of("bob")));
             tx.commit();
-            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.of("builder", List.of())))).containsExactly("bob");
+            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.builder("builder").build()))).containsExactly("bob");
             String key = new KeyHome(dir.resolve("home")).generateKey(bob, "bob@example.org");
             s.begin(TestStores.ALICE).addKey(bob, key, KeyRole.AGENT).commit(); // writes keys/bob.yaml
-            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.of("builder", List.of())))).containsExactly("bob");
+            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.builder("builder").build()))).containsExactly("bob");
         }
     }
 }

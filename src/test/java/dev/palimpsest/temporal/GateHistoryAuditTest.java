@@ -96,7 +96,7 @@ class GateHistoryAuditTest {
 
     private static AuditReport audit(Path gitDir) throws Exception {
         try (Auditor a = Auditor.open(gitDir)) {
-            return a.audit(null, AuditProgress.none());
+            return a.audit(AuditProgress.none());
         }
     }
 }
