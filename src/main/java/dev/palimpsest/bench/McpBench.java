@@ -210,6 +210,16 @@ public final class McpBench {
         return Stats.of(nanos);
     }
 
+    /**
+     * {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar,
+     * with {@code jvmOptions} after {@code java}.
+     */
+    public static List<String> serverCommand(List<String> jvmOptions) {
+        List<String> c = new ArrayList<>(serverCommand());
+        c.addAll(1, jvmOptions);
+        return List.copyOf(c);
+    }
+
     /** {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar. */
     static List<String> serverCommand() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
