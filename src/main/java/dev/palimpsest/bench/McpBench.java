@@ -53,7 +53,14 @@ public final class McpBench {
         this.log = log;
     }
 
+    /** Runs the round trips with servers (and CLI processes) started by {@link #serverCommand()}. */
     public Result run(int samples, int warmup, int cliSamples) throws IOException, PalimpsestException {
+        return run(samples, warmup, cliSamples, serverCommand());
+    }
+
+    /** Runs the round trips with servers (and CLI processes) started by {@code server}, a command line before {@code mcp}. */
+    public Result run(int samples, int warmup, int cliSamples, List<String> server)
+            throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-mcp-");
         Path home = dir.resolve("home");
         Path gitDir = dir.resolve("store.git");
@@ -76,7 +83,6 @@ public final class McpBench {
         }
         log.println("  in-process API, same store: read " + apiShow + "; one-fact commit " + apiAssert
                 + " (fsync on), " + apiAssertNoFsync + " (fsync off)");
-        List<String> server = serverCommand();
         log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
                 + " samples each");
         Timed show;

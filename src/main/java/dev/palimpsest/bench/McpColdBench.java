@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -62,8 +63,12 @@ public final class McpColdBench {
     /**
      * Builds the store (or reuses the one kept in the scratch folder for this size) and times
      * {@code samples} fresh servers started by {@code server} (a command line before {@code mcp}).
+     * With a {@code cdsArchive}, one untimed server first writes a class data sharing archive there
+     * ({@code -XX:ArchiveClassesAtExit}) and every timed server starts with it ({@code
+     * -XX:SharedArchiveFile}).
      */
-    public Result run(int facts, int samples, List<String> server) throws IOException, PalimpsestException {
+    public Result run(int facts, int samples, List<String> server, Optional<Path> cdsArchive)
+            throws IOException, PalimpsestException {
         Path dir = workDir.resolve("bench-mcp-cold-" + facts);
         Path home = dir.resolve("home");
         Path gitDir = dir.resolve("store.git");
@@ -76,9 +81,20 @@ public final class McpColdBench {
             commits = build(dir, home, gitDir, facts);
             Files.writeString(done, commits + "\n");
         }
+        sample(server, gitDir, home, 0); // saves whatever derived file the build left behind, like a store in use
+        if (cdsArchive.isPresent()) {
+            Path jsa = cdsArchive.get().toAbsolutePath();
+            Files.deleteIfExists(jsa);
+            sample(withJvmOptions(server, List.of("-XX:ArchiveClassesAtExit=" + jsa)), gitDir, home, 0);
+            if (!Files.isRegularFile(jsa)) {
+                throw new IOException("the server wrote no class data sharing archive at " + jsa);
+            }
+            log.printf("bench mcp cold: wrote the class data sharing archive %s (%,d bytes)%n", jsa, Files.size(jsa));
+            server = withJvmOptions(server, List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off",
+                    "-Xlog:cds+dynamic=off"));
+        }
         log.println("bench mcp cold: server " + String.join(" ", server) + " mcp; " + samples + " fresh processes");
         log.flush();
-        sample(server, gitDir, home, 0); // saves whatever derived file the build left behind, like a store in use
         long[] init = new long[samples];
         long[] call = new long[samples];
         long[] search = new long[samples];
@@ -108,6 +124,12 @@ public final class McpColdBench {
         log.printf("  load average %.1f on %d cores%n", load, Runtime.getRuntime().availableProcessors());
         log.flush();
         return r;
+    }
+
+    private static List<String> withJvmOptions(List<String> server, List<String> options) {
+        List<String> c = new ArrayList<>(server);
+        c.addAll(1, options);
+        return List.copyOf(c);
     }
 
     private int build(Path dir, Path home, Path gitDir, int facts) throws IOException, PalimpsestException {

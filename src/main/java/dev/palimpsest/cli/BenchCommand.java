@@ -478,9 +478,13 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--cold-only", description = "Measure the cold start only, not the round trips.")
         boolean coldOnly;
 
-        @Option(names = "--server-jvm-option", paramLabel = "OPT", description = "A JVM option for the cold-started"
-                + " servers (repeatable), e.g. -XX:SharedArchiveFile=target/palimpsest.jsa.")
+        @Option(names = "--server-jvm-option", paramLabel = "OPT", description = "A JVM option for every server and CLI"
+                + " process started (repeatable), e.g. -XX:TieredStopAtLevel=1.")
         java.util.List<String> serverJvmOptions = new java.util.ArrayList<>();
+
+        @Option(names = "--cds-archive", paramLabel = "FILE", description = "Write a class data sharing archive of the"
+                + " server's classes to FILE with one untimed server first, then start every timed server with it.")
+        Path cdsArchive;
 
         @Mixin
         Scratch scratch;
@@ -495,11 +499,12 @@ final class BenchCommand implements Callable<Integer> {
             java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
             if (coldSamples > 0) {
                 out.put("cold", new dev.palimpsest.bench.McpColdBench(scratch.work(), benchLog()).run(coldFacts,
-                        coldSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions)));
+                        coldSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions),
+                        java.util.Optional.ofNullable(cdsArchive)));
             }
             if (!coldOnly) {
                 out.put("warm", new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).run(samples, warmup,
-                        cliSamples));
+                        cliSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions)));
             }
             if (json()) {
                 printJson(out);
