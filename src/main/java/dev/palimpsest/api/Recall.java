@@ -117,6 +117,21 @@ public final class Recall {
         });
     }
 
+    /**
+     * Opens the search index and the claims index it reads, catches both up with main, and asks one
+     * question of them, so that a first {@link #search} or {@link #brief} does not wait for that work
+     * (a server calls this on a background thread as it starts). Questions asked later still catch up
+     * with main as it is when they are asked, and a forget seen since still drops the index unsaved.
+     * Thread-safe; cheap once the index is open.
+     */
+    public void prepare() {
+        try {
+            search(SearchQuery.of("palimpsest", List.of("palimpsest")));
+        } catch (NotFoundException e) {
+            throw new IllegalStateException("the tip of main is not on main's history", e);
+        }
+    }
+
     private interface Question<T> {
         T ask() throws NotFoundException;
     }

@@ -60,7 +60,14 @@ public final class McpBench {
         this.log = log;
     }
 
+    /** Runs the round trips with servers (and CLI processes) started by {@link #serverCommand()}. */
     public Result run(int samples, int warmup, int cliSamples) throws IOException, PalimpsestException {
+        return run(samples, warmup, cliSamples, serverCommand());
+    }
+
+    /** Runs the round trips with servers (and CLI processes) started by {@code server}, a command line before {@code mcp}. */
+    public Result run(int samples, int warmup, int cliSamples, List<String> server)
+            throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-mcp-");
         Path home = dir.resolve("home");
         Path gitDir = dir.resolve("store.git");
@@ -83,7 +90,6 @@ public final class McpBench {
         }
         log.println("  in-process API, same store: read " + apiShow + "; one-fact commit " + apiAssert
                 + " (fsync on), " + apiAssertNoFsync + " (fsync off)");
-        List<String> server = serverCommand();
         log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
                 + " samples each");
         Timed show;
@@ -247,6 +253,16 @@ public final class McpBench {
             nanos[i] = System.nanoTime() - t0;
         }
         return Stats.of(nanos);
+    }
+
+    /**
+     * {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar,
+     * with {@code jvmOptions} after {@code java}.
+     */
+    public static List<String> serverCommand(List<String> jvmOptions) {
+        List<String> c = new ArrayList<>(serverCommand());
+        c.addAll(1, jvmOptions);
+        return List.copyOf(c);
     }
 
     /** {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar. */

@@ -87,11 +87,11 @@ public final class SearchBench {
         this.log = log;
     }
 
-    private static String word(int i) {
+    static String word(int i) {
         return SYLLABLES[i % 20] + SYLLABLES[(i / 20) % 20] + SYLLABLES[(i / 400) % 20] + "x";
     }
 
-    private static String entity(int e) {
+    static String entity(int e) {
         return "Service-" + e;
     }
 
@@ -390,7 +390,7 @@ public final class SearchBench {
         return min >= max ? max : min + rnd.nextInt(max - min + 1);
     }
 
-    private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
+    static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
             throws PalimpsestException {
         Transaction tx = store.begin(ACTOR);
         int start = next[0];

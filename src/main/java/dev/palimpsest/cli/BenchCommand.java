@@ -471,22 +471,48 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--cli-samples", defaultValue = "5", description = "CLI processes per operation. Default: ${DEFAULT-VALUE}.")
         int cliSamples;
 
+        @Option(names = "--cold-samples", defaultValue = "10", description = "Fresh server processes timed from their"
+                + " spawn to initialize, a first show and a first search answered (0: none). Default: ${DEFAULT-VALUE}.")
+        int coldSamples;
+
+        @Option(names = "--cold-facts", defaultValue = "3000", description = "Claims in the store the cold start opens"
+                + " (built once in the scratch folder, then reused). Default: ${DEFAULT-VALUE}.")
+        int coldFacts;
+
+        @Option(names = "--cold-only", description = "Measure the cold start only, not the round trips.")
+        boolean coldOnly;
+
+        @Option(names = "--server-jvm-option", paramLabel = "OPT", description = "A JVM option for every server and CLI"
+                + " process started (repeatable), e.g. -XX:TieredStopAtLevel=1.")
+        java.util.List<String> serverJvmOptions = new java.util.ArrayList<>();
+
+        @Option(names = "--cds-archive", paramLabel = "FILE", description = "Write a class data sharing archive of the"
+                + " server's classes to FILE with one untimed server first, then start every timed server with it.")
+        Path cdsArchive;
+
         @Mixin
         Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            if (samples < 1 || warmup < 0 || cliSamples < 1) {
-                throw new Main.UsageException("--samples and --cli-samples >= 1, --warmup >= 0");
+            if (samples < 1 || warmup < 0 || cliSamples < 1 || coldSamples < 0 || coldFacts < 1
+                    || (coldOnly && coldSamples < 1)) {
+                throw new Main.UsageException("--samples, --cli-samples and --cold-facts >= 1, --warmup and"
+                        + " --cold-samples >= 0, --cold-only needs --cold-samples >= 1");
             }
-            var bench = new dev.palimpsest.bench.McpBench(scratch.work(), benchLog());
-            var r = bench.run(samples, warmup, cliSamples);
-            var tools = bench.toolsList();
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            if (coldSamples > 0) {
+                out.put("cold", new dev.palimpsest.bench.McpColdBench(scratch.work(), benchLog()).run(coldFacts,
+                        coldSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions),
+                        java.util.Optional.ofNullable(cdsArchive)));
+            }
+            if (!coldOnly) {
+                out.put("warm", new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).run(samples, warmup,
+                        cliSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions)));
+                out.put("toolsList", new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).toolsList());
+            }
             if (json()) {
-                Map<String, Object> m = new LinkedHashMap<>(new ObjectMapper().convertValue(r,
-                        new TypeReference<Map<String, Object>>() {}));
-                m.put("toolsList", tools);
-                printJson(m);
+                printJson(out);
             }
             return Main.OK;
         }

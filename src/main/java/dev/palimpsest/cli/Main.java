@@ -38,7 +38,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
             SyncCommands.Sync.class, McpCommand.class})
-public final class Main {
+public final class Main implements Root {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
     public static final int USAGE = 2;
@@ -56,6 +56,16 @@ public final class Main {
 
     private Main(InputStream stdin) {
         this.stdin = stdin;
+    }
+
+    @Override
+    public GlobalOptions global() {
+        return global;
+    }
+
+    @Override
+    public InputStream stdin() {
+        return stdin;
     }
 
     public static void main(String[] args) {
@@ -86,7 +96,7 @@ public final class Main {
 
     /** Runs one command line, reading {@code --body-file -} from {@code in}, and returns its exit code. */
     public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err) {
-        CommandLine cl = commandLine(in);
+        CommandLine cl = McpRoot.serves(args) ? McpRoot.commandLine(in) : commandLine(in);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -110,7 +120,7 @@ public final class Main {
     }
 
     /** picocli expands at the top command only and does not pass this setting down; set it everywhere anyway. */
-    private static void configure(CommandLine cl) {
+    static void configure(CommandLine cl) {
         for (CommandLine sub : cl.getSubcommands().values()) {
             sub.setExpandAtFiles(false);
             if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) {
@@ -152,8 +162,8 @@ public final class Main {
 
     /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */
     private static boolean jsonRequested(CommandLine cl, String[] args) {
-        Main main = cl.getCommand();
-        if (main.global != null && main.global.json) {
+        Root main = cl.getCommand();
+        if (main.global() != null && main.global().json) {
             return true;
         }
         for (String a : args) {

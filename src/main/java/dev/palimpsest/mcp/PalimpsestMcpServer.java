@@ -73,11 +73,14 @@ public final class PalimpsestMcpServer {
     private final McpSyncServer server;
     private final StdioTransport transport;
     private final Optional<ProcessHandle> parent;
+    private final Thread warmUp;
 
-    private PalimpsestMcpServer(McpSyncServer server, StdioTransport transport, Optional<ProcessHandle> parent) {
+    private PalimpsestMcpServer(McpSyncServer server, StdioTransport transport, Optional<ProcessHandle> parent,
+            Thread warmUp) {
         this.server = server;
         this.transport = transport;
         this.parent = parent;
+        this.warmUp = warmUp;
     }
 
     /**
@@ -99,6 +102,7 @@ public final class PalimpsestMcpServer {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(set, "set");
+        Thread warmUp = warmUp(store);
         ObjectMapper json = new ObjectMapper();
         Session session = new Session(store, actor, run);
         StdioTransport transport = new StdioTransport(json, in, out);
@@ -118,7 +122,25 @@ public final class PalimpsestMcpServer {
                 .prompts(Prompts.all())
                 .completions(Completions.all(session))
                 .build();
-        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent());
+        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent(), warmUp);
+    }
+
+    /**
+     * Opens and catches up the search index on a daemon thread while the server starts (loading
+     * Lucene and reading the index take longer than the rest of the start), so the first search finds
+     * it ready; a failure is left for the first search to meet and report.
+     */
+    private static Thread warmUp(Store store) {
+        Thread t = new Thread(() -> {
+            try {
+                store.recall().prepare();
+            } catch (RuntimeException e) {
+                log.debug("warming up the search index failed; the first search tries again", e);
+            }
+        }, "palimpsest-warm-up");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /**
@@ -158,15 +180,21 @@ public final class PalimpsestMcpServer {
     /**
      * Ends the session: calls still running may finish (for up to 0.8 s when the input ended, since the
      * client can still read their answers; 0.5 s otherwise), queued answers are written, and the SDK's
-     * session is closed. True when no call was left running, so the store may be closed.
+     * session is closed. True when no call was left running and the search index warm-up has ended
+     * (it shares the same time), so the store may be closed.
      */
     public boolean close() throws InterruptedException {
         transport.end(StdioTransport.End.CLOSED);
         boolean inputEnded = transport.ended().orElseThrow() == StdioTransport.End.INPUT_CLOSED;
-        boolean idle = transport.awaitIdle(inputEnded ? FINISH_AFTER_INPUT_MILLIS : FINISH_OTHERWISE_MILLIS);
+        long budget = inputEnded ? FINISH_AFTER_INPUT_MILLIS : FINISH_OTHERWISE_MILLIS;
+        long deadline = System.nanoTime() + budget * 1_000_000;
+        boolean idle = transport.awaitIdle(budget);
+        warmUp.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        idle = idle && !warmUp.isAlive();
         if (!idle) {
-            log.warn("{} call(s) still running at exit: they are abandoned and the store is left open (its derived"
-                    + " indexes catch up from git at the next open)", transport.running());
+            log.warn("{} call(s){} still running at exit: they are abandoned and the store is left open (its derived"
+                    + " indexes catch up from git at the next open)", transport.running(),
+                    warmUp.isAlive() ? " and the search index warm-up" : "");
         }
         server.closeGracefully();
         return idle;
