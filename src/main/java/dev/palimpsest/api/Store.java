@@ -63,6 +63,7 @@ public final class Store implements AutoCloseable {
     private final Recall recall;
     private final Replication replication;
     private final Erasure erasure;
+    private final Bulk bulk;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -77,6 +78,7 @@ public final class Store implements AutoCloseable {
         this.recall = new Recall(this, repo, writer);
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
+        this.bulk = new Bulk(this, repo);
         writer.watch().check(); // tombstones that reached this replica while no process ran: their keys go first
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
@@ -199,6 +201,11 @@ public final class Store implements AutoCloseable {
     /** Produced files: content-addressed bytes with a provenance record per name. */
     public ProducedFiles files() {
         return files;
+    }
+
+    /** Bulk loading and unloading: markdown notes imported as facts, live facts exported as JSON lines. */
+    public Bulk bulk() {
+        return bulk;
     }
 
     /** Recall: ranked search and token-budgeted briefs, at any commit. */

@@ -28,7 +28,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
             KeysCommand.class, AuditCommand.class, HooksCommand.class,
-            ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
+            ReceiptCommands.Ingest.class, BulkCommands.Import.class, BulkCommands.Export.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
             ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
             DemoCommand.class, BenchCommand.class,
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
