@@ -51,6 +51,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * ({@link NullPointerException}). Close the store to release the repository.
  */
 public final class Store implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Store.class);
     private final GitRepo repo;
     private final PredicateIndex index;
     private final Writer writer;
@@ -147,8 +148,8 @@ public final class Store implements AutoCloseable {
         }
         List<FactId> settled = Forgetting.settleInterrupted(repo);
         if (!settled.isEmpty()) {
-            System.err.println("palimpsest: finished an interrupted forget: destroyed the data keys of " + settled.size()
-                    + " forgotten fact(s) and scrubbed the caches");
+            LOG.warn("finished an interrupted forget: destroyed the data keys of {} forgotten fact(s) and scrubbed the caches",
+                    settled.size());
         }
         return new Store(repo, new Signers(home.dir()), options);
     }

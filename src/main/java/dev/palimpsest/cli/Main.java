@@ -59,24 +59,52 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        logToStandardError();
+        logToStandardError(logLevels(jsonAmong(args), System.console() != null));
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, System.in, out, err));
     }
 
     /**
-     * Sets SLF4J's simple binding (the CLI jar's; JGit and the MCP SDK log through it) to warnings and
-     * errors only, on standard error, one line each ({@code WARN StdioTransport - ...}); a
-     * {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM wins.
+     * The levels of SLF4J's simple binding (the CLI jar's) for one run: without {@code --json} the
+     * library's notices ({@code dev.palimpsest}, e.g. "building the claims index") at info and every
+     * other logger (JGit, the MCP SDK) at warn; with {@code --json} nothing, since standard error is
+     * then kept clean. Catch-up progress ({@code dev.palimpsest.progress}) shows only on a terminal.
      */
-    static void logToStandardError() {
-        Map.of("defaultLogLevel", "warn", "logFile", "System.err", "showThreadName", "false", "showShortLogName",
-                "true").forEach((key, value) -> {
-                    if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
-                        System.setProperty("org.slf4j.simpleLogger." + key, value);
-                    }
-                });
+    static Map<String, String> logLevels(boolean json, boolean terminal) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("defaultLogLevel", json ? "off" : "warn");
+        m.put("log.dev.palimpsest", json ? "off" : "info");
+        m.put("log.dev.palimpsest.progress", terminal ? "info" : "off");
+        return m;
+    }
+
+    /**
+     * Sets SLF4J's simple binding to {@code levels}, on standard error, one line each
+     * ({@code WARN StdioTransport - ...}); a {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM
+     * wins. Takes effect when the first logger is made, so only once per process.
+     */
+    static void logToStandardError(Map<String, String> levels) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(levels);
+        all.putAll(Map.of("logFile", "System.err", "showThreadName", "false", "showShortLogName", "true"));
+        all.forEach((key, value) -> {
+            if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
+                System.setProperty("org.slf4j.simpleLogger." + key, value);
+            }
+        });
+    }
+
+    /** {@code --json} is among the arguments, before any {@code --}. */
+    static boolean jsonAmong(String[] args) {
+        for (String a : args) {
+            if ("--".equals(a)) {
+                return false;
+            }
+            if ("--json".equals(a)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs one command line and returns its exit code; standard input is this process's. */
@@ -153,18 +181,7 @@ public final class Main {
     /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */
     private static boolean jsonRequested(CommandLine cl, String[] args) {
         Main main = cl.getCommand();
-        if (main.global != null && main.global.json) {
-            return true;
-        }
-        for (String a : args) {
-            if ("--".equals(a)) {
-                return false;
-            }
-            if ("--json".equals(a)) {
-                return true;
-            }
-        }
-        return false;
+        return main.global != null && main.global.json || jsonAmong(args);
     }
 
     /** A usage problem found after parsing (a missing required global option). */
