@@ -16,7 +16,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code palimpsest} command. Exit codes: 0 ok, 1 internal error, 2 usage, 3 audit violations,
  * 4 not found (an unknown fact or commit, or a fact not live there), 5 rejected (bad input or gate
  * violation; nothing written), 6 no store at that path, 7 conflict (another writer moved main;
- * nothing written; retry). With {@code --json} every failure prints one {@link Failure} object on
+ * nothing written; retry), 8 judge unavailable (misconfigured or unreachable; nothing written). With {@code --json} every failure prints one {@link Failure} object on
  * stdout.
  */
 @Command(name = "palimpsest", mixinStandardHelpOptions = true, version = "palimpsest 0.1.0",
@@ -47,6 +47,7 @@ public final class Main {
     public static final int REJECTED = 5;
     public static final int NO_STORE = 6;
     public static final int CONFLICT = 7;
+    public static final int JUDGE_UNAVAILABLE = 8;
 
     @Mixin
     GlobalOptions global;
