@@ -135,6 +135,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new Main(in));
         cl.setExpandAtFiles(false);
         configure(cl);
+        HelpGroups.install(cl);
         return cl;
     }
 
