@@ -68,11 +68,15 @@ public final class Receipts {
     }
 
     /**
-     * Lands a batch (YAML, see README "Ingest files") as one commit: config changes (policy,
-     * ontology), sources, assertions and artifacts. Receipts over 8 bundles keep the smallest 8,
-     * or with {@code strict} reject the batch.
+     * Lands a batch (YAML or JSON, see README "Ingest files" and docs/loading.md) as one commit: config
+     * changes (policy, ontology, multi-valued predicates), sources, assertions, claims (facts of kind
+     * {@code entity-claim}, as {@link Claims#claim} writes them; one naming {@code supersedes} corrects
+     * that claim as {@link Claims#supersede} does) and artifacts. Receipts over 8 bundles keep the
+     * smallest 8, or with {@code strict} reject the batch.
      *
-     * @throws RejectedException the batch is malformed or breaks a gate rule; every problem is listed
+     * @throws RejectedException the batch is malformed or breaks a gate rule (a claim citing a source
+     *     that is neither in the batch nor live at main's tip, a bad quote, ...); every problem is
+     *     listed and nothing is written
      */
     public IngestResult ingest(ActorName actor, byte[] yaml, boolean strict) throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
@@ -91,8 +95,18 @@ public final class Receipts {
             tx.assertFact(FactSpec.of(it.kind(), it.body()).id(it.id()).refs(it.refs()).grounding(it.grounding()));
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
+        for (BatchFile.ClaimItem c : batch.claims) {
+            FactSpec f = c.spec().toFactSpec();
+            if (c.supersedes() == null) {
+                tx.assertFact(f);
+            } else {
+                tx.supersede(c.supersedes(), f);
+            }
+            kinds.merge(Kind.ENTITY_CLAIM.value(), 1, Integer::sum);
+        }
         if (tx.size() == 0) {
-            throw new RejectedException(Rule.EMPTY_BATCH, "batch", "the batch holds no sources, assertions, artifacts or config");
+            throw new RejectedException(Rule.EMPTY_BATCH, "batch",
+                    "the batch holds no sources, assertions, claims, artifacts or config");
         }
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
     }

@@ -59,6 +59,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * ({@link NullPointerException} naming the argument). Close the store to release the repository.
  */
 public final class Store implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Store.class);
     private final GitRepo repo;
     private final PredicateIndex index;
     private final Writer writer;
@@ -71,6 +72,7 @@ public final class Store implements AutoCloseable {
     private final Recall recall;
     private final Replication replication;
     private final Erasure erasure;
+    private final Bulk bulk;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -85,6 +87,7 @@ public final class Store implements AutoCloseable {
         this.recall = new Recall(this, repo, writer);
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
+        this.bulk = new Bulk(this, repo);
         writer.watch().check(); // tombstones that reached this replica while no process ran: their keys go first
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
@@ -153,8 +156,8 @@ public final class Store implements AutoCloseable {
         }
         List<FactId> settled = Forgetting.settleInterrupted(repo);
         if (!settled.isEmpty()) {
-            System.err.println("palimpsest: finished an interrupted forget: destroyed the data keys of " + settled.size()
-                    + " forgotten fact(s) and scrubbed the caches");
+            LOG.warn("finished an interrupted forget: destroyed the data keys of {} forgotten fact(s) and scrubbed the caches",
+                    settled.size());
         }
         return new Store(repo, new Signers(home.dir()), options);
     }
@@ -207,6 +210,11 @@ public final class Store implements AutoCloseable {
     /** Produced files: content-addressed bytes with a provenance record per name. */
     public ProducedFiles files() {
         return files;
+    }
+
+    /** Bulk loading and unloading: markdown notes imported as facts, live facts exported as JSON lines. */
+    public Bulk bulk() {
+        return bulk;
     }
 
     /** Recall: ranked search and token-budgeted briefs, at any commit. */

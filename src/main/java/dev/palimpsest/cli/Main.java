@@ -16,7 +16,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code palimpsest} command. Exit codes: 0 ok, 1 internal error, 2 usage, 3 audit violations,
  * 4 not found (an unknown fact or commit, or a fact not live there), 5 rejected (bad input or gate
  * violation; nothing written), 6 no store at that path, 7 conflict (another writer moved main;
- * nothing written; retry). With {@code --json} every failure prints one {@link Failure} object on
+ * nothing written; retry), 8 judge unavailable (misconfigured or unreachable; nothing written). With {@code --json} every failure prints one {@link Failure} object on
  * stdout.
  */
 @Command(name = "palimpsest", mixinStandardHelpOptions = true, version = "palimpsest 0.1.0",
@@ -28,7 +28,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
             KeysCommand.class, AuditCommand.class, HooksCommand.class,
-            ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
+            ReceiptCommands.Ingest.class, BulkCommands.Import.class, BulkCommands.Export.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
             ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
             DemoCommand.class, BenchCommand.class,
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
@@ -47,6 +47,7 @@ public final class Main implements Root {
     public static final int REJECTED = 5;
     public static final int NO_STORE = 6;
     public static final int CONFLICT = 7;
+    public static final int JUDGE_UNAVAILABLE = 8;
 
     @Mixin
     GlobalOptions global;
@@ -69,24 +70,52 @@ public final class Main implements Root {
     }
 
     public static void main(String[] args) {
-        logToStandardError();
+        logToStandardError(logLevels(jsonAmong(args), System.console() != null));
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, System.in, out, err));
     }
 
     /**
-     * Sets SLF4J's simple binding (the CLI jar's; JGit and the MCP SDK log through it) to warnings and
-     * errors only, on standard error, one line each ({@code WARN StdioTransport - ...}); a
-     * {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM wins.
+     * The levels of SLF4J's simple binding (the CLI jar's) for one run: without {@code --json} the
+     * library's notices ({@code dev.palimpsest}, e.g. "building the claims index") at info and every
+     * other logger (JGit, the MCP SDK) at warn; with {@code --json} nothing, since standard error is
+     * then kept clean. Catch-up progress ({@code dev.palimpsest.progress}) shows only on a terminal.
      */
-    static void logToStandardError() {
-        Map.of("defaultLogLevel", "warn", "logFile", "System.err", "showThreadName", "false", "showShortLogName",
-                "true").forEach((key, value) -> {
-                    if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
-                        System.setProperty("org.slf4j.simpleLogger." + key, value);
-                    }
-                });
+    static Map<String, String> logLevels(boolean json, boolean terminal) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("defaultLogLevel", json ? "off" : "warn");
+        m.put("log.dev.palimpsest", json ? "off" : "info");
+        m.put("log.dev.palimpsest.progress", terminal ? "info" : "off");
+        return m;
+    }
+
+    /**
+     * Sets SLF4J's simple binding to {@code levels}, on standard error, one line each
+     * ({@code WARN StdioTransport - ...}); a {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM
+     * wins. Takes effect when the first logger is made, so only once per process.
+     */
+    static void logToStandardError(Map<String, String> levels) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(levels);
+        all.putAll(Map.of("logFile", "System.err", "showThreadName", "false", "showShortLogName", "true"));
+        all.forEach((key, value) -> {
+            if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
+                System.setProperty("org.slf4j.simpleLogger." + key, value);
+            }
+        });
+    }
+
+    /** {@code --json} is among the arguments, before any {@code --}. */
+    static boolean jsonAmong(String[] args) {
+        for (String a : args) {
+            if ("--".equals(a)) {
+                return false;
+            }
+            if ("--json".equals(a)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs one command line and returns its exit code; standard input is this process's. */
@@ -116,6 +145,7 @@ public final class Main implements Root {
         CommandLine cl = new CommandLine(new Main(in));
         cl.setExpandAtFiles(false);
         configure(cl);
+        HelpGroups.install(cl);
         return cl;
     }
 
@@ -163,18 +193,7 @@ public final class Main implements Root {
     /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */
     private static boolean jsonRequested(CommandLine cl, String[] args) {
         Root main = cl.getCommand();
-        if (main.global() != null && main.global().json) {
-            return true;
-        }
-        for (String a : args) {
-            if ("--".equals(a)) {
-                return false;
-            }
-            if ("--json".equals(a)) {
-                return true;
-            }
-        }
-        return false;
+        return main.global() != null && main.global().json || jsonAmong(args);
     }
 
     /** A usage problem found after parsing (a missing required global option). */

@@ -14,6 +14,7 @@ import java.util.Map;
 
 /** The tools file_put (produced files with provenance) and review (the review queue and its acknowledgements). Stateless. */
 final class FileReviewTools {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileReviewTools.class);
     private FileReviewTools() {}
 
     static List<ToolDef> all(Session s) {
@@ -79,7 +80,7 @@ final class FileReviewTools {
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException e) {
-            System.err.println("palimpsest mcp: cannot delete " + tmp + ": " + e.getMessage());
+            LOG.warn("cannot delete {}: {}", tmp, e.getMessage());
         }
     }
 

@@ -294,7 +294,11 @@ class OpenAiJudgeTest {
     @Test
     void badConfigurationIsRefused() {
         assertThatThrownBy(() -> new OpenAiJudge("ftp://x", "m", null, Duration.ofSeconds(1), 0, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(dev.palimpsest.model.JudgeUnavailableException.class).hasMessageContaining("'ftp://x'");
+        assertThatThrownBy(() -> new OpenAiJudge(base(), "m", "sk-abc\nX-Evil: 1", Duration.ofSeconds(1), 0, Duration.ZERO))
+                .isInstanceOf(dev.palimpsest.model.JudgeUnavailableException.class)
+                .hasMessageContaining("no valid HTTP header value: character 7 of 16 is a control character")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("sk-abc"));
         assertThatThrownBy(() -> new OpenAiJudge(base(), " ", null, Duration.ofSeconds(1), 0, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new OpenAiJudge(base(), "m", null, Duration.ofSeconds(1), -1, Duration.ZERO))

@@ -157,7 +157,7 @@ class SearchIndexRebuildTest {
         Answer a = ask(g, "auth");
         assertRight(a);
         assertThat(a.err().lines().filter(l -> l.contains("search index")).toList()).singleElement().satisfies(l -> assertThat(l)
-                .isEqualTo("palimpsest: building the search index " + index(g) + " (missing); rebuilding it from git"));
+                .isEqualTo("INFO SearchIndex - building the search index " + index(g) + " (missing); rebuilding it from git"));
         assertThat(Files.isDirectory(index(g))).isTrue();
         assertThat(ask(g, "auth").err()).doesNotContain("search index");
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.palimpsest.model.Judge;
 import dev.palimpsest.model.JudgeRequest;
+import dev.palimpsest.model.JudgeUnavailableException;
 import dev.palimpsest.model.PalimpsestInternalException;
 import java.io.IOException;
 import java.net.URI;
@@ -48,12 +49,27 @@ public final class OpenAiJudge implements Judge {
             throw new IllegalArgumentException("retries must not be negative, got " + retries);
         }
         String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        URI u = URI.create(base + "/chat/completions");
-        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) {
-            throw new IllegalArgumentException("judge URL '" + baseUrl + "' is not http(s)");
+        URI u;
+        try {
+            u = URI.create(base + "/chat/completions");
+        } catch (IllegalArgumentException e) {
+            throw new JudgeUnavailableException("judge URL '" + baseUrl + "' is malformed: " + e.getMessage());
+        }
+        if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+            throw new JudgeUnavailableException("judge URL '" + baseUrl + "' is not an http(s) URL with a host");
         }
         this.endpoint = u;
         this.key = key == null || key.isBlank() ? null : key;
+        if (this.key != null) {
+            for (int i = 0; i < this.key.length(); i++) {
+                char c = this.key.charAt(i);
+                if (c < 0x20 || c > 0x7e) {
+                    throw new JudgeUnavailableException("the judge key is no valid HTTP header value: character "
+                            + (i + 1) + " of " + this.key.length() + " is " + (c < 0x20 || c == 0x7f ? "a control character"
+                            : "not printable ASCII") + " (is there a line break in $PALIMPSEST_JUDGE_KEY?)");
+                }
+            }
+        }
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.retries = retries;
         this.backoff = Objects.requireNonNull(backoff, "backoff");
@@ -99,20 +115,25 @@ public final class OpenAiJudge implements Judge {
                 if (s == 200) {
                     return content(res.body());
                 }
-                last = "HTTP " + s;
+                last = "HTTP " + s + (s == 401 || s == 403 ? " (check the key, $PALIMPSEST_JUDGE_KEY)"
+                        : s == 404 ? " (check the URL and the model)" : "");
                 if (s != 429 && s < 500) {
                     break;
                 }
             } catch (java.net.http.HttpTimeoutException | java.util.concurrent.TimeoutException e) {
                 last = "timed out after " + timeout.toMillis() + " ms";
+            } catch (java.net.ConnectException e) {
+                last = "cannot connect (connection refused or unreachable)";
+            } catch (javax.net.ssl.SSLException e) {
+                last = "TLS failure: " + e.getMessage();
             } catch (IOException e) {
-                last = "I/O error: " + e.getClass().getSimpleName();
+                last = "I/O error: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new PalimpsestInternalException("interrupted while asking judge " + model, e);
             }
         }
-        throw new PalimpsestInternalException("judge " + model + " at " + endpoint + " failed: " + last);
+        throw new JudgeUnavailableException("judge " + model + " at " + endpoint + " failed: " + last);
     }
 
     /** One attempt, bounded as a whole by the timeout: the exchange is cancelled when it runs out. */
@@ -193,7 +214,7 @@ public final class OpenAiJudge implements Judge {
         } catch (IOException e) {
             // fall through: no content
         }
-        throw new PalimpsestInternalException("judge " + model + " at " + endpoint
+        throw new JudgeUnavailableException("judge " + model + " at " + endpoint
                 + " answered without choices[0].message.content");
     }
 
