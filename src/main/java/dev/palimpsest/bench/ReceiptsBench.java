@@ -260,7 +260,7 @@ public final class ReceiptsBench {
      */
     private void rederiveAudit(Store store, List<FactId> docs, CommitId built) throws PalimpsestException {
         long t = System.nanoTime();
-        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, null);
+        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, dev.palimpsest.model.AuditOracles.NONE);
         var edge = r.layers().get(dev.palimpsest.model.Layer.EDGE);
         put("rederive_audit_ms", ms(t), "re-derivation audit of the retract-source (symbolic oracle, no judge): "
                 + edge.graded() + " graded entailed edges, leaky " + edge.leaky() + ", over-deleted "

@@ -233,12 +233,30 @@ public final class FactCodec {
             ObjectNode rn = n.putObject("retention");
             c.retention().forEach(rn::put);
         }
+        if (!c.distrustLayers().isEmpty()) {
+            ArrayNode dl = n.putArray("distrust_layers");
+            c.distrustLayers().forEach(dl::add);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention",
+                "distrust_layers");
+        java.util.TreeSet<String> distrustLayers = new java.util.TreeSet<>();
+        JsonNode dl = n.get("distrust_layers");
+        if (dl != null && !dl.isNull()) {
+            if (!dl.isArray() || dl.isEmpty()) {
+                throw new FormatException(what + ": field 'distrust_layers' must be a non-empty list of layers");
+            }
+            for (JsonNode l : dl) {
+                if (!l.isTextual()) {
+                    throw new FormatException(what + ": field 'distrust_layers' must list strings");
+                }
+                distrustLayers.add(l.textValue());
+            }
+        }
         java.util.TreeMap<String, String> retention = new java.util.TreeMap<>();
         JsonNode rn = n.get("retention");
         if (rn != null && !rn.isNull()) {
@@ -274,7 +292,7 @@ public final class FactCodec {
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
                     GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued),
-                    Yaml.text(n, "encrypt", what, false), retention);
+                    Yaml.text(n, "encrypt", what, false), retention, distrustLayers);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
