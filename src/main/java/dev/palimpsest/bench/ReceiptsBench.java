@@ -95,6 +95,7 @@ public final class ReceiptsBench {
                         + "sentence revisions): " + plan.roots().size() + " roots, " + plan.removals().size()
                         + " removals, " + plan.revisions().size() + " revisions, p50");
                 storage(g);
+                table4(gen, g, c, docs, srcRoots, relRoots, seed);
                 store.receipts().report(built);
                 t = System.nanoTime();
                 CleanupPlan real = store.receipts().planRetractSource(docs, "retracted (bench)");
@@ -227,6 +228,29 @@ public final class ReceiptsBench {
         put("receipt_bytes", receipts, "bytes of the receipt blocks as stored (pinned members: id, commit, blob)");
         put("label_json_bytes", labels, "the same labels as JSON id lists, unpinned (the paper's measure)");
         put("flat_provenance_bytes", flat, "bytes of a flat provenance list (distinct member ids per artifact)");
+    }
+
+    /** Table 4: tainted@10 and recall@10 of BM25 search after each deletion, per cleanup policy. */
+    private void table4(ReceiptsGraphGen gen, ReceiptGraph g, Cleanup c, List<FactId> docs, int[] srcRoots,
+            int[] relRoots, long seed) {
+        long t = System.nanoTime();
+        TaintBench tb = new TaintBench(gen, g, log);
+        List<String> queries = tb.queries(seed, 300);
+        java.util.Set<String> retracted = new java.util.HashSet<>();
+        java.util.Set<String> revoked = new java.util.HashSet<>();
+        for (var a : gen.assertions) {
+            if (gen.retracted.contains(a.doc())) {
+                retracted.add(a.id());
+            }
+            if (a.triple().p().equals("regulates")) {
+                revoked.add(a.id());
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("retract_source", tb.measure("retract-source", retracted, srcRoots, queries));
+        m.put("revoke_relation", tb.measure("revoke-relation", revoked, relRoots, queries));
+        result.put("table4", m);
+        put("table4_ms", ms(t), "Table 4 (two deletions, four policies, " + queries.size() + " queries)");
     }
 
     private java.util.Set<FactId> correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
