@@ -82,7 +82,7 @@ final class PolicyCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "LAYER", description = "merge, edge, summary or flat.")
         String layer;
 
-        @Parameters(index = "1", paramLabel = "trust|distrust")
+        @Parameters(index = "1", paramLabel = "trust|distrust", description = "Believe the receipts, or ignore them.")
         String value;
 
         @Mixin
