@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
             RecallCommands.Search.class, RecallCommands.BriefCmd.class,
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
+            PolicyCommand.class,
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
             SyncCommands.Sync.class, McpCommand.class})
 public final class Main implements Root {

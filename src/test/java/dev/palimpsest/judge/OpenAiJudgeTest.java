@@ -114,6 +114,16 @@ class OpenAiJudgeTest {
     }
 
     @Test
+    void aSampledDrawSendsItsTemperatureAndSeed() throws Exception {
+        script.add(new Object[] {200, "a"});
+        judge(null, Duration.ofSeconds(5), 0).complete(JudgeRequest.sampled("q", 2, 0.7));
+        JsonNode sent = JSON.readTree(bodies.get(0));
+        assertThat(sent.get("temperature").asDouble()).isEqualTo(0.7);
+        assertThat(sent.get("seed").asInt()).isEqualTo(2);
+        assertThatThrownBy(() -> JudgeRequest.sampled("q", 0, 2.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void retriesServerErrorsAndRateLimitsThenSucceeds() {
         script.add(new Object[] {503, "busy"});
         script.add(new Object[] {429, "slow down"});
@@ -281,12 +291,14 @@ class OpenAiJudgeTest {
     }
 
     @Test
-    void cacheKeysSeparateModelsMessagesRolesAndDraws() {
+    void cacheKeysSeparateModelsMessagesRolesDrawsAndTemperatures() {
         String k = CachingJudge.key("m", JudgeRequest.user("q", 0));
         assertThat(k).hasSize(64).isEqualTo(CachingJudge.key("m", JudgeRequest.user("q", 0)));
         assertThat(CachingJudge.key("m2", JudgeRequest.user("q", 0))).isNotEqualTo(k);
         assertThat(CachingJudge.key("m", JudgeRequest.user("q ", 0))).isNotEqualTo(k);
         assertThat(CachingJudge.key("m", JudgeRequest.user("q", 1))).isNotEqualTo(k);
+        assertThat(CachingJudge.key("m", JudgeRequest.sampled("q", 0, 1.0))).isNotEqualTo(k)
+                .isNotEqualTo(CachingJudge.key("m", JudgeRequest.sampled("q", 0, 0.5)));
         assertThat(CachingJudge.key("m", new JudgeRequest(List.of(new JudgeRequest.Message("system", "q")), 0)))
                 .isNotEqualTo(k);
     }

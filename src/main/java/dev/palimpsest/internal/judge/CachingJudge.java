@@ -63,12 +63,18 @@ public final class CachingJudge implements Judge {
         return inner.model();
     }
 
-    /** The cache key of {@code r} for judge {@code model}: hex SHA-256 over model, draw and messages. */
+    /**
+     * The cache key of {@code r} for judge {@code model}: hex SHA-256 over model, draw, temperature (when
+     * set; a request without one keys as before temperatures existed) and messages.
+     */
     public static String key(String model, JudgeRequest r) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             StringBuilder s = new StringBuilder();
             s.append(JSON.writeValueAsString(model)).append('\n').append(r.draw()).append('\n');
+            if (r.temperature().isPresent()) {
+                s.append("temperature ").append(r.temperature().getAsDouble()).append('\n');
+            }
             for (JudgeRequest.Message m : r.messages()) {
                 s.append(JSON.writeValueAsString(m.role())).append(':').append(JSON.writeValueAsString(m.content()))
                         .append('\n');

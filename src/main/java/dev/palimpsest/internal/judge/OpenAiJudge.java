@@ -19,7 +19,8 @@ import java.util.Objects;
 
 /**
  * A judge behind an OpenAI-compatible chat-completions endpoint: {@code POST <base>/chat/completions}
- * with {@code {"model", "messages"}} (and {@code "seed": draw} for draws after the first), the key as
+ * with {@code {"model", "messages"}} (and the request's {@code "temperature"} when set, {@code "seed": draw} for
+ * draws after the first), the key as
  * a bearer token (omitted when null; never logged nor put in a message), the reply read from
  * {@code choices[0].message.content}. Each attempt has a timeout that bounds the whole exchange
  * (connecting, the headers and every byte of the body: a server that sends headers and then stalls,
@@ -81,13 +82,16 @@ public final class OpenAiJudge implements Judge {
         return model;
     }
 
-    /** The request body sent for {@code r}: {@code {"model", "messages"[, "seed"]}} as JSON. */
+    /** The request body sent for {@code r}: {@code {"model", "messages"[, "temperature"][, "seed"]}} as JSON. */
     public String body(JudgeRequest r) {
         ObjectNode root = JSON.createObjectNode();
         root.put("model", model);
         ArrayNode ms = root.putArray("messages");
         for (JudgeRequest.Message m : r.messages()) {
             ms.addObject().put("role", m.role()).put("content", m.content());
+        }
+        if (r.temperature().isPresent()) {
+            root.put("temperature", r.temperature().getAsDouble());
         }
         if (r.draw() > 0) {
             root.put("seed", r.draw());

@@ -169,14 +169,23 @@ public sealed interface Operation {
         }
     }
 
-    /** Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it) and more axioms. */
-    record Configure(String policy, Ontology ontology, List<String> multiValued) implements Operation {
+    /**
+     * Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it), more axioms, more
+     * multi-valued predicates, and layers whose receipts are trusted (true) or ignored (false).
+     */
+    record Configure(String policy, Ontology ontology, List<String> multiValued, java.util.Map<String, Boolean> layerTrust)
+            implements Operation {
         public Configure(String policy, Ontology ontology) {
             this(policy, ontology, List.of());
         }
 
+        public Configure(String policy, Ontology ontology, List<String> multiValued) {
+            this(policy, ontology, multiValued, java.util.Map.of());
+        }
+
         public Configure {
             multiValued = List.copyOf(multiValued == null ? List.of() : multiValued);
+            layerTrust = java.util.Map.copyOf(layerTrust == null ? java.util.Map.of() : layerTrust);
         }
 
         @Override

@@ -124,7 +124,8 @@ final class ReceiptRules {
         }
         StoreConfig next;
         try {
-            next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued());
+            next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued())
+                    .withLayerTrust(c.layerTrust());
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;

@@ -252,13 +252,17 @@ public final class FactCodec {
             ArrayNode am = n.putArray("agents_may");
             c.agentsMay().forEach(am::add);
         }
+        if (!c.distrustLayers().isEmpty()) {
+            ArrayNode dl = n.putArray("distrust_layers");
+            c.distrustLayers().forEach(dl::add);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
         Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention",
-                "agents_may");
+                "agents_may", "distrust_layers");
         java.util.TreeSet<String> agentsMay = new java.util.TreeSet<>();
         JsonNode am = n.get("agents_may");
         if (am != null && !am.isNull()) {
@@ -270,6 +274,19 @@ public final class FactCodec {
                     throw new FormatException(what + ": field 'agents_may' must list strings");
                 }
                 agentsMay.add(p.textValue());
+            }
+        }
+        java.util.TreeSet<String> distrustLayers = new java.util.TreeSet<>();
+        JsonNode dl = n.get("distrust_layers");
+        if (dl != null && !dl.isNull()) {
+            if (!dl.isArray() || dl.isEmpty()) {
+                throw new FormatException(what + ": field 'distrust_layers' must be a non-empty list of layers");
+            }
+            for (JsonNode l : dl) {
+                if (!l.isTextual()) {
+                    throw new FormatException(what + ": field 'distrust_layers' must list strings");
+                }
+                distrustLayers.add(l.textValue());
             }
         }
         java.util.TreeMap<String, String> retention = new java.util.TreeMap<>();
@@ -307,7 +324,7 @@ public final class FactCodec {
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
                     GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued),
-                    Yaml.text(n, "encrypt", what, false), retention, agentsMay);
+                    Yaml.text(n, "encrypt", what, false), retention, agentsMay, distrustLayers);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
