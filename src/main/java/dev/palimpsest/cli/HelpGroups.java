@@ -21,7 +21,7 @@ final class HelpGroups {
                 "search", "brief", "export"));
         GROUPS.put("Claims", List.of("claim", "current", "chain", "dead-ends", "contradictions"));
         GROUPS.put("Derivation & receipts", List.of("receipts", "retract-source", "revoke-relation", "review", "entail",
-                "dependents", "explain"));
+                "dependents", "explain", "policy"));
         GROUPS.put("Forgetting", List.of("forget", "expire", "unlearn-check"));
         GROUPS.put("Trust & audit", List.of("keys", "audit", "hooks"));
         GROUPS.put("Replication", List.of("clone", "remote", "push", "pull", "sync"));
