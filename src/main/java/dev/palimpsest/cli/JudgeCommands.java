@@ -131,7 +131,8 @@ final class JudgeCommands {
 
     @Command(name = "verify", description = "Check a claim against its source, failing closed: the quote must be in the"
             + " source (12+ characters, whitespace collapsed) before the reviewer is asked; then only a JSON true for"
-            + " 'supported' accepts. Exit 0 with the verdict; 5 when the reviewer is the author's model.")
+            + " 'supported' accepts. Exit 0 with the verdict; 5 when the reviewer is the author's model; 8 when the"
+            + " judge is unreachable or its reply is no verdict (judge-degraded).")
     static final class Verify extends Context implements Callable<Integer> {
         @Option(names = "--source", required = true, paramLabel = "ID", description = "The fact the quote is from.")
         String source;
@@ -163,6 +164,10 @@ final class JudgeCommands {
                         : Verification.checkPair(TextInput.arg("--author-model", authorModel), j.model());
                 CommitId when = at(store, at.revision);
                 Verdict v = store.verification().verify(j, src, when, q, c);
+                if (v.judgeDegraded()) {
+                    throw new dev.palimpsest.model.JudgeDegradedException("the reviewer " + j.model()
+                            + " answered no verdict (" + v.reason() + "): the claim is not accepted");
+                }
                 Map<String, Object> m = verdict(v);
                 warning.ifPresent(w -> m.put("warning", w));
                 if (json()) {

@@ -29,8 +29,8 @@ record ToolFailure(int exit, String kind, String message, List<Violation> violat
             String msg = vs.size() == 1 ? "rejected: " + text(vs.get(0)) : "rejected with " + vs.size() + " violations";
             return new ToolFailure(5, "rejected", msg, vs);
         }
-        if (ex instanceof dev.palimpsest.model.JudgeUnavailableException) {
-            return new ToolFailure(8, "judge-unavailable", ex.getMessage() + " (nothing was written)", List.of());
+        if (ex instanceof dev.palimpsest.model.JudgeUnavailableException j) {
+            return new ToolFailure(8, j.kind(), ex.getMessage() + " (nothing was written)", List.of());
         }
         StringBuilder msg = new StringBuilder(ex instanceof PalimpsestInternalException && ex.getMessage() != null
                 ? ex.getMessage() : ex.toString());

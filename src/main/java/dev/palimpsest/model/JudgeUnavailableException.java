@@ -19,4 +19,9 @@ public class JudgeUnavailableException extends PalimpsestInternalException {
     public JudgeUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** The error kind the CLI and MCP report: {@code judge-unavailable}. */
+    public String kind() {
+        return "judge-unavailable";
+    }
 }

@@ -79,4 +79,27 @@ class JudgeUnavailableTest {
         assertThat(Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8)).isEmpty();
         assertThat(cmd("log", "--json").json()).hasSize(2);
     }
+
+    @Test
+    void aQuotaBannerAnsweredWith200IsJudgeDegradedAndTheRecoveredJudgeIsAskedAgain() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> reply = new java.util.concurrent.atomic.AtomicReference<>(
+                "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day");
+        try (var server = new dev.palimpsest.judge.LocalChatServer(m -> reply.get())) {
+            List<String> args = List.of("verify", "--source", "readme", "--quote", "wraps LangGraph with typed",
+                    "--claim", "GraphARC has typed state", "--judge-url", server.url(), "--judge-model", "m",
+                    "--judge-retries", "0", "--json");
+            Run banner = cmd(args.toArray(String[]::new));
+            assertThat(banner.code()).as(banner.out() + banner.err()).isEqualTo(Main.JUDGE_UNAVAILABLE);
+            JsonNode error = banner.json().get("error");
+            assertThat(error.get("kind").asText()).isEqualTo("judge-degraded");
+            assertThat(error.get("message").asText()).contains("answered no verdict").contains("not accepted");
+
+            reply.set("{\"supported\": true, \"reason\": \"the source says so\"}");
+            Run recovered = cmd(args.toArray(String[]::new));
+            assertThat(recovered.code()).as(recovered.out() + recovered.err()).isZero();
+            assertThat(recovered.json().get("accepted").asBoolean()).isTrue();
+            assertThat(server.messages()).hasSize(2);
+        }
+        assertThat(cmd("log", "--json").json()).hasSize(2);
+    }
 }
