@@ -77,6 +77,7 @@ class NoNullsInV2Test {
         receivers.put(ProducedFiles.class, store.files());
         receivers.put(Verification.class, store.verification());
         receivers.put(Rederivations.class, store.rederivations());
+        receivers.put(Bulk.class, store.bulk());
         receivers.put(Erasure.class, store.erasure());
         receivers.put(Replication.class, store.replication());
         receivers.put(Auditor.class, auditor);
@@ -98,6 +99,10 @@ class NoNullsInV2Test {
         samples.put(ClaimSpec.class, ClaimSpec.of("svc", "times out after", "30s", source));
         samples.put(SearchQuery.class, SearchQuery.builder("design").build());
         samples.put(BriefRequest.class, BriefRequest.builder().entity("svc").build());
+        samples.put(dev.palimpsest.model.AuditOracles.class, dev.palimpsest.model.AuditOracles.of(
+                Judges.scripted("scripted", List.of("{\"supported\": true}"))));
+        samples.put(dev.palimpsest.model.TrustPolicy.class, dev.palimpsest.model.TrustPolicy.DEFAULT);
+        samples.put(Appendable.class, new StringBuilder());
         samples.put(int.class, 1);
         samples.put(long.class, 1L);
         samples.put(double.class, 0.25);
