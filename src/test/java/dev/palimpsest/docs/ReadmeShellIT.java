@@ -37,6 +37,7 @@ class ReadmeShellIT {
 
         Path work = Files.createDirectory(dir.resolve("clone"));
         Files.createSymbolicLink(work.resolve("palimpsest"), root.resolve("palimpsest"));
+        Files.createSymbolicLink(work.resolve("examples"), root.resolve("examples"));
         ShellDoc.Run run = ShellDoc.run(blocks, work, environment(jar, Files.createDirectory(dir.resolve("home"))),
                 Duration.ofMinutes(5));
         List<ShellDoc.Block> running = blocks.stream().filter(ShellDoc.Block::runs).toList();
