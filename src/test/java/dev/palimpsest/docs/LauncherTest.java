@@ -51,7 +51,10 @@ class LauncherTest {
                 """.formatted(dir.resolve("builds")));
         script(bin.resolve("java"), """
                 #!/bin/sh
-                for a in "$@"; do echo "$a"; done
+                for a in "$@"; do
+                  echo "$a"
+                  case "$a" in -XX:ArchiveClassesAtExit=*) echo archive > "${a#*=}" ;; esac
+                done
                 exit "${FAKE_EXIT:-0}"
                 """);
     }
@@ -88,8 +91,8 @@ class LauncherTest {
         Result r = run(repo.resolve("palimpsest"), dir, Map.of(), "demo", "my dir");
         assertThat(r.exit()).isZero();
         assertThat(builds()).containsExactly(repo.toRealPath() + " -B -q package -DskipTests");
-        assertThat(r.stdout()).containsExactly("-jar", repo.toRealPath().resolve("target/palimpsest.jar").toString(),
-                "demo", "my dir");
+        assertThat(withoutCds(r.stdout())).containsExactly("-jar",
+                repo.toRealPath().resolve("target/palimpsest.jar").toString(), "demo", "my dir");
         assertThat(r.stderr()).contains("target/palimpsest.jar is missing; building it")
                 .contains("[INFO] maven talks on stdout");
     }
@@ -135,7 +138,8 @@ class LauncherTest {
         Files.createSymbolicLink(links.resolve("pal"), links.resolve("palimpsest"));   // a link to a link
         Result r = run(links.resolve("pal"), elsewhere, Map.of(), "log");
         assertThat(r.exit()).isZero();
-        assertThat(r.stdout()).containsExactly("-jar", repo.toRealPath().resolve("target/palimpsest.jar").toString(), "log");
+        assertThat(withoutCds(r.stdout())).containsExactly("-jar",
+                repo.toRealPath().resolve("target/palimpsest.jar").toString(), "log");
     }
 
     @Test
@@ -144,5 +148,34 @@ class LauncherTest {
                 Map.of("PALIMPSEST_JAVA_OPTS", "-Xmx64m -Dx=1", "PALIMPSEST_JAR", "/opt/p.jar"), "audit");
         assertThat(r.stdout()).containsExactly("-Xmx64m", "-Dx=1", "-jar", "/opt/p.jar", "audit");
         assertThat(builds()).isEmpty();
+    }
+
+    private static List<String> withoutCds(List<String> args) {
+        return args.stream().filter(a -> !a.startsWith("-XX:SharedArchiveFile=") && !a.startsWith("-XX:ArchiveClassesAtExit=")
+                && !a.startsWith("-Xlog:cds")).toList();
+    }
+
+    @Test
+    void theFirstRunRecordsAClassArchiveThatLaterRunsMapUntilTheJarIsNewer() throws Exception {
+        Path jsa = repo.toRealPath().resolve("target/palimpsest.jsa");
+        Result first = run(repo.resolve("palimpsest"), dir, Map.of("FAKE_EXIT", "4"), "show", "x");
+        assertThat(first.exit()).as("the recording run keeps the command's exit code").isEqualTo(4);
+        assertThat(first.stdout()).anySatisfy(a -> assertThat(a).startsWith("-XX:ArchiveClassesAtExit=" + jsa + "."))
+                .contains("-Xlog:cds=off").noneMatch(a -> a.startsWith("-XX:SharedArchiveFile"));
+        assertThat(jsa).hasContent("archive");
+        try (var left = Files.list(jsa.getParent())) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("palimpsest.jar", "palimpsest.jsa");
+        }
+
+        Result second = run(repo.resolve("palimpsest"), dir, Map.of(), "help");
+        assertThat(second.stdout()).startsWith("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+                "-jar").noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit"));
+
+        Files.setLastModifiedTime(jsa, FileTime.from(Instant.now().minusSeconds(60)));
+        Result rebuilt = run(repo.resolve("palimpsest"), dir, Map.of(), "help");
+        assertThat(rebuilt.stdout()).as("a jar newer than its archive is recorded again")
+                .anySatisfy(a -> assertThat(a).startsWith("-XX:ArchiveClassesAtExit="));
+        assertThat(run(repo.resolve("palimpsest"), dir, Map.of("PALIMPSEST_NO_CDS", "1"), "help").stdout())
+                .containsExactly("-jar", repo.toRealPath().resolve("target/palimpsest.jar").toString(), "help");
     }
 }
