@@ -121,7 +121,8 @@ public final class Erasure {
 
     /**
      * What derives from {@code id} (its tombstone's closure and its transitive dependents over all
-     * history at main's tip) and which of those can still be read.
+     * history at main's tip) and which of those, and {@code id} itself, can still be read: a fact
+     * never forgotten is readable, so its check is never clean.
      *
      * @throws NotFoundException when {@code id} was never written on main
      */
@@ -141,6 +142,9 @@ public final class Erasure {
             }
             derivations.addAll(f.closure(id, head));
             List<FactId> readable = new ArrayList<>();
+            if (readable(s, f, id, head)) {
+                readable.add(id);
+            }
             for (FactId m : derivations) {
                 if (readable(s, f, m, head)) {
                     readable.add(m);

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The answer to "prove nothing derived from a fact remains readable": every fact derived from it
  * (its tombstone's closure and the transitive dependents over all history), sorted, and those of
- * them whose content can still be read on main (live or retracted with its key, or plaintext in
- * some version), and the derived files under the store (paths relative to its git directory) that
+ * them, and the fact itself, whose content can still be read on main (live or retracted with its
+ * key, or plaintext in some version: a fact never forgotten is readable), and the derived files under the store (paths relative to its git directory) that
  * may still hold the fact's content: saved before its tombstone and held by a running process, so
  * they could not be deleted yet. {@link #clean()} when none of either. Immutable; lists copied.
  */

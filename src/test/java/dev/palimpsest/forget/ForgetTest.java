@@ -61,7 +61,7 @@ class ForgetTest {
             assertThat(((FactRead.Found) s.read(b, s.head())).fact().refs().get(0).quote()).isEqualTo(QUOTE);
             UnlearnReport before = s.erasure().unlearnCheck(a);
             assertThat(before.derivations()).containsExactly(b);
-            assertThat(before.readable()).containsExactly(b);
+            assertThat(before.readable()).as("the fact itself is readable until it is forgotten").containsExactly(a, b);
 
             ForgetReport r = s.erasure().forget(ALICE, List.of(a), "erasure request 7", false);
             assertThat(r.forgotten()).containsExactly(a);

@@ -148,6 +148,9 @@ class SealFollowsProvenanceTest {
             write(s, FactSpec.of(Kind.CLAIM, "the ramp was built").id(C).refs(RefSpec.cites(B)));
             write(s, FactSpec.of(Kind.CLAIM, "a public note").id(P).refs(RefSpec.cites(A)).asPlaintext());
 
+            assertThat(s.erasure().unlearnCheck(A).readable()).as("nothing is unlearned before the forget")
+                    .containsExactly(A, B, C, P);
+            assertThat(s.erasure().unlearnCheck(A).clean()).isFalse();
             ForgetReport dry = s.erasure().forgetWithDerived(ALICE, List.of(A), "erasure request", true);
             assertThat(dry.commit()).isNull();
             assertThat(dry.forgotten()).containsExactly(A, B, C);
