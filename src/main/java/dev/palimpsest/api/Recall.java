@@ -90,11 +90,15 @@ public final class Recall {
 
     /**
      * The facts relevant to {@code q} at its commit (default: the tip of main), best first: at most
-     * {@code q.limit()}. Naming an entity (a fact's subject, by {@link dev.palimpsest.model.EntityKey})
-     * scores 1.0; BM25 over the text at most 0.9 (the best text match 0.9); the spelling channel
-     * (character trigrams of subject and object keys, Dice similarity at least 0.5) {@code 0.9 *
-     * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt members
-     * and claim entities in both directions. No query text and no entity: an empty list.
+     * {@code q.limit()}, in bands. A fact a named entity reaches (its subject or object key, by {@link
+     * dev.palimpsest.model.EntityKey}, or all the entity's words in its text) scores in [0.91, 1.0],
+     * ordered by its relevance to the query text and then by how it names the entity (subject, object,
+     * text); a text hit scores at most 0.9 (BM25 over stemmed English text with possessives dropped,
+     * exact words weighing more, and a boost for each subject key the text names); the spelling
+     * channel corrects only words that are no word of the index (character trigrams of subject and
+     * object keys, Dice similarity at least 0.5), scoring {@code 0.9 * similarity}; each hop
+     * multiplies the parent's score by 0.45, following refs and receipt members and claim entities in
+     * both directions. No query text and no entity: an empty list.
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */

@@ -120,7 +120,7 @@ class RecallModelTest {
                 State m = at.get(c);
                 Set<String> visible = m.visible();
                 for (String e : ENTITIES) {
-                    List<SearchHit> hits = s.recall().search(new SearchQuery(null, List.of(e), c, 1000, 0, null, null,
+                    List<SearchHit> hits = s.recall().search(new SearchQuery(null, List.of(e), c, 1000, 0, null, e,
                             null, null, null));
                     Set<String> expected = new TreeSet<>();
                     for (String v : visible) {

@@ -57,7 +57,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-5";
+    static final String FORMAT = "palimpsest-search-6";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
