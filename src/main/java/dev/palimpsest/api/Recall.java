@@ -11,6 +11,8 @@ import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.Brief;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.EntityKey;
+import dev.palimpsest.model.KnownEntity;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchQuery;
@@ -116,6 +118,50 @@ public final class Recall {
             }
             return r.search(q, seq).stream().map(Ranker.Found::hit).toList();
         });
+    }
+
+    /** The most entities one {@link #knownEntities} call lists. */
+    public static final int MAX_ENTITIES = 1000;
+
+    /**
+     * The entity keys that facts live at the tip of main name as subject or object, whose key starts
+     * with the key of {@code prefix} (blank: every key), most named first, then by key: at most
+     * {@code limit} (1 to {@value #MAX_ENTITIES}). So an agent can name an entity it did not invent.
+     */
+    public List<KnownEntity> knownEntities(String prefix, int limit) {
+        try {
+            return knownEntities(prefix, head(), limit);
+        } catch (NotFoundException e) {
+            throw new IllegalStateException("main's tip is not on main's history", e);
+        }
+    }
+
+    /**
+     * {@link #knownEntities(String, int)} at commit {@code at}.
+     *
+     * @throws NotFoundException when the commit is not on main's first-parent history
+     */
+    public List<KnownEntity> knownEntities(String prefix, CommitId at, int limit) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(at, "at");
+        if (limit < 1 || limit > MAX_ENTITIES) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_ENTITIES + "], got " + limit);
+        }
+        String key = prefix.isBlank() ? "" : EntityKey.of(prefix);
+        return consistent(() -> {
+            int seq = seq(at);
+            Ranker r;
+            synchronized (this) {
+                open();
+                r = ranker;
+            }
+            return r.knownEntities(key, limit, seq);
+        });
+    }
+
+    private CommitId head() {
+        ClaimsIndex claims = open().claims();
+        return CommitId.of(claims.commitAt(claims.headSeq()).name());
     }
 
     private interface Question<T> {

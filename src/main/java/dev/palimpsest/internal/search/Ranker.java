@@ -5,6 +5,7 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.KnownEntity;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchHit.Channel;
@@ -30,7 +31,13 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
@@ -183,6 +190,98 @@ public final class Ranker {
             out.add(new Found(hit(docs.computeIfAbsent(c.doc, k -> read(stored, k)), c), c.link));
         }
         return out;
+    }
+
+    /**
+     * The entity keys starting with {@code prefix} (a key; empty: every key) that facts live at
+     * commit number {@code seq} name as subject or object, most named first, then by key: at most
+     * {@code limit}.
+     */
+    public List<KnownEntity> knownEntities(String prefix, int limit, int seq) {
+        IndexSearcher s;
+        try {
+            s = index.acquire(seq);
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
+        }
+        try {
+            Map<String, Set<Integer>> named = new HashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                for (String field : List.of(FactDocs.SUBJ, FactDocs.OBJ)) {
+                    keys(s, leaf, field, prefix, seq, named);
+                }
+            }
+            List<KnownEntity> out = new ArrayList<>();
+            named.forEach((k, docs) -> out.add(new KnownEntity(k, docs.size())));
+            out.sort(Comparator.comparingInt((KnownEntity e) -> -e.facts()).thenComparing(KnownEntity::key));
+            return List.copyOf(out.subList(0, Math.min(out.size(), limit)));
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
+        } finally {
+            try {
+                index.release(s);
+            } catch (IOException ignored) {
+                // released
+            }
+        }
+    }
+
+    /** Adds the live documents of one segment to the keys of {@code field} they name (digests resolved from the stored value). */
+    private static void keys(IndexSearcher s, LeafReaderContext leaf, String field, String prefix, int seq,
+            Map<String, Set<Integer>> named) throws IOException {
+        Terms terms = leaf.reader().terms(field);
+        if (terms == null) {
+            return;
+        }
+        Bits live = leaf.reader().getLiveDocs();
+        BytesRef want = new BytesRef(prefix);
+        for (boolean digests : new boolean[] {false, true}) {
+            TermsEnum te = terms.iterator();
+            BytesRef start = digests ? new BytesRef("#") : want;
+            if (te.seekCeil(start) == TermsEnum.SeekStatus.END) {
+                continue;
+            }
+            PostingsEnum pe = null;
+            for (BytesRef t = te.term(); t != null; t = te.next()) {
+                if (!startsWith(t, start)) {
+                    break;
+                }
+                String term = t.utf8ToString();
+                if (!digests && term.startsWith("#")) {
+                    continue;
+                }
+                pe = te.postings(pe, PostingsEnum.NONE);
+                NumericDocValues from = leaf.reader().getNumericDocValues(FactDocs.FROM);
+                NumericDocValues to = leaf.reader().getNumericDocValues(FactDocs.TO);
+                for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+                    if ((live != null && !live.get(d)) || !from.advanceExact(d) || from.longValue() > seq
+                            || !to.advanceExact(d) || to.longValue() <= seq) {
+                        continue;
+                    }
+                    String key = term;
+                    if (digests) {
+                        Document doc = s.storedFields().document(leaf.docBase + d);
+                        key = EntityKey.of(doc.get(FactDocs.SUBJ.equals(field) ? FactDocs.SUBJECT : FactDocs.OBJECT));
+                        if (!key.startsWith(prefix)) {
+                            continue;
+                        }
+                    }
+                    named.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(leaf.docBase + d);
+                }
+            }
+        }
+    }
+
+    private static boolean startsWith(BytesRef t, BytesRef prefix) {
+        if (t.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (t.bytes[t.offset + i] != prefix.bytes[prefix.offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final Comparator<Cand> ORDER = Comparator.<Cand>comparingDouble(c -> -c.score)
