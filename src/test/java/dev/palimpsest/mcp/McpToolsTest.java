@@ -80,7 +80,7 @@ class McpToolsTest {
 
     @Test
     void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
-        assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "current", "dead_ends", "contradictions", "show",
+        assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show",
                 "history", "live", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
                 "revise", "supersede", "retract", "file_put", "review", "forget", "expire", "unlearn_check");
         Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review", "forget",
