@@ -73,9 +73,31 @@ public final class Auditor implements AutoCloseable {
      * {@code from} null audits down to the genesis commit.
      *
      * @throws NotFoundException when {@code from} or {@code to} is no commit of the repository
+     * @deprecated a null {@code from} meant "down to the genesis commit"; use {@link
+     *     #auditRange(CommitId, CommitId, AuditProgress)}, or {@link #auditUpTo(CommitId, AuditProgress)}
+     *     down to the genesis commit.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public AuditReport audit(CommitId from, CommitId to, AuditProgress progress) throws NotFoundException {
         return audit(Optional.ofNullable(from), to, progress);
+    }
+
+    /**
+     * Audits the commits reachable from {@code to} and not from {@code from}, oldest first.
+     *
+     * @throws NotFoundException when {@code from} or {@code to} is no commit of the repository
+     */
+    public AuditReport auditRange(CommitId from, CommitId to, AuditProgress progress) throws NotFoundException {
+        return audit(Optional.of(Objects.requireNonNull(from, "from")), to, progress);
+    }
+
+    /**
+     * Audits every commit reachable from {@code to}, down to the genesis commit, oldest first.
+     *
+     * @throws NotFoundException when {@code to} is no commit of the repository
+     */
+    public AuditReport auditUpTo(CommitId to, AuditProgress progress) throws NotFoundException {
+        return audit(Optional.empty(), Objects.requireNonNull(to, "to"), progress);
     }
 
     private AuditReport audit(Optional<CommitId> from, CommitId to, AuditProgress progress) throws NotFoundException {
@@ -121,12 +143,26 @@ public final class Auditor implements AutoCloseable {
      *
      * @throws NotFoundException when a revision names no commit, or main has none
      * @throws IllegalArgumentException when the range has no NEW after {@code ..}
+     * @deprecated a null {@code range} meant all of {@code main}; use {@link #auditRange(String,
+     *     AuditProgress)}, or {@link #audit(AuditProgress)} for all of {@code main}.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public AuditReport audit(String range, AuditProgress progress) throws NotFoundException {
         Objects.requireNonNull(progress, "progress (use AuditProgress.none())");
-        if (range == null) {
-            return audit(progress);
-        }
+        return range == null ? audit(progress) : auditRange(range, progress);
+    }
+
+    /**
+     * Audits a range given as text: {@code OLD..NEW} the commits reachable from NEW and not from OLD,
+     * where an empty or all-zero OLD (as git passes for a new ref) means down to the genesis commit;
+     * a single revision everything reachable from it.
+     *
+     * @throws NotFoundException when a revision names no commit
+     * @throws IllegalArgumentException when the range has no NEW after {@code ..}
+     */
+    public AuditReport auditRange(String range, AuditProgress progress) throws NotFoundException {
+        Objects.requireNonNull(range, "range");
+        Objects.requireNonNull(progress, "progress (use AuditProgress.none())");
         int dots = range.indexOf("..");
         if (dots < 0) {
             return audit(Optional.empty(), resolve(range), progress);

@@ -14,6 +14,7 @@ import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.ConflictException;
 import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.RejectedException;
@@ -152,8 +153,51 @@ public final class Claims {
      * @throws RejectedException rule {@code claim-not-verified} (no quote, a source not live, the anchor
      *     or the reviewer rejected: the reason is in the message; nothing is written), or any rule of
      *     {@link #claim}
+     * @deprecated a null {@code old} meant a new claim; use {@link #claimVerified(ActorName, ClaimSpec,
+     *     dev.palimpsest.model.Judge)} or {@link #supersedeVerified(ActorName, FactId, ClaimSpec,
+     *     dev.palimpsest.model.Judge)}.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public ClaimResult claimVerified(ActorName actor, ClaimSpec spec, FactId old, dev.palimpsest.model.Judge reviewer)
+            throws RejectedException, ConflictException {
+        return verified(actor, spec, old, reviewer);
+    }
+
+    /**
+     * Writes the claim only if {@code reviewer} accepts it, with the verdict recorded in the claim;
+     * the checks are those of {@link #supersedeVerified}, without a claim to correct.
+     *
+     * @throws RejectedException rule {@code claim-not-verified}, or any rule of {@link #claim}
+     */
+    public ClaimResult claimVerified(ActorName actor, ClaimSpec spec, dev.palimpsest.model.Judge reviewer)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(reviewer, "reviewer");
+        return verified(actor, spec, null, reviewer);
+    }
+
+    /**
+     * Corrects {@code old} by the claim (as {@link #supersede}) only if {@code reviewer} accepts it,
+     * with the verdict recorded in the claim ({@code review:}: reviewer model, {@code
+     * model_accepted}, reason). The claim's first source must carry a quote: the anchor checks it
+     * against that source's body at main's tip, then {@code reviewer} is asked as by {@link
+     * Verification#verify(dev.palimpsest.model.Judge, String, String, String)} about the claim's body.
+     *
+     * @throws RejectedException rule {@code claim-not-verified} (no quote, a source not live, the anchor
+     *     or the reviewer rejected: the reason is in the message; nothing is written), or any rule of
+     *     {@link #supersede}
+     */
+    public ClaimResult supersedeVerified(ActorName actor, FactId old, ClaimSpec spec, dev.palimpsest.model.Judge reviewer)
+            throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(old, "old");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(reviewer, "reviewer");
+        return verified(actor, spec, old, reviewer);
+    }
+
+    private ClaimResult verified(ActorName actor, ClaimSpec spec, FactId old, dev.palimpsest.model.Judge reviewer)
             throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(spec, "spec");
@@ -223,34 +267,158 @@ public final class Claims {
         return new ClaimResult(id, r.id(), conflicts);
     }
 
-    /** The live claims about {@code subject} at {@code at} (only {@code predicate}'s when not null), oldest first. */
+    /**
+     * The live claims about {@code subject} at the tip of main, every predicate, oldest first; empty
+     * when there is none.
+     */
+    public List<ClaimView> current(String subject) {
+        Objects.requireNonNull(subject, "subject");
+        ClaimQueries q = q();
+        return q.current(subject, null, q.index().headSeq());
+    }
+
+    /** The live claims about {@code subject}'s {@code predicate} at the tip of main, oldest first. */
+    public List<ClaimView> current(String subject, String predicate) {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(predicate, "predicate");
+        ClaimQueries q = q();
+        return q.current(subject, predicate, q.index().headSeq());
+    }
+
+    /**
+     * The live claims about {@code subject} at {@code at} (only {@code predicate}'s when not null), oldest first.
+     *
+     * @deprecated a null predicate meant every predicate; use {@link #at(CommitId)} with {@link
+     *     ClaimsAt#current(String)} or {@link ClaimsAt#current(String, String)} ({@link #current(String)}
+     *     and {@link #current(String, String)} at the tip).
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public List<ClaimView> current(String subject, String predicate, CommitId at) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
         return q().current(subject, predicate, seq(at));
     }
 
-    /** The correction chain of ({@code subject}, {@code predicate}) at {@code at}, oldest first. */
-    public List<ClaimView> chain(String subject, String predicate, CommitId at) throws NotFoundException {
+    /** The correction chain of ({@code subject}, {@code predicate}) at the tip of main, oldest first. */
+    public List<ClaimView> chain(String subject, String predicate) {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
-        return q().chain(subject, predicate, seq(at));
+        ClaimQueries q = q();
+        return q.chain(subject, predicate, q.index().headSeq());
+    }
+
+    /**
+     * The correction chain of ({@code subject}, {@code predicate}) at {@code at}, oldest first.
+     *
+     * @deprecated use {@code at(at).chain(subject, predicate)} ({@link ClaimsAt#chain}), or {@link
+     *     #chain(String, String)} at the tip.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
+    public List<ClaimView> chain(String subject, String predicate, CommitId at) throws NotFoundException {
+        return at(at).chain(subject, predicate);
+    }
+
+    /**
+     * The superseded or retracted claims about {@code subject} at the tip of main, newest correction
+     * first (correction commit, then id), at most {@code max}, with how many were left out.
+     *
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public DeadEnds deadEnds(String subject, int max) {
+        Objects.requireNonNull(subject, "subject");
+        requireMax(max);
+        ClaimQueries q = q();
+        return q.deadEnds(subject, max, q.index().headSeq());
     }
 
     /**
      * The superseded or retracted claims about {@code subject} at {@code at}, newest correction
      * first (correction commit, then id), at most {@code max}, with how many were left out.
+     *
+     * @deprecated use {@code at(at).deadEnds(subject, max)} ({@link ClaimsAt#deadEnds}), or {@link
+     *     #deadEnds(String, int)} at the tip.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public DeadEnds deadEnds(String subject, int max, CommitId at) throws NotFoundException {
+        return at(at).deadEnds(subject, max);
+    }
+
+    /** Groups of live claims with one subject and predicate and different objects at the tip of main. */
+    public List<Contradiction> contradictions() {
+        ClaimQueries q = q();
+        return q.contradictions(null, q.index().headSeq());
+    }
+
+    /** The groups of {@link #contradictions()} whose subject is {@code subject}. */
+    public List<Contradiction> contradictions(String subject) {
         Objects.requireNonNull(subject, "subject");
+        ClaimQueries q = q();
+        return q.contradictions(subject, q.index().headSeq());
+    }
+
+    /**
+     * Groups of live claims with one subject and predicate and different objects at {@code at}; one subject when not null.
+     *
+     * @deprecated a null subject meant every subject; use {@code at(at).contradictions()} or {@code
+     *     at(at).contradictions(subject)} ({@link ClaimsAt}), or {@link #contradictions()} and {@link
+     *     #contradictions(String)} at the tip.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
+    public List<Contradiction> contradictions(String subject, CommitId at) throws NotFoundException {
+        return q().contradictions(subject, seq(at));
+    }
+
+    /**
+     * The same questions asked at commit {@code at} of main instead of its tip; the commit is checked
+     * by each question ({@link NotFoundException} when it is not on main's first-parent history).
+     */
+    public ClaimsAt at(CommitId at) {
+        return new ClaimsAt(this, Objects.requireNonNull(at, "at"));
+    }
+
+    List<ClaimView> current(String subject, String predicate, int seq) {
+        return q().current(subject, predicate, seq);
+    }
+
+    List<ClaimView> chain(String subject, String predicate, int seq) {
+        return q().chain(subject, predicate, seq);
+    }
+
+    DeadEnds deadEnds(String subject, int max, int seq) {
+        requireMax(max);
+        return q().deadEnds(subject, max, seq);
+    }
+
+    List<Contradiction> contradictions(String subject, int seq) {
+        return q().contradictions(subject, seq);
+    }
+
+    private static void requireMax(int max) {
         if (max < 0) {
             throw new IllegalArgumentException("max must not be negative, got " + max);
         }
-        return q().deadEnds(subject, max, seq(at));
     }
 
-    /** Groups of live claims with one subject and predicate and different objects at {@code at}; one subject when not null. */
-    public List<Contradiction> contradictions(String subject, CommitId at) throws NotFoundException {
-        return q().contradictions(subject, seq(at));
+    /** The entity keys with a live claim at the tip of main that start with {@code prefix}; see {@link #entities(String, int, CommitId)}. */
+    public List<String> entities(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        ClaimQueries q = q();
+        return q.subjects(EntityKey.of(prefix), limit, q.index().headSeq());
+    }
+
+    /**
+     * The entity keys that start with the key of {@code prefix} (empty: any) and have a live claim
+     * about them at {@code at}, in key order, at most {@code limit}: what an entity being typed can
+     * complete to.
+     */
+    public List<String> entities(String prefix, int limit, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        return q().subjects(EntityKey.of(prefix), limit, seq(at));
     }
 
     /** The claims index, opened and caught up on first use (for recall). */
@@ -258,7 +426,7 @@ public final class Claims {
         return q().index();
     }
 
-    private int seq(CommitId at) throws NotFoundException {
+    int seq(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
         ObjectId given = ObjectId.fromString(at.hex());
         int known = q().index().indexedSeq(given);

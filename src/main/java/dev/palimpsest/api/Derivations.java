@@ -21,11 +21,23 @@ import java.util.Objects;
 public final class Derivations {
     private final Store store;
     private final Derivation derivation;
+    private final dev.palimpsest.internal.write.Writer writer;
 
     Derivations(Store store, GitRepo repo, PredicateIndex index, dev.palimpsest.internal.write.Writer writer) {
         this.store = store;
+        this.writer = writer;
         this.derivation = new Derivation(repo, index);
         writer.addListener((commit, parent, actor, changes, facts) -> derivation.committed(changes, facts));
+    }
+
+    /**
+     * {@link #dependents(FactId, CommitId, boolean)} at the tip of main.
+     *
+     * @throws NotFoundException when {@code id} was never written on main
+     */
+    public List<Dependent> dependents(FactId id, boolean transitive) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return dependents(id, store.head(), transitive);
     }
 
     /**
@@ -44,6 +56,16 @@ public final class Derivations {
     }
 
     /**
+     * {@link #explain(FactId, CommitId)} at the tip of main.
+     *
+     * @throws NotFoundException when {@code id} has no navigable version on main
+     */
+    public ProvenanceNode explain(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return explain(id, store.head());
+    }
+
+    /**
      * The provenance tree of {@code id}'s version navigable at {@code at}: each ref leads to the
      * version it pinned, down to facts without refs; every node with its status at {@code at},
      * actor and run.
@@ -58,6 +80,17 @@ public final class Derivations {
         if (n == null) {
             throw new NotFoundException("fact " + id + " has no navigable version at " + at.hex());
         }
-        return n;
+        return markForgotten(n, store.commit(at));
+    }
+
+    /** {@code n} with every node not live at {@code at} whose fact is tombstoned there shown forgotten, with its tombstone's commit. */
+    private ProvenanceNode markForgotten(ProvenanceNode n, org.eclipse.jgit.lib.ObjectId at) {
+        List<ProvenanceNode> children = new java.util.ArrayList<>();
+        for (ProvenanceNode c : n.children()) {
+            children.add(markForgotten(c, at));
+        }
+        org.eclipse.jgit.lib.ObjectId tomb = n.status() == ProvenanceNode.Status.RETRACTED
+                ? writer.forgetting().tombstoneCommit(n.id(), at) : null;
+        return n.with(children, tomb == null ? null : CommitId.of(tomb.name()));
     }
 }

@@ -67,17 +67,35 @@ public final class Erasure {
      */
     public ForgetReport forget(ActorName actor, List<FactId> ids, String reason, boolean dryRun)
             throws RejectedException, ConflictException {
+        return forget(actor, ids, reason, dryRun, false);
+    }
+
+    /**
+     * As {@link #forget(ActorName, List, String, boolean)}, and also forgets, in the same commit,
+     * every sealed fact of the closure (each fact that cites, quotes or rests on a forgotten one,
+     * transitively), not only the sealed merges, edges and summaries; plaintext members stay and are
+     * reported for review.
+     *
+     * @throws RejectedException as {@link #forget(ActorName, List, String, boolean)}; nothing is written
+     */
+    public ForgetReport forgetWithDerived(ActorName actor, List<FactId> ids, String reason, boolean dryRun)
+            throws RejectedException, ConflictException {
+        return forget(actor, ids, reason, dryRun, true);
+    }
+
+    private ForgetReport forget(ActorName actor, List<FactId> ids, String reason, boolean dryRun, boolean withDerived)
+            throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(ids, "ids");
         if (ids.isEmpty()) {
             throw new RejectedException(Rule.EMPTY_TRANSACTION, "forget", "name at least one fact to forget");
         }
         if (dryRun) {
-            return plan(ids, reason);
+            return plan(ids, reason, withDerived);
         }
         List<Operation> ops = new ArrayList<>();
         for (FactId id : new LinkedHashSet<>(ids)) {
-            ops.add(new Operation.Forget(id, reason, null));
+            ops.add(new Operation.Forget(id, reason, null, withDerived));
         }
         return land(actor, ops);
     }
@@ -143,7 +161,7 @@ public final class Erasure {
         return Forgetting.tombstone(s, m) == null && repo.vault().key(m) != null;
     }
 
-    private ForgetReport plan(List<FactId> ids, String reason) throws RejectedException {
+    private ForgetReport plan(List<FactId> ids, String reason, boolean withDerived) throws RejectedException {
         ObjectId head = repo.head();
         Forgetting f = writer.forgetting();
         List<Violation> bad = new ArrayList<>();
@@ -168,7 +186,7 @@ public final class Erasure {
                     bad.add(new Violation(Rule.FORGET_PLAINTEXT, subject, id + " was written in plaintext at "
                             + plain.name() + "; forgetting cannot erase it without rewriting signed history; retract it instead"));
                 } else {
-                    cascade(f, id, head, forgotten, closure);
+                    cascade(f, id, head, forgotten, closure, withDerived);
                 }
             }
         }
@@ -179,14 +197,14 @@ public final class Erasure {
     }
 
     private static void cascade(Forgetting f, FactId id, ObjectId at, LinkedHashSet<FactId> forgotten,
-            TreeSet<FactId> closure) {
+            TreeSet<FactId> closure, boolean withDerived) {
         if (!forgotten.add(id)) {
             return;
         }
         SortedSet<FactId> c = f.closure(id, at);
         closure.addAll(c);
-        for (FactId m : f.cascade(c, at)) {
-            cascade(f, m, at, forgotten, closure);
+        for (FactId m : f.cascade(c, at, withDerived)) {
+            cascade(f, m, at, forgotten, closure, withDerived);
         }
     }
 

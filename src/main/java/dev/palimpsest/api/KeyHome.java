@@ -71,11 +71,19 @@ public record KeyHome(Path dir) {
         return new SecretKeyFiles(dir).exists(Objects.requireNonNull(actor, "actor"));
     }
 
-    /** The explicit path when not null, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}. */
+    /**
+     * The explicit path when not null, else {@code $PALIMPSEST_HOME}, else {@code ~/.palimpsest}.
+     *
+     * @deprecated a null path meant the default home; use {@link #of(Path)} for an explicit path and
+     *     {@link #fromEnvironment()} for the default.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public static KeyHome resolve(Path explicit) {
-        if (explicit != null) {
-            return new KeyHome(explicit);
-        }
+        return explicit != null ? new KeyHome(explicit) : fromEnvironment();
+    }
+
+    /** The default key home: {@code $PALIMPSEST_HOME} when set and not blank, else {@code ~/.palimpsest}. */
+    public static KeyHome fromEnvironment() {
         String env = System.getenv("PALIMPSEST_HOME");
         if (env != null && !env.isBlank()) {
             return new KeyHome(Path.of(env));

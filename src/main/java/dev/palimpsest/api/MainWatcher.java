@@ -8,10 +8,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * One daemon thread for every open store of the process, running each store's catch-up with main
  * (see {@link Store}) twice a second, so a store nobody asks anything still drops what a forget
- * elsewhere erased within half a second. A catch-up that fails is said once on standard error and
+ * elsewhere erased within half a second. A catch-up that fails is said once through the log (slf4j) and
  * tried again at the next tick. Thread-safe.
  */
 final class MainWatcher {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MainWatcher.class);
     static final long PERIOD_MILLIS = 500;
     private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "palimpsest-main-watch");
@@ -50,7 +51,7 @@ final class MainWatcher {
             } catch (RuntimeException e) {
                 if (!said[0]) {
                     said[0] = true;
-                    System.err.println("palimpsest: could not catch up with main: " + e.getMessage());
+                    LOG.warn("could not catch up with main: {}", e.getMessage());
                 }
             }
         }, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);

@@ -59,6 +59,16 @@ public final class ProducedFiles {
     }
 
     /**
+     * The version of record {@code id} navigable at the tip of main ({@code live} false when retracted).
+     *
+     * @throws NotFoundException when no file record {@code id} was written on main
+     */
+    public StoredFile get(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return get(id, store.head());
+    }
+
+    /**
      * The version of record {@code id} navigable at {@code at} ({@code live} false when retracted).
      *
      * @throws NotFoundException when {@code at} is no commit of the store, or no file record
@@ -89,6 +99,11 @@ public final class ProducedFiles {
             throw new NotFoundException("no produced file named " + name);
         }
         return out;
+    }
+
+    /** The file records live at the tip of main, sorted by name. */
+    public List<StoredFile> list() {
+        return store.atTip(this::list);
     }
 
     /**

@@ -28,7 +28,10 @@ import org.eclipse.jgit.lib.ObjectId;
  * a token budget. Both answer from the persisted search index ({@code palimpsest-index/search-v1/},
  * opened and caught up with main on first use, kept up to date by every write of this store).
  *
- * <p>Thread-safe. Arguments must not be null.
+ * <p>"Latest or at a commit" is said in the question: a {@link SearchQuery} or {@link BriefRequest}
+ * built without {@code at(commit)} is answered at the tip of main.
+ *
+ * <p>Thread-safe. Arguments must not be null ({@link NullPointerException} naming the argument).
  */
 public final class Recall {
     private final Store store;
@@ -91,16 +94,16 @@ public final class Recall {
     }
 
     /**
-     * The facts relevant to {@code q} at its commit (default: the tip of main), best first: at most
-     * {@code q.limit()}, in bands. A fact a named entity reaches (its subject or object key, by {@link
-     * dev.palimpsest.model.EntityKey}, or all the entity's words in its text) scores in [0.91, 1.0],
-     * ordered by its relevance to the query text and then by how it names the entity (subject, object,
-     * text); a text hit scores at most 0.9 (BM25 over stemmed English text with possessives dropped,
-     * exact words weighing more, and a boost for each subject key the text names); the spelling
-     * channel corrects only words that are no word of the index (character trigrams of subject and
-     * object keys, Dice similarity at least 0.5), scoring {@code 0.9 * similarity}; each hop
-     * multiplies the parent's score by 0.45, following refs and receipt members and claim entities in
-     * both directions. No query text and no entity: an empty list.
+     * The facts relevant to {@code q} at its commit ({@link SearchQuery#commit()}; none: the tip of main
+     * when asked), best first: at most {@code q.limit()}, in bands. A fact a named entity reaches (its
+     * subject or object key, by {@link dev.palimpsest.model.EntityKey}, or all the entity's words in
+     * its text) scores in [0.91, 1.0], ordered by its relevance to the query text and then by how it
+     * names the entity (subject, object, text); a text hit scores at most 0.9 (BM25 over stemmed
+     * English text with possessives dropped, exact words weighing more, and a boost for each subject
+     * key the text names); the spelling channel corrects only words that are no word of the index
+     * (character trigrams of subject and object keys, Dice similarity at least 0.5), scoring {@code
+     * 0.9 * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt
+     * members and claim entities in both directions. No query text and no entity: an empty list.
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */
@@ -124,15 +127,17 @@ public final class Recall {
     public static final int MAX_ENTITIES = 1000;
 
     /**
-     * The entity keys that facts live at the tip of main name as subject or object, whose key starts
-     * with the key of {@code prefix} (blank: every key), most named first, then by key: at most
-     * {@code limit} (1 to {@value #MAX_ENTITIES}). So an agent can name an entity it did not invent.
+     * The entity keys that facts live at the tip of main (when asked) name as subject or object, whose
+     * key starts with the key of {@code prefix} (blank: every key), most named first, then by key: at
+     * most {@code limit} (1 to {@value #MAX_ENTITIES}). So an agent can name an entity it did not
+     * invent.
      */
     public List<KnownEntity> knownEntities(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
         try {
-            return knownEntities(prefix, head(), limit);
+            return knownEntitiesAt(prefix, limit, null);
         } catch (NotFoundException e) {
-            throw new IllegalStateException("main's tip is not on main's history", e);
+            throw new IllegalStateException("the tip of main is not on main's history", e);
         }
     }
 
@@ -141,9 +146,14 @@ public final class Recall {
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */
-    public List<KnownEntity> knownEntities(String prefix, CommitId at, int limit) throws NotFoundException {
+    public List<KnownEntity> knownEntities(String prefix, int limit, CommitId at) throws NotFoundException {
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(at, "at");
+        return knownEntitiesAt(prefix, limit, at);
+    }
+
+    /** {@code at} null: the tip of main when asked. */
+    private List<KnownEntity> knownEntitiesAt(String prefix, int limit, CommitId at) throws NotFoundException {
         if (limit < 1 || limit > MAX_ENTITIES) {
             throw new IllegalArgumentException("limit must be in [1, " + MAX_ENTITIES + "], got " + limit);
         }
@@ -159,9 +169,19 @@ public final class Recall {
         });
     }
 
-    private CommitId head() {
-        ClaimsIndex claims = open().claims();
-        return CommitId.of(claims.commitAt(claims.headSeq()).name());
+    /**
+     * Opens the search index and the claims index it reads, catches both up with main, and asks one
+     * question of them, so that a first {@link #search} or {@link #brief} does not wait for that work
+     * (a server calls this on a background thread as it starts). Questions asked later still catch up
+     * with main as it is when they are asked, and a forget seen since still drops the index unsaved.
+     * Thread-safe; cheap once the index is open.
+     */
+    public void prepare() {
+        try {
+            search(SearchQuery.builder("palimpsest").entity("palimpsest").build());
+        } catch (NotFoundException e) {
+            throw new IllegalStateException("the tip of main is not on main's history", e);
+        }
     }
 
     private interface Question<T> {
@@ -191,7 +211,7 @@ public final class Recall {
     }
 
     /**
-     * The brief of {@code r} at its commit (default: the tip of main): sections "Known facts (with
+     * The brief of {@code r} at its commit ({@link BriefRequest#commit()}; none: the tip of main when asked): sections "Known facts (with
      * provenance)", "Contradictions — same subject and predicate, different values" and "Superseded
      * or retracted — do not re-derive these", in that priority, fitted to {@code r.maxTokens()}
      * cl100k_base tokens by dropping whole entries from the tail. Empty (no sections) when there is
@@ -201,7 +221,7 @@ public final class Recall {
      */
     public Brief brief(BriefRequest r) throws NotFoundException {
         Objects.requireNonNull(r, "r");
-        if ((r.query() == null || r.query().isBlank()) && r.entities().isEmpty()) {
+        if (r.isEmpty()) {
             seq(r.at());
             return new Brief(List.of(), 0, r.maxTokens(), 0);
         }

@@ -33,6 +33,10 @@ import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.ReceiptReport;
 import dev.palimpsest.model.RefSpec;
 import dev.palimpsest.model.ReviewItem;
+import dev.palimpsest.model.Layer;
+import dev.palimpsest.model.RederiveReport;
+import dev.palimpsest.model.TrustChange;
+import dev.palimpsest.model.TrustPolicy;
 import java.util.List;
 import java.util.TreeMap;
 import org.eclipse.jgit.lib.ObjectId;
@@ -68,11 +72,15 @@ public final class Receipts {
     }
 
     /**
-     * Lands a batch (YAML, see README "Ingest files") as one commit: config changes (policy,
-     * ontology), sources, assertions and artifacts. Receipts over 8 bundles keep the smallest 8,
-     * or with {@code strict} reject the batch.
+     * Lands a batch (YAML or JSON, see README "Ingest files" and docs/loading.md) as one commit: config
+     * changes (policy, ontology, multi-valued predicates), sources, assertions, claims (facts of kind
+     * {@code entity-claim}, as {@link Claims#claim} writes them; one naming {@code supersedes} corrects
+     * that claim as {@link Claims#supersede} does) and artifacts. Receipts over 8 bundles keep the
+     * smallest 8, or with {@code strict} reject the batch.
      *
-     * @throws RejectedException the batch is malformed or breaks a gate rule; every problem is listed
+     * @throws RejectedException the batch is malformed or breaks a gate rule (a claim citing a source
+     *     that is neither in the batch nor live at main's tip, a bad quote, ...); every problem is
+     *     listed and nothing is written
      */
     public IngestResult ingest(ActorName actor, byte[] yaml, boolean strict) throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
@@ -91,10 +99,25 @@ public final class Receipts {
             tx.assertFact(FactSpec.of(it.kind(), it.body()).id(it.id()).refs(it.refs()).grounding(it.grounding()));
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
+        for (BatchFile.ClaimItem c : batch.claims) {
+            FactSpec f = c.spec().toFactSpec();
+            if (c.supersedes() == null) {
+                tx.assertFact(f);
+            } else {
+                tx.supersede(c.supersedes(), f);
+            }
+            kinds.merge(Kind.ENTITY_CLAIM.value(), 1, Integer::sum);
+        }
         if (tx.size() == 0) {
-            throw new RejectedException(Rule.EMPTY_BATCH, "batch", "the batch holds no sources, assertions, artifacts or config");
+            throw new RejectedException(Rule.EMPTY_BATCH, "batch",
+                    "the batch holds no sources, assertions, claims, artifacts or config");
         }
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
+    }
+
+    /** Alive, dead, touched and pending counts per layer at the tip of main. */
+    public ReceiptReport report() {
+        return store.atTip(this::report);
     }
 
     /**
@@ -167,6 +190,11 @@ public final class Receipts {
         Transaction tx = store.begin(actor);
         Cascade.operations(plan, plan.revisions().isEmpty() ? null : cleanupAt(plan.at())).forEach(tx::add);
         return tx.commit();
+    }
+
+    /** The review queue at the tip of main; see {@link #review(CommitId)}. */
+    public List<ReviewItem> review() {
+        return store.atTip(this::review);
     }
 
     /**
@@ -278,6 +306,68 @@ public final class Receipts {
         }
     }
 
+    /**
+     * The trust policy at {@code at}: how flat summary receipts are treated and which layers'
+     * receipts cleanup ignores.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
+    public TrustPolicy trust(CommitId at) throws NotFoundException {
+        return cleanup(Objects.requireNonNull(at, "at")).policy();
+    }
+
+    /**
+     * Makes {@code policy} the store's trust policy in one signed commit by {@code actor} (a new
+     * {@code palimpsest.yaml}); later plans, the review queue and {@code pending} follow it. Empty when
+     * the policy already holds at main's tip (nothing is written).
+     *
+     * @throws ConflictException main moved while writing
+     */
+    public java.util.Optional<CommitResult> setTrust(ActorName actor, TrustPolicy policy) throws RejectedException,
+            ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(policy, "policy");
+        TrustPolicy now = cleanupAt(store.head()).policy();
+        if (now.equals(policy)) {
+            return java.util.Optional.empty();
+        }
+        java.util.Map<String, Boolean> layers = new java.util.HashMap<>();
+        for (Layer l : TrustPolicy.DERIVED) {
+            layers.put(l.value(), !policy.distrusts(l));
+        }
+        Transaction tx = store.begin(actor);
+        tx.add(new Operation.Configure(policy.flat().value(), null, List.of(), layers));
+        return java.util.Optional.of(tx.commit());
+    }
+
+    /**
+     * Updates the trust policy from an audit of the receipts ({@code report}, best made under
+     * {@link TrustPolicy#TRUST_ALL} so that every receipt is graded as written): each layer with a
+     * decided artifact is distrusted when its leaky share exceeds {@code maxLeaky}, trusted otherwise;
+     * layers nothing decided keep their setting. Returns the policy now in force and the commit, empty
+     * when nothing changed.
+     *
+     * @throws RejectedException {@code maxLeaky} outside [0, 1]
+     * @throws ConflictException main moved while writing
+     */
+    public TrustChange applyVerdict(ActorName actor, RederiveReport report, double maxLeaky) throws RejectedException,
+            ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(report, "report");
+        if (!(maxLeaky >= 0.0 && maxLeaky <= 1.0)) {
+            throw new RejectedException(Rule.INVALID_ARGUMENT, "--max-leaky", "must be in [0, 1], got " + maxLeaky);
+        }
+        TrustPolicy next = cleanupAt(store.head()).policy();
+        for (Layer l : TrustPolicy.DERIVED) {
+            RederiveReport.LayerAudit a = report.layers().get(l);
+            if (a != null && a.alive() + a.dead() > 0) {
+                next = next.with(l, a.leakyShare() <= maxLeaky);
+            }
+        }
+        java.util.Optional<CommitResult> written = setTrust(actor, next);
+        return new TrustChange(next, written.map(CommitResult::id));
+    }
+
     /** The cleanup at a commit known to exist (main's tip, or a plan's). */
     private Cleanup cleanupAt(CommitId at) {
         try {
@@ -285,6 +375,12 @@ public final class Receipts {
         } catch (NotFoundException e) {
             throw new PalimpsestInternalException("main's tip vanished: " + e.getMessage(), e);
         }
+    }
+
+    /** The cleanup at {@code at} under {@code policy} instead of the commit's own (not cached). */
+    Cleanup cleanup(CommitId at, TrustPolicy policy) throws NotFoundException {
+        Cleanup own = cleanup(at);
+        return own.policy().equals(policy) ? own : new Cleanup(own.graph(), policy);
     }
 
     Cleanup cleanup(CommitId at) throws NotFoundException {

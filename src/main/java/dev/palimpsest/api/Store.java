@@ -46,11 +46,20 @@ import org.eclipse.jgit.lib.ObjectId;
  * written and later retracted is an answer (not live, its last version, ...). Writes report
  * unknown ids as violations of a {@link RejectedException} (see {@link Transaction}).
  *
+ * <p><b>Latest or at a commit.</b> Every read has a form without a commit, which answers at the tip
+ * of {@code main} when it is called, and a form whose last argument is the {@link CommitId} to
+ * answer at. No argument means "latest" by being null: see {@code docs/java-api.md}.
+ *
+ * <p><b>Throwing or optional.</b> {@link #read} throws {@link NotFoundException} for a fact never
+ * written; {@link #find(FactId)} answers {@link Optional#empty()} instead and throws nothing checked,
+ * so {@code ids.stream().map(store::find)} compiles.
+ *
  * <p>Thread-safe: any number of threads may read and write through one instance; writers of one
  * repository are serialised, within the process and across processes. Arguments must not be null
- * ({@link NullPointerException}). Close the store to release the repository.
+ * ({@link NullPointerException} naming the argument). Close the store to release the repository.
  */
 public final class Store implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Store.class);
     private final GitRepo repo;
     private final PredicateIndex index;
     private final Writer writer;
@@ -63,6 +72,7 @@ public final class Store implements AutoCloseable {
     private final Recall recall;
     private final Replication replication;
     private final Erasure erasure;
+    private final Bulk bulk;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -77,6 +87,7 @@ public final class Store implements AutoCloseable {
         this.recall = new Recall(this, repo, writer);
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
+        this.bulk = new Bulk(this, repo);
         writer.watch().check(); // tombstones that reached this replica while no process ran: their keys go first
         if (repo.head() != null && index.hasUnpersisted()) {
             writer.persistIndex();
@@ -145,8 +156,8 @@ public final class Store implements AutoCloseable {
         }
         List<FactId> settled = Forgetting.settleInterrupted(repo);
         if (!settled.isEmpty()) {
-            System.err.println("palimpsest: finished an interrupted forget: destroyed the data keys of " + settled.size()
-                    + " forgotten fact(s) and scrubbed the caches");
+            LOG.warn("finished an interrupted forget: destroyed the data keys of {} forgotten fact(s) and scrubbed the caches",
+                    settled.size());
         }
         return new Store(repo, new Signers(home.dir()), options);
     }
@@ -201,6 +212,11 @@ public final class Store implements AutoCloseable {
         return files;
     }
 
+    /** Bulk loading and unloading: markdown notes imported as facts, live facts exported as JSON lines. */
+    public Bulk bulk() {
+        return bulk;
+    }
+
     /** Recall: ranked search and token-budgeted briefs, at any commit. */
     public Recall recall() {
         return recall;
@@ -233,6 +249,77 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * Reads a fact at the tip of {@code main}: found, or retracted with its last valid version.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public FactRead read(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return read(id, head());
+    }
+
+    /**
+     * The fact at the tip of {@code main} (found, or retracted with its last valid version); empty
+     * when it was never written on {@code main}.
+     */
+    public Optional<FactRead> find(FactId id) {
+        Objects.requireNonNull(id, "id");
+        CommitId tip = head();
+        try {
+            return Optional.of(queries.read(id, tip));
+        } catch (NotFoundException e) {
+            return Optional.empty(); // the tip is a commit of this store: only the fact can be missing
+        }
+    }
+
+    /**
+     * The fact as of {@code at} (found, or retracted with its last valid version); empty when it was
+     * never written in the ancestry of {@code at}.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
+    public Optional<FactRead> find(FactId id, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        commit(Objects.requireNonNull(at, "at"));
+        try {
+            return Optional.of(queries.read(id, at));
+        } catch (NotFoundException e) {
+            return Optional.empty(); // the commit was checked above: only the fact can be missing
+        }
+    }
+
+    /**
+     * Whether the fact is present, un-retracted, at the tip of {@code main}.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public boolean factLiveAtCommit(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return factLiveAtCommit(id, head());
+    }
+
+    /** The ids of the facts live at the tip of {@code main} that start with {@code prefix}; see {@link #factIds(String, int, CommitId)}. */
+    public List<FactId> factIds(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
+        return atTip(at -> factIds(prefix, limit, at));
+    }
+
+    /**
+     * The ids of the facts live at {@code at} that start with {@code prefix} (empty: any), in id
+     * order, at most {@code limit}: what an id being typed can complete to. Answered from the index.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store
+     */
+    public List<FactId> factIds(String prefix, int limit, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, was " + limit);
+        }
+        writer.watch().check();
+        return queries.liveIds(prefix, Objects.requireNonNull(at, "at"), limit);
+    }
+
+    /**
      * factLiveAtCommit: whether the fact is present, un-retracted, at {@code at}; false for a fact
      * retracted there. Answered from the predicate index in O(log versions).
      *
@@ -244,6 +331,16 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * The fact's last navigable version on {@code main}, and whether it is live at the tip.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public ExistsAt factExistsAt(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return factExistsAt(id, head());
+    }
+
+    /**
      * factExistsAt: the fact's last navigable version at or before {@code at} (ancestry, not time),
      * stepping over retractions, and whether it is live at {@code at}. Answered from the index.
      *
@@ -252,6 +349,17 @@ public final class Store implements AutoCloseable {
      */
     public ExistsAt factExistsAt(FactId id, CommitId at) throws NotFoundException {
         return queries.existsAt(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
+    }
+
+    /**
+     * The fact versions live at the tip of {@code main} that cite {@code target}; see {@link
+     * #inbound(FactId, CommitId)}.
+     *
+     * @throws NotFoundException when the target was never written on {@code main}
+     */
+    public List<InboundRef> inbound(FactId target) throws NotFoundException {
+        Objects.requireNonNull(target, "target");
+        return inbound(target, head(), false);
     }
 
     /**
@@ -278,6 +386,17 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * How each ref of the fact's version at the tip of {@code main} stands there; see {@link
+     * #stale(FactId, CommitId)}.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public List<RefStatus> stale(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return stale(id, head());
+    }
+
+    /**
      * How each ref of the fact's version at {@code at} (live, or its last navigable version) stands
      * at {@code at}: current, revised, superseded or retracted; empty for a fact without refs.
      *
@@ -287,6 +406,16 @@ public final class Store implements AutoCloseable {
     public List<RefStatus> stale(FactId id, CommitId at) throws NotFoundException {
         writer.watch().check();
         return queries.stale(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
+    }
+
+    /**
+     * The evidence weight of a fact at the tip of {@code main}; zero for a retracted fact.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public Weight weight(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return weight(id, head());
     }
 
     /**
@@ -317,6 +446,12 @@ public final class Store implements AutoCloseable {
         return History.log(repo, repo.head(), limit);
     }
 
+    /** The armored public key of {@code actor} at the tip of {@code main}; empty when it has none. */
+    public Optional<String> publicKey(ActorName actor) {
+        Objects.requireNonNull(actor, "actor");
+        return atTip(at -> publicKey(actor, at));
+    }
+
     /**
      * The armored public key of {@code actor} as committed at {@code at}; empty when the actor has
      * no key there.
@@ -325,6 +460,11 @@ public final class Store implements AutoCloseable {
      */
     public Optional<String> publicKey(ActorName actor, CommitId at) throws NotFoundException {
         return queries.publicKey(Objects.requireNonNull(actor, "actor"), Objects.requireNonNull(at, "at"));
+    }
+
+    /** The keys trusted at the tip of {@code main}, sorted by actor name. */
+    public List<ActorKey> keys() {
+        return atTip(this::keys);
     }
 
     /**
@@ -348,6 +488,21 @@ public final class Store implements AutoCloseable {
         // under the writer lock no forget lands: a search index saved now holds nothing a forget erased
         writer.underLock(recall::close);
         repo.close();
+    }
+
+    /** A read that throws {@link NotFoundException} only for an unknown commit, asked at the tip. */
+    interface AtCommit<T> {
+        T at(CommitId at) throws NotFoundException;
+    }
+
+    /** Asks {@code read} at the tip of main, which is a commit of this store. */
+    <T> T atTip(AtCommit<T> read) {
+        CommitId tip = head();
+        try {
+            return read.at(tip);
+        } catch (NotFoundException e) {
+            throw new PalimpsestInternalException("the tip of main " + tip.hex() + " was not found", e);
+        }
     }
 
     Writer writer() {

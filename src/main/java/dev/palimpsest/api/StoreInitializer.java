@@ -40,6 +40,7 @@ public final class StoreInitializer {
     private Path generatedKey;
     private String encrypt;
     private java.util.Map<String, String> retention;
+    private java.util.Set<dev.palimpsest.model.AgentPermission> agentsMay = java.util.Set.of();
 
     StoreInitializer(Path dir) {
         this.dir = dir;
@@ -69,6 +70,16 @@ public final class StoreInitializer {
      */
     public StoreInitializer encrypt(String value) {
         this.encrypt = Objects.requireNonNull(value, "encrypt");
+        return this;
+    }
+
+    /**
+     * What agent keys may do beyond the default ({@code agents_may} in {@code palimpsest.yaml}, fixed
+     * at init): by default an agent key may neither retract nor supersede a fact a human key wrote,
+     * nor retract a dated snapshot. Empty grants nothing.
+     */
+    public StoreInitializer agentsMay(java.util.Set<dev.palimpsest.model.AgentPermission> value) {
+        this.agentsMay = java.util.Set.copyOf(Objects.requireNonNull(value, "agentsMay"));
         return this;
     }
 
@@ -121,7 +132,7 @@ public final class StoreInitializer {
         Store store = new Store(repo, signers, options);
         try {
             store.writer().write(actor, key.signer(), List.of(new Operation.Init(actor, key.armoredPublicKey(), encrypt,
-                    retention)));
+                    retention, agentsMay)));
             return store;
         } catch (RejectedException | ConflictException | RuntimeException e) {
             store.close();

@@ -57,7 +57,7 @@ public final class Transaction {
         Objects.requireNonNull(spec, "spec");
         FactId fid = idOf(spec);
         ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), spec.refs(), false,
-                spec.grounding(), spec.run(), spec.sensitive(), spec.retainUntil()));
+                spec.grounding(), spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext()));
         return fid;
     }
 
@@ -92,7 +92,8 @@ public final class Transaction {
         List<RefSpec> refs = new ArrayList<>();
         distinct.forEach(in -> refs.add(RefSpec.of(in, RefRole.MERGED_FROM)));
         refs.addAll(spec.refs());
-        ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), refs, true, spec.grounding()));
+        ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), refs, true, spec.grounding(),
+                spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext()));
         for (FactId in : distinct) {
             ops.add(new Operation.Retract(in, "merged into " + fid));
         }

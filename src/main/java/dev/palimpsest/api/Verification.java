@@ -39,6 +39,19 @@ public final class Verification {
     }
 
     /**
+     * The verdict on {@code claim} citing {@code quote} from the body of fact {@code source} at the
+     * tip of main.
+     *
+     * @throws NotFoundException the source is not live at the tip of main
+     */
+    public Verdict verify(Judge reviewer, FactId source, String quote, String claim) throws NotFoundException {
+        Objects.requireNonNull(reviewer, "reviewer");
+        Objects.requireNonNull(quote, "quote");
+        Objects.requireNonNull(claim, "claim");
+        return verify(reviewer, claim, quote, body(source, store.head()));
+    }
+
+    /**
      * The verdict on {@code claim} citing {@code quote} from the body of fact {@code source} at
      * {@code at}.
      *

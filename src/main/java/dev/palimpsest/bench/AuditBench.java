@@ -70,7 +70,7 @@ public final class AuditBench {
                 for (int i = 0; i < warmup + runs; i++) {
                     long c0 = processCpuNanos();
                     long s = System.nanoTime();
-                    AuditReport r = auditor.audit(null, AuditProgress.none());
+                    AuditReport r = auditor.audit(AuditProgress.none());
                     double rate = r.commits() / ((System.nanoTime() - s) / 1e9);
                     double micros = (processCpuNanos() - c0) / 1e3 / r.commits();
                     violations = r.violations().size();

@@ -63,7 +63,7 @@ public final class ClaimsBench {
             Transaction first = store.begin(ACTOR);
             FactId src = first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
             first.commit();
-            store.claims().current("warm", null, store.head()); // open the claims index: every write then feeds it
+            store.claims().current("warm"); // open the claims index: every write then feeds it
             int n = 0;
             while (n < claims) {
                 Transaction tx = store.begin(ACTOR);
@@ -95,8 +95,8 @@ public final class ClaimsBench {
             var api = store.claims();
             // warm up
             for (int i = 0; i < samples; i++) {
-                api.current(entity(rnd.nextInt(entities)), null, head);
-                api.contradictions(entity(rnd.nextInt(entities)), history.get(rnd.nextInt(history.size())));
+                api.at(head).current(entity(rnd.nextInt(entities)));
+                api.at(history.get(rnd.nextInt(history.size()))).contradictions(entity(rnd.nextInt(entities)));
             }
             long[] curHead = new long[samples];
             long[] curPast = new long[samples];
@@ -107,13 +107,13 @@ public final class ClaimsBench {
                 String e = entity(rnd.nextInt(entities));
                 CommitId past = history.get(rnd.nextInt(history.size()));
                 long a = System.nanoTime();
-                sink += api.current(e, null, head).size();
+                sink += api.at(head).current(e).size();
                 long b = System.nanoTime();
-                sink += api.current(e, null, past).size();
+                sink += api.at(past).current(e).size();
                 long c = System.nanoTime();
-                sink += api.contradictions(e, head).size();
+                sink += api.at(head).contradictions(e).size();
                 long d = System.nanoTime();
-                sink += api.contradictions(e, past).size();
+                sink += api.at(past).contradictions(e).size();
                 long f = System.nanoTime();
                 curHead[i] = b - a;
                 curPast[i] = c - b;
@@ -126,14 +126,14 @@ public final class ClaimsBench {
             Files.delete(file);
             long r0 = System.nanoTime();
             try (Store again = Store.open(gitDir, home, opts)) {
-                again.claims().current("x", null, again.head());
+                again.claims().current("x");
             }
             double rebuild = (System.nanoTime() - r0) / 1e9;
             long o0 = System.nanoTime();
             double claimsOpen;
             try (Store again = Store.open(gitDir, home, opts)) {
                 long o1 = System.nanoTime();
-                again.claims().current("x", null, again.head());
+                again.claims().current("x");
                 claimsOpen = (System.nanoTime() - o1) / 1e6;
             }
             double open = (System.nanoTime() - o0) / 1e6;

@@ -174,7 +174,7 @@ public final class ForgetBench {
                     int which = (round + k + 3) % 2;
                     long c0 = processCpu();
                     long t0 = System.nanoTime();
-                    auditors[which].audit(null, AuditProgress.none());
+                    auditors[which].audit(AuditProgress.none());
                     if (round >= 0) {
                         rate[which][round] = (commits + 1) / ((System.nanoTime() - t0) / 1e9);
                         cpuPerCommit[which][round] = (processCpu() - c0) / 1e3 / (commits + 1);

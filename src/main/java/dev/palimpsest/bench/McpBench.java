@@ -41,6 +41,13 @@ public final class McpBench {
             double showCpuMillis, double assertCpuMillis, double assertNoFsyncCpuMillis, double loadAverage,
             String server) {}
 
+    /**
+     * The size of the {@code tools/list} answer an agent's client loads into its context, in bytes of
+     * JSON as the SDK client re-serialises what it received, and the number of tools, for the default
+     * tool set ({@code mcp}) and for {@code mcp --tools all}.
+     */
+    public record ToolsList(int coreBytes, int coreTools, int allBytes, int allTools) {}
+
     /** Round-trip times, and the CPU both processes (client and server) spent per call, in milliseconds. */
     private record Timed(Stats stats, double cpuMillis) {}
 
@@ -53,7 +60,14 @@ public final class McpBench {
         this.log = log;
     }
 
+    /** Runs the round trips with servers (and CLI processes) started by {@link #serverCommand()}. */
     public Result run(int samples, int warmup, int cliSamples) throws IOException, PalimpsestException {
+        return run(samples, warmup, cliSamples, serverCommand());
+    }
+
+    /** Runs the round trips with servers (and CLI processes) started by {@code server}, a command line before {@code mcp}. */
+    public Result run(int samples, int warmup, int cliSamples, List<String> server)
+            throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-mcp-");
         Path home = dir.resolve("home");
         Path gitDir = dir.resolve("store.git");
@@ -76,7 +90,6 @@ public final class McpBench {
         }
         log.println("  in-process API, same store: read " + apiShow + "; one-fact commit " + apiAssert
                 + " (fsync on), " + apiAssertNoFsync + " (fsync off)");
-        List<String> server = serverCommand();
         log.println("bench mcp: server " + String.join(" ", server) + "; " + warmup + " warm-up calls, " + samples
                 + " samples each");
         Timed show;
@@ -116,13 +129,45 @@ public final class McpBench {
                 assertOne.cpuMillis(), assertNoFsync.cpuMillis(), load, String.join(" ", server));
     }
 
+    /** Lists the tools of a server started as {@code mcp} and of one started as {@code mcp --tools all}. */
+    public ToolsList toolsList() throws IOException, PalimpsestException {
+        Path dir = Files.createTempDirectory(workDir, "bench-mcp-tools-");
+        Path home = dir.resolve("home");
+        Path gitDir = dir.resolve("store.git");
+        Store.initializer(gitDir).home(new KeyHome(home)).actor(ACTOR).options(StoreOptions.defaults()).create().close();
+        List<String> server = serverCommand();
+        JacksonMcpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        int[] bytes = new int[2];
+        int[] tools = new int[2];
+        for (int i = 0; i < 2; i++) {
+            McpSyncClient client = connect(server, gitDir, home, false, i == 0 ? List.of() : List.of("--tools", "all"));
+            try {
+                McpSchema.ListToolsResult listed = client.listTools();
+                bytes[i] = json.writeValueAsBytes(listed).length;
+                tools[i] = listed.tools().size();
+            } finally {
+                client.closeGracefully();
+            }
+        }
+        log.printf("  tools/list %,d bytes for the %d core tools (mcp), %,d bytes for all %d (mcp --tools all)%n",
+                bytes[0], tools[0], bytes[1], tools[1]);
+        log.flush();
+        return new ToolsList(bytes[0], tools[0], bytes[1], tools[1]);
+    }
+
     private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync) {
+        return connect(server, gitDir, home, noFsync, List.of());
+    }
+
+    private static McpSyncClient connect(List<String> server, Path gitDir, Path home, boolean noFsync,
+            List<String> options) {
         List<String> args = new ArrayList<>(server.subList(1, server.size()));
         args.addAll(List.of("mcp", "--store", gitDir.toString(), "--home", home.toString(), "--actor", ACTOR.value(),
                 "--run", "bench-run"));
         if (noFsync) {
             args.add("--no-fsync");
         }
+        args.addAll(options);
         ServerParameters params = ServerParameters.builder(server.get(0)).args(args).build();
         StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
         transport.setStdErrorHandler(line -> { });
@@ -208,6 +253,16 @@ public final class McpBench {
             nanos[i] = System.nanoTime() - t0;
         }
         return Stats.of(nanos);
+    }
+
+    /**
+     * {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar,
+     * with {@code jvmOptions} after {@code java}.
+     */
+    public static List<String> serverCommand(List<String> jvmOptions) {
+        List<String> c = new ArrayList<>(serverCommand());
+        c.addAll(1, jvmOptions);
+        return List.copyOf(c);
     }
 
     /** {@code java -jar <this jar>}, or {@code java -cp <class path> dev.palimpsest.cli.Main} when not run from a jar. */

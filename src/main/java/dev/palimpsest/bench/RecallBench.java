@@ -163,8 +163,8 @@ public final class RecallBench {
             for (Question q : qs) {
                 long t0 = System.nanoTime();
                 List<SearchHit> hits = q.text().isBlank() ? List.of()
-                        : store.recall().search(new SearchQuery(q.text(), List.of(), null, KS[KS.length - 1], 0, null,
-                                null, null, null, null));
+                        : store.recall().search(SearchQuery.builder(q.text()).limit(KS[KS.length - 1]).hops(0)
+                                .build());
                 nanos[i++] = System.nanoTime() - t0;
                 Set<String> want = new HashSet<>();
                 q.evidence().forEach(e -> want.add(ids.get(e)));

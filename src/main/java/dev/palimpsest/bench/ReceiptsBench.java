@@ -95,6 +95,7 @@ public final class ReceiptsBench {
                         + "sentence revisions): " + plan.roots().size() + " roots, " + plan.removals().size()
                         + " removals, " + plan.revisions().size() + " revisions, p50");
                 storage(g);
+                table4(gen, g, c, docs, srcRoots, relRoots, seed);
                 store.receipts().report(built);
                 t = System.nanoTime();
                 CleanupPlan real = store.receipts().planRetractSource(docs, "retracted (bench)");
@@ -229,6 +230,29 @@ public final class ReceiptsBench {
         put("flat_provenance_bytes", flat, "bytes of a flat provenance list (distinct member ids per artifact)");
     }
 
+    /** Table 4: tainted@10 and recall@10 of BM25 search after each deletion, per cleanup policy. */
+    private void table4(ReceiptsGraphGen gen, ReceiptGraph g, Cleanup c, List<FactId> docs, int[] srcRoots,
+            int[] relRoots, long seed) {
+        long t = System.nanoTime();
+        TaintBench tb = new TaintBench(gen, g, log);
+        List<String> queries = tb.queries(seed, 300);
+        java.util.Set<String> retracted = new java.util.HashSet<>();
+        java.util.Set<String> revoked = new java.util.HashSet<>();
+        for (var a : gen.assertions) {
+            if (gen.retracted.contains(a.doc())) {
+                retracted.add(a.id());
+            }
+            if (a.triple().p().equals("regulates")) {
+                revoked.add(a.id());
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("retract_source", tb.measure("retract-source", retracted, srcRoots, queries));
+        m.put("revoke_relation", tb.measure("revoke-relation", revoked, relRoots, queries));
+        result.put("table4", m);
+        put("table4_ms", ms(t), "Table 4 (two deletions, four policies, " + queries.size() + " queries)");
+    }
+
     private java.util.Set<FactId> correctness(Store store, ReceiptsGraphGen gen, CommitId after, ReceiptGraph past)
             throws PalimpsestException {
         java.util.Set<String> deadAssertions = new java.util.HashSet<>();
@@ -260,7 +284,7 @@ public final class ReceiptsBench {
      */
     private void rederiveAudit(Store store, List<FactId> docs, CommitId built) throws PalimpsestException {
         long t = System.nanoTime();
-        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, null);
+        dev.palimpsest.model.RederiveReport r = store.rederivations().retractSource(docs, built, 5, 0.2, dev.palimpsest.model.AuditOracles.NONE);
         var edge = r.layers().get(dev.palimpsest.model.Layer.EDGE);
         put("rederive_audit_ms", ms(t), "re-derivation audit of the retract-source (symbolic oracle, no judge): "
                 + edge.graded() + " graded entailed edges, leaky " + edge.leaky() + ", over-deleted "

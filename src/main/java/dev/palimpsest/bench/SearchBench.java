@@ -87,11 +87,11 @@ public final class SearchBench {
         this.log = log;
     }
 
-    private static String word(int i) {
+    static String word(int i) {
         return SYLLABLES[i % 20] + SYLLABLES[(i / 20) % 20] + SYLLABLES[(i / 400) % 20] + "x";
     }
 
-    private static String entity(int e) {
+    static String entity(int e) {
         return "Service-" + e;
     }
 
@@ -179,8 +179,8 @@ public final class SearchBench {
             CommitId head = store.head();
             long sink = 0;
             for (int i = 0; i < Math.min(samples, 500); i++) { // warm up
-                sink += recall.search(SearchQuery.of(null, List.of(entity(rnd.nextInt(entities))))).size();
-                sink += recall.brief(BriefRequest.of(List.of(entity(rnd.nextInt(entities)))).withMaxTokens(500)).tokens();
+                sink += recall.search(SearchQuery.builder().entity(entity(rnd.nextInt(entities))).build()).size();
+                sink += recall.brief(BriefRequest.builder().entity(entity(rnd.nextInt(entities))).maxTokens(500).build()).tokens();
             }
             long[][] t = new long[6][samples];
             long[][] u = new long[6][samples];
@@ -193,11 +193,11 @@ public final class SearchBench {
                     long a = System.nanoTime();
                     long ac = cpu();
                     if (k < 2) {
-                        sink += recall.search(SearchQuery.of(null, List.of(e)).at(c)).size();
+                        sink += recall.search(SearchQuery.builder().entity(e).at(c).build()).size();
                     } else if (k < 4) {
-                        sink += recall.search(SearchQuery.of(q, List.of()).at(c)).size();
+                        sink += recall.search(SearchQuery.builder(q).at(c).build()).size();
                     } else {
-                        sink += recall.brief(BriefRequest.of(List.of(e)).withMaxTokens(500).at(c)).tokens();
+                        sink += recall.brief(BriefRequest.builder().entity(e).maxTokens(500).at(c).build()).tokens();
                     }
                     u[k][i] = cpu() - ac;
                     t[k][i] = System.nanoTime() - a;
@@ -390,7 +390,7 @@ public final class SearchBench {
         return min >= max ? max : min + rnd.nextInt(max - min + 1);
     }
 
-    private static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
+    static CommitId write(Store store, Random rnd, int n, int[] next, boolean[] gone, int entities, int facts)
             throws PalimpsestException {
         Transaction tx = store.begin(ACTOR);
         int start = next[0];

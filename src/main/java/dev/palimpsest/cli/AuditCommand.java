@@ -27,7 +27,7 @@ final class AuditCommand extends Context implements Callable<Integer> {
         try (Auditor auditor = openAuditor()) {
             AuditReport r;
             try {
-                r = auditor.audit(range, progress());
+                r = range == null ? auditor.audit(progress()) : auditor.auditRange(range, progress());
             } catch (NotFoundException e) {
                 throw e.getMessage().startsWith("no store at ") ? new Main.NoStoreException(e.getMessage()) : e;
             }

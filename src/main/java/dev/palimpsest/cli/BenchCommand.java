@@ -1,11 +1,15 @@
 package dev.palimpsest.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.palimpsest.bench.AuditBench;
 import dev.palimpsest.bench.CommitBench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -483,7 +487,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "mcp", description = "Round trips through palimpsest mcp over stdio with the MCP SDK client (show, one-fact"
-            + " assert), beside one CLI process per call.")
+            + " assert), beside one CLI process per call; and the byte size of tools/list for the core and all tool sets.")
     static final class McpBenchCmd extends Context implements Callable<Integer> {
         @Option(names = "--samples", defaultValue = "1000", description = "Timed calls of each tool. Default: ${DEFAULT-VALUE}.")
         int samples;
@@ -494,17 +498,48 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--cli-samples", defaultValue = "5", description = "CLI processes per operation. Default: ${DEFAULT-VALUE}.")
         int cliSamples;
 
+        @Option(names = "--cold-samples", defaultValue = "10", description = "Fresh server processes timed from their"
+                + " spawn to initialize, a first show and a first search answered (0: none). Default: ${DEFAULT-VALUE}.")
+        int coldSamples;
+
+        @Option(names = "--cold-facts", defaultValue = "3000", description = "Claims in the store the cold start opens"
+                + " (built once in the scratch folder, then reused). Default: ${DEFAULT-VALUE}.")
+        int coldFacts;
+
+        @Option(names = "--cold-only", description = "Measure the cold start only, not the round trips.")
+        boolean coldOnly;
+
+        @Option(names = "--server-jvm-option", paramLabel = "OPT", description = "A JVM option for every server and CLI"
+                + " process started (repeatable), e.g. -XX:TieredStopAtLevel=1.")
+        java.util.List<String> serverJvmOptions = new java.util.ArrayList<>();
+
+        @Option(names = "--cds-archive", paramLabel = "FILE", description = "Write a class data sharing archive of the"
+                + " server's classes to FILE with one untimed server first, then start every timed server with it.")
+        Path cdsArchive;
+
         @Mixin
         Scratch scratch;
 
         @Override
         public Integer call() throws Exception {
-            if (samples < 1 || warmup < 0 || cliSamples < 1) {
-                throw new Main.UsageException("--samples and --cli-samples >= 1, --warmup >= 0");
+            if (samples < 1 || warmup < 0 || cliSamples < 1 || coldSamples < 0 || coldFacts < 1
+                    || (coldOnly && coldSamples < 1)) {
+                throw new Main.UsageException("--samples, --cli-samples and --cold-facts >= 1, --warmup and"
+                        + " --cold-samples >= 0, --cold-only needs --cold-samples >= 1");
             }
-            var r = new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).run(samples, warmup, cliSamples);
+            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+            if (coldSamples > 0) {
+                out.put("cold", new dev.palimpsest.bench.McpColdBench(scratch.work(), benchLog()).run(coldFacts,
+                        coldSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions),
+                        java.util.Optional.ofNullable(cdsArchive)));
+            }
+            if (!coldOnly) {
+                out.put("warm", new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).run(samples, warmup,
+                        cliSamples, dev.palimpsest.bench.McpBench.serverCommand(serverJvmOptions)));
+                out.put("toolsList", new dev.palimpsest.bench.McpBench(scratch.work(), benchLog()).toolsList());
+            }
             if (json()) {
-                printJson(r);
+                printJson(out);
             }
             return Main.OK;
         }

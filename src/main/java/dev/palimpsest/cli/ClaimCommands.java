@@ -105,6 +105,7 @@ final class ClaimCommands {
             FactId fid = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(bytes()));
             ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null).sealing(sealing.sensitive,
                     sealing.deadline());
+            spec = sealing.plaintext ? spec.asPlaintext() : spec;
             try (Store store = open()) {
                 ClaimResult r;
                 try {
@@ -114,7 +115,8 @@ final class ClaimCommands {
                             dev.palimpsest.api.Verification.checkPair(TextInput.arg("--author-model", authorModel),
                                     j.model()).ifPresent(w -> this.spec.commandLine().getErr().println("warning: " + w));
                         }
-                        r = store.claims().claimVerified(Parse.actor("--actor", actor.name), spec, old, j);
+                        r = old == null ? store.claims().claimVerified(Parse.actor("--actor", actor.name), spec, j)
+                                : store.claims().supersedeVerified(Parse.actor("--actor", actor.name), old, spec, j);
                     } else {
                         r = old == null ? store.claims().claim(Parse.actor("--actor", actor.name), spec)
                                 : store.claims().supersede(Parse.actor("--actor", actor.name), old, spec);
@@ -210,7 +212,7 @@ final class ClaimCommands {
             String p = predicate == null ? null : TextInput.arg("--predicate", predicate);
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                List<ClaimView> cs = store.claims().current(s, p, c);
+                List<ClaimView> cs = p == null ? store.claims().at(c).current(s) : store.claims().at(c).current(s, p);
                 if (json()) {
                     printJson(cs.stream().map(v -> view(v, false)).toList());
                 } else {
@@ -239,7 +241,7 @@ final class ClaimCommands {
             String p = TextInput.arg("PREDICATE", predicate);
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                List<ClaimView> cs = store.claims().chain(s, p, c);
+                List<ClaimView> cs = store.claims().at(c).chain(s, p);
                 if (json()) {
                     printJson(cs.stream().map(v -> view(v, true)).toList());
                 } else {
@@ -271,7 +273,7 @@ final class ClaimCommands {
             }
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                DeadEnds d = store.claims().deadEnds(s, max, c);
+                DeadEnds d = store.claims().at(c).deadEnds(s, max);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("kept", d.kept().stream().map(v -> view(v, true)).toList());
@@ -302,7 +304,7 @@ final class ClaimCommands {
             String s = subject == null ? null : TextInput.arg("--subject", subject);
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                List<Contradiction> groups = store.claims().contradictions(s, c);
+                List<Contradiction> groups = s == null ? store.claims().at(c).contradictions() : store.claims().at(c).contradictions(s);
                 if (json()) {
                     List<Map<String, Object>> out = new ArrayList<>();
                     for (Contradiction g : groups) {

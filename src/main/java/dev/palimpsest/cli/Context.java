@@ -23,18 +23,18 @@ abstract class Context {
     CommandSpec spec;
 
     /** The top-level command, which holds the inherited global options. */
-    Main main() {
+    Root main() {
         picocli.CommandLine cl = spec.commandLine();
-        while (!(cl.getCommand() instanceof Main)) {
+        while (!(cl.getCommand() instanceof Root)) {
             cl = cl.getParent();
         }
         return cl.getCommand();
     }
 
     Path storePath() {
-        Main main = main();
-        if (main.global.store != null) {
-            return main.global.store;
+        Root main = main();
+        if (main.global().store != null) {
+            return main.global().store;
         }
         String env = System.getenv("PALIMPSEST_STORE");
         if (env == null || env.isBlank()) {
@@ -44,15 +44,15 @@ abstract class Context {
     }
 
     KeyHome home() {
-        return KeyHome.resolve(main().global.home);
+        return main().global().home != null ? KeyHome.of(main().global().home) : KeyHome.fromEnvironment();
     }
 
     boolean json() {
-        return main().global.json;
+        return main().global().json;
     }
 
     InputStream stdin() {
-        return main().stdin;
+        return main().stdin();
     }
 
     /** Opens the store; a path that holds none is exit 6, not "not found". */

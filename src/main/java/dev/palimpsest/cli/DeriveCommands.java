@@ -51,7 +51,8 @@ final class DeriveCommands {
     }
 
     @Command(name = "explain", description = "Show ID's provenance tree down to its sources: each node's pinned"
-            + " version, status at the commit (live, revised, superseded, retracted), actor and run.")
+            + " version, status at the commit (live, revised, superseded, retracted, forgotten at the tombstone's"
+            + " commit), actor and run.")
     static final class Explain extends PredicateCommands.AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
@@ -70,7 +71,8 @@ final class DeriveCommands {
 
         private void print(ProvenanceNode n, int depth) {
             out().println("  ".repeat(depth) + (n.role() == null ? "" : n.role() + " -> ") + n.id() + " @"
-                    + n.version().hex().substring(0, 12) + " " + n.status().word() + " by " + n.actor()
+                    + n.version().hex().substring(0, 12) + " " + n.status().word()
+                    + (n.forgottenAt() == null ? "" : " at " + n.forgottenAt().hex()) + " by " + n.actor()
                     + (n.run() == null ? "" : " run " + n.run()) + (n.cycle() ? " (cycle)" : ""));
             for (ProvenanceNode ch : n.children()) {
                 print(ch, depth + 1);
@@ -85,6 +87,7 @@ final class DeriveCommands {
             m.put("version", n.version().hex());
             m.put("blob", n.blob() == null ? null : n.blob().hex());
             m.put("status", n.status().word());
+            m.put("forgotten_at", n.forgottenAt() == null ? null : n.forgottenAt().hex());
             m.put("actor", n.actor());
             m.put("run", n.run());
             m.put("cycle", n.cycle());

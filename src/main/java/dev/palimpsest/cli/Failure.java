@@ -43,6 +43,10 @@ record Failure(int exit, String kind, String message, List<Violation> violations
                     : "rejected with " + vs.size() + " violations";
             return new Failure(Main.REJECTED, "rejected", msg, vs);
         }
+        if (ex instanceof dev.palimpsest.model.JudgeUnavailableException j) {
+            return new Failure(Main.JUDGE_UNAVAILABLE, j.kind(), ex.getMessage() + " (nothing was written)",
+                    List.of());
+        }
         StringBuilder msg = new StringBuilder(ex instanceof PalimpsestInternalException && ex.getMessage() != null
                 ? ex.getMessage() : ex.toString());
         for (Throwable c = ex.getCause(); c != null; c = c.getCause()) {

@@ -2,6 +2,7 @@ package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ExpireReport;
+import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.ForgetReport;
 import dev.palimpsest.model.UnlearnReport;
@@ -37,12 +38,18 @@ final class ForgetCommands {
         @Option(names = "--dry-run", description = "Print what would be forgotten and the closure; write nothing.")
         boolean dryRun;
 
+        @Option(names = "--with-derived", description = "Also forget every sealed fact of the closure (citers and"
+                + " quoters, not only merges, edges and summaries) in the same commit.")
+        boolean withDerived;
+
         @Override
         public Integer call() throws Exception {
             List<FactId> fids = Parse.facts("ID", ids);
             String reason = reasonOption.read(stdin(), home());
             try (Store store = open()) {
-                ForgetReport r = store.erasure().forget(Parse.actor("--actor", actor.name), fids, reason, dryRun);
+                ActorName who = Parse.actor("--actor", actor.name);
+                ForgetReport r = withDerived ? store.erasure().forgetWithDerived(who, fids, reason, dryRun)
+                        : store.erasure().forget(who, fids, reason, dryRun);
                 if (json()) {
                     printJson(ErasureWire.forget(r));
                 } else {

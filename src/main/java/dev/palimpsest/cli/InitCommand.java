@@ -25,6 +25,12 @@ final class InitCommand extends Context implements Callable<Integer> {
                     + "--sensitive or with --retain-until) or none.")
     String encrypt;
 
+    @Option(names = "--agents-may", paramLabel = "GRANT", split = ",",
+            description = "What agent keys may do that is refused to them by default (recorded as agents_may in "
+                    + "palimpsest.yaml): override-human (retract or supersede a fact a human key wrote), "
+                    + "retract-snapshot (retract a fact a live fact supersedes).")
+    java.util.List<String> agentsMay = new java.util.ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         if (!java.util.Set.of("all", "sensitive", "none").contains(encrypt)) {
@@ -32,7 +38,16 @@ final class InitCommand extends Context implements Callable<Integer> {
         }
         ActorName name = Parse.actor("--actor", actor);
         String mail = TextInput.arg("--email", email);
-        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(name).encrypt(encrypt);
+        java.util.Set<dev.palimpsest.model.AgentPermission> grants = new java.util.HashSet<>();
+        for (String g : agentsMay) {
+            try {
+                grants.add(dev.palimpsest.model.AgentPermission.parse(g));
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException("--agents-may: " + e.getMessage());
+            }
+        }
+        StoreInitializer init = Store.initializer(storePath()).home(home()).actor(name).encrypt(encrypt)
+                .agentsMay(grants);
         if (mail != null) {
             init.email(mail);
         }

@@ -7,7 +7,9 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Judge;
 import dev.palimpsest.model.LabelledClaim;
 import dev.palimpsest.model.Layer;
+import dev.palimpsest.model.AuditOracles;
 import dev.palimpsest.model.RederiveReport;
+import dev.palimpsest.model.TrustPolicy;
 import dev.palimpsest.model.Verdict;
 import dev.palimpsest.model.VerifierStats;
 import java.nio.file.Path;
@@ -74,6 +76,35 @@ final class JudgeCommands {
             return noCache ? j : Judges.cached(j, store);
         }
 
+        /**
+         * The second oracle of an audit from {@code --judge2-url}/{@code --judge2-model} (or
+         * PALIMPSEST_JUDGE2_URL/_MODEL), with this judge's timeout, retries and cache; its key is
+         * PALIMPSEST_JUDGE2_KEY, or PALIMPSEST_JUDGE_KEY when both judges share one URL. Null when none is named.
+         */
+        Judge second(Store store, String url2, String model2) {
+            String u = url2 != null ? url2 : env("PALIMPSEST_JUDGE2_URL");
+            String m = model2 != null ? model2 : env("PALIMPSEST_JUDGE2_MODEL");
+            if (u == null && m == null) {
+                return null;
+            }
+            if (u == null || m == null) {
+                throw new Main.UsageException("a second oracle needs both --judge2-url and --judge2-model (or"
+                        + " PALIMPSEST_JUDGE2_URL and PALIMPSEST_JUDGE2_MODEL)");
+            }
+            String first = url != null ? url : env("PALIMPSEST_JUDGE_URL");
+            String key = env("PALIMPSEST_JUDGE2_KEY");
+            if (key == null && u.equals(first)) {
+                key = env("PALIMPSEST_JUDGE_KEY");
+            }
+            Judge j;
+            try {
+                j = Judges.openAiCompatible(u, m, key, Duration.ofSeconds(timeout), retries);
+            } catch (IllegalArgumentException e) {
+                throw new Main.UsageException(e.getMessage());
+            }
+            return noCache ? j : Judges.cached(j, store);
+        }
+
         Judge required(Store store) {
             Judge j = judge(store);
             if (j == null) {
@@ -100,7 +131,8 @@ final class JudgeCommands {
 
     @Command(name = "verify", description = "Check a claim against its source, failing closed: the quote must be in the"
             + " source (12+ characters, whitespace collapsed) before the reviewer is asked; then only a JSON true for"
-            + " 'supported' accepts. Exit 0 with the verdict; 5 when the reviewer is the author's model.")
+            + " 'supported' accepts. Exit 0 with the verdict; 5 when the reviewer is the author's model; 8 when the"
+            + " judge is unreachable or its reply is no verdict (judge-degraded).")
     static final class Verify extends Context implements Callable<Integer> {
         @Option(names = "--source", required = true, paramLabel = "ID", description = "The fact the quote is from.")
         String source;
@@ -132,6 +164,10 @@ final class JudgeCommands {
                         : Verification.checkPair(TextInput.arg("--author-model", authorModel), j.model());
                 CommitId when = at(store, at.revision);
                 Verdict v = store.verification().verify(j, src, when, q, c);
+                if (v.judgeDegraded()) {
+                    throw new dev.palimpsest.model.JudgeDegradedException("the reviewer " + j.model()
+                            + " answered no verdict (" + v.reason() + "): the claim is not accepted");
+                }
                 Map<String, Object> m = verdict(v);
                 warning.ifPresent(w -> m.put("warning", w));
                 if (json()) {
@@ -188,8 +224,10 @@ final class JudgeCommands {
     }
 
     @Command(name = "rederive-audit", description = "Dry-run a cleanup and check its receipts by re-derivation: each"
-            + " artifact live at the commit (touched by the plan or not) is put to an oracle R times (entailed edges: entailment recomputed; merges, summaries:"
-            + " the judge) and the plan is compared per layer: leaky, over-deleted, agree. Writes nothing.")
+            + " artifact live at the commit (touched by the plan or not) is put to an oracle R independent times (entailed"
+            + " edges: entailment recomputed; merges, summaries: the judge, shown the surviving corpus on the artifact's"
+            + " entities; sentence summaries per kept sentence) and the plan is compared per layer: leaky, over-deleted,"
+            + " agree; with a second oracle, their agreement. Writes nothing unless --apply-verdict.")
     static final class RederiveAudit extends Context implements Callable<Integer> {
         @ArgGroup(exclusive = true, multiplicity = "1")
         Operation op;
@@ -206,21 +244,79 @@ final class JudgeCommands {
                         + " undecided otherwise; in [0, 0.5) (default: ${DEFAULT-VALUE}).")
         double tau;
 
+        @Option(names = "--temperature", paramLabel = "T", defaultValue = "1.0",
+                description = "Sampling temperature of every draw, sent with the draw's index so that draws are"
+                        + " independent; in [0, 2] (default: ${DEFAULT-VALUE}).")
+        double temperature;
+
         @Mixin
         JudgeOptions judge;
 
+        @Option(names = "--judge2-url", paramLabel = "URL",
+                description = "Base URL of a second oracle (default: $PALIMPSEST_JUDGE2_URL); its key is"
+                        + " $PALIMPSEST_JUDGE2_KEY, or $PALIMPSEST_JUDGE_KEY when both share one URL.")
+        String judge2Url;
+
+        @Option(names = "--judge2-model", paramLabel = "M",
+                description = "Model of a second oracle, asked the same questions; the report gives its agreement"
+                        + " with the first per layer (default: $PALIMPSEST_JUDGE2_MODEL).")
+        String judge2Model;
+
+        @Option(names = "--apply-verdict", description = "Update the store's per-layer trust from the audit (one commit):"
+                + " a judged layer whose leaky share exceeds --max-leaky is distrusted, any other judged layer and"
+                + " the symbolic edge layer trusted.")
+        boolean applyVerdict;
+
+        @Option(names = "--max-leaky", paramLabel = "S", defaultValue = "0.2",
+                description = "The leaky share above which --apply-verdict distrusts a layer (default: ${DEFAULT-VALUE}).")
+        double maxLeaky;
+
+        @Option(names = "--actor", paramLabel = "NAME", description = "Who commits --apply-verdict's trust change.")
+        String actor;
+
+        @Option(names = "--grade-labels", description = "Audit the plan that trusts every receipt as written (what"
+                + " --apply-verdict needs) instead of the plan under the store's trust policy.")
+        boolean gradeLabels;
+
         @Override
         public Integer call() throws Exception {
+            if (applyVerdict && actor == null) {
+                throw new Main.UsageException("--apply-verdict needs --actor");
+            }
             try (Store store = open()) {
                 CommitId when = at(store, at.revision);
                 Judge j = judge.judge(store);
+                Judge j2 = judge.second(store, judge2Url, judge2Model);
+                if (j2 != null && j == null) {
+                    throw new Main.UsageException("a second oracle needs a first: pass --judge-url and --judge-model");
+                }
+                if (!(temperature >= 0.0 && temperature <= 2.0)) {
+                    throw new Main.UsageException("--temperature must be in [0, 2], got " + temperature);
+                }
+                List<Judge> judges = new ArrayList<>();
+                if (j != null) {
+                    judges.add(j);
+                }
+                if (j2 != null) {
+                    judges.add(j2);
+                }
+                AuditOracles oracles = new AuditOracles(judges, temperature);
+                TrustPolicy under = gradeLabels || applyVerdict ? TrustPolicy.TRUST_ALL : store.receipts().trust(when);
                 RederiveReport r = op.predicate != null
                         ? store.rederivations().revokeRelation(TextInput.arg("--revoke-relation", op.predicate), when,
-                                draws, tau, j)
+                                draws, tau, oracles, under)
                         : store.rederivations().retractSource(Parse.facts("--retract-source", op.docs), when, draws,
-                                tau, j);
+                                tau, oracles, under);
+                TrustPolicy applied = null;
+                if (applyVerdict) {
+                    applied = store.receipts().applyVerdict(Parse.actor("--actor", actor), r, maxLeaky).policy();
+                }
                 if (json()) {
-                    printJson(report(r));
+                    Map<String, Object> m = report(r);
+                    if (applied != null) {
+                        m.put("policy", PolicyCommand.view(applied));
+                    }
+                    printJson(m);
                 } else {
                     out().println(r.operation() + " " + String.join(" ", r.targets()) + " at " + r.at().hex() + " ("
                             + r.draws() + " draws, tau " + r.tau() + ")");
@@ -229,6 +325,15 @@ final class JudgeCommands {
                         out().printf("  %-8s oracle %-14s graded %d: leaky %d, over-deleted %d, agree %d, undecided %d,"
                                 + " ungraded %d%n", l, a.oracle(), a.graded(), a.leaky(), a.overDeleted(), a.agree(),
                                 a.undecided(), a.ungraded());
+                        if (!a.agreement().oracle().equals("none")) {
+                            out().printf("  %-8s second oracle %s agrees on %d of %d decided by both%s%n", "",
+                                    a.agreement().oracle(), a.agreement().agree(), a.agreement().bothDecided(),
+                                    a.agreement().disagreeIds().isEmpty() ? ""
+                                            : " (disagree: " + String.join(", ", ids(a.agreement().disagreeIds())) + ")");
+                        }
+                    }
+                    if (applied != null) {
+                        out().println("trust now: " + PolicyCommand.line(applied));
                     }
                 }
             }
@@ -242,6 +347,7 @@ final class JudgeCommands {
             m.put("targets", r.targets());
             m.put("draws", r.draws());
             m.put("tau", r.tau());
+            m.put("under", PolicyCommand.view(r.policy()));
             Map<String, Object> layers = new LinkedHashMap<>();
             for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
                 RederiveReport.LayerAudit a = r.layers().get(l);
@@ -257,6 +363,15 @@ final class JudgeCommands {
                 lm.put("ungraded", a.ungraded());
                 lm.put("leaky_ids", ids(a.leakyIds()));
                 lm.put("over_deleted_ids", ids(a.overDeletedIds()));
+                if (!a.agreement().oracle().equals("none")) {
+                    Map<String, Object> ag = new LinkedHashMap<>();
+                    ag.put("oracle", a.agreement().oracle());
+                    ag.put("both_decided", a.agreement().bothDecided());
+                    ag.put("agree", a.agreement().agree());
+                    ag.put("rate", a.agreement().rate());
+                    ag.put("disagree_ids", ids(a.agreement().disagreeIds()));
+                    lm.put("second_oracle", ag);
+                }
                 layers.put(l.value(), lm);
             }
             m.put("layers", layers);

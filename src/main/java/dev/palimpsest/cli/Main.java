@@ -16,7 +16,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * The {@code palimpsest} command. Exit codes: 0 ok, 1 internal error, 2 usage, 3 audit violations,
  * 4 not found (an unknown fact or commit, or a fact not live there), 5 rejected (bad input or gate
  * violation; nothing written), 6 no store at that path, 7 conflict (another writer moved main;
- * nothing written; retry). With {@code --json} every failure prints one {@link Failure} object on
+ * nothing written; retry), 8 judge unavailable (misconfigured or unreachable; nothing written). With {@code --json} every failure prints one {@link Failure} object on
  * stdout.
  */
 @Command(name = "palimpsest", mixinStandardHelpOptions = true, version = "palimpsest 0.1.0",
@@ -28,7 +28,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
             KeysCommand.class, AuditCommand.class, HooksCommand.class,
-            ReceiptCommands.Ingest.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
+            ReceiptCommands.Ingest.class, BulkCommands.Import.class, BulkCommands.Export.class, ReceiptCommands.Report.class, ReceiptCommands.RetractSource.class,
             ReceiptCommands.RevokeRelation.class, ReceiptCommands.Review.class, ReceiptCommands.Entail.class,
             DemoCommand.class, BenchCommand.class,
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
@@ -36,9 +36,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
             RecallCommands.Search.class, RecallCommands.BriefCmd.class, RecallCommands.KnownEntities.class,
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
+            PolicyCommand.class,
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
             SyncCommands.Sync.class, McpCommand.class})
-public final class Main {
+public final class Main implements Root {
     public static final int OK = 0;
     public static final int INTERNAL = 1;
     public static final int USAGE = 2;
@@ -47,6 +48,7 @@ public final class Main {
     public static final int REJECTED = 5;
     public static final int NO_STORE = 6;
     public static final int CONFLICT = 7;
+    public static final int JUDGE_UNAVAILABLE = 8;
 
     @Mixin
     GlobalOptions global;
@@ -58,25 +60,63 @@ public final class Main {
         this.stdin = stdin;
     }
 
+    @Override
+    public GlobalOptions global() {
+        return global;
+    }
+
+    @Override
+    public InputStream stdin() {
+        return stdin;
+    }
+
     public static void main(String[] args) {
-        logToStandardError();
+        logToStandardError(logLevels(jsonAmong(args), System.console() != null));
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, System.in, out, err));
     }
 
     /**
-     * Sets SLF4J's simple binding (the CLI jar's; JGit and the MCP SDK log through it) to warnings and
-     * errors only, on standard error, one line each ({@code WARN StdioTransport - ...}); a
-     * {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM wins.
+     * The levels of SLF4J's simple binding (the CLI jar's) for one run: without {@code --json} the
+     * library's notices ({@code dev.palimpsest}, e.g. "building the claims index") at info and every
+     * other logger (JGit, the MCP SDK) at warn; with {@code --json} nothing, since standard error is
+     * then kept clean. Catch-up progress ({@code dev.palimpsest.progress}) shows only on a terminal.
      */
-    static void logToStandardError() {
-        Map.of("defaultLogLevel", "warn", "logFile", "System.err", "showThreadName", "false", "showShortLogName",
-                "true").forEach((key, value) -> {
-                    if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
-                        System.setProperty("org.slf4j.simpleLogger." + key, value);
-                    }
-                });
+    static Map<String, String> logLevels(boolean json, boolean terminal) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("defaultLogLevel", json ? "off" : "warn");
+        m.put("log.dev.palimpsest", json ? "off" : "info");
+        m.put("log.dev.palimpsest.progress", terminal ? "info" : "off");
+        return m;
+    }
+
+    /**
+     * Sets SLF4J's simple binding to {@code levels}, on standard error, one line each
+     * ({@code WARN StdioTransport - ...}); a {@code -Dorg.slf4j.simpleLogger.*} option given to the JVM
+     * wins. Takes effect when the first logger is made, so only once per process.
+     */
+    static void logToStandardError(Map<String, String> levels) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(levels);
+        all.putAll(Map.of("logFile", "System.err", "showThreadName", "false", "showShortLogName", "true"));
+        all.forEach((key, value) -> {
+            if (System.getProperty("org.slf4j.simpleLogger." + key) == null) {
+                System.setProperty("org.slf4j.simpleLogger." + key, value);
+            }
+        });
+    }
+
+    /** {@code --json} is among the arguments, before any {@code --}. */
+    static boolean jsonAmong(String[] args) {
+        for (String a : args) {
+            if ("--".equals(a)) {
+                return false;
+            }
+            if ("--json".equals(a)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs one command line and returns its exit code; standard input is this process's. */
@@ -86,7 +126,7 @@ public final class Main {
 
     /** Runs one command line, reading {@code --body-file -} from {@code in}, and returns its exit code. */
     public static int run(String[] args, InputStream in, PrintWriter out, PrintWriter err) {
-        CommandLine cl = commandLine(in);
+        CommandLine cl = McpRoot.serves(args) ? McpRoot.commandLine(in) : commandLine(in);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
@@ -106,11 +146,12 @@ public final class Main {
         CommandLine cl = new CommandLine(new Main(in));
         cl.setExpandAtFiles(false);
         configure(cl);
+        HelpGroups.install(cl);
         return cl;
     }
 
     /** picocli expands at the top command only and does not pass this setting down; set it everywhere anyway. */
-    private static void configure(CommandLine cl) {
+    static void configure(CommandLine cl) {
         for (CommandLine sub : cl.getSubcommands().values()) {
             sub.setExpandAtFiles(false);
             if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) {
@@ -152,19 +193,8 @@ public final class Main {
 
     /** {@code --json} was given: parsed, or (when parsing failed) present among the arguments. */
     private static boolean jsonRequested(CommandLine cl, String[] args) {
-        Main main = cl.getCommand();
-        if (main.global != null && main.global.json) {
-            return true;
-        }
-        for (String a : args) {
-            if ("--".equals(a)) {
-                return false;
-            }
-            if ("--json".equals(a)) {
-                return true;
-            }
-        }
-        return false;
+        Root main = cl.getCommand();
+        return main.global() != null && main.global().json || jsonAmong(args);
     }
 
     /** A usage problem found after parsing (a missing required global option). */

@@ -2,6 +2,7 @@ package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
 import dev.palimpsest.mcp.PalimpsestMcpServer;
+import dev.palimpsest.mcp.ToolSet;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.NotFoundException;
@@ -29,6 +30,12 @@ final class McpCommand extends Context implements Callable<Integer> {
                     + " of the claims and files it writes ([A-Za-z0-9][A-Za-z0-9._:-]{0,79}).")
     String run;
 
+    @Option(names = "--tools", paramLabel = "SET", defaultValue = "core",
+            description = "The tools listed: core (brief, search, show, history, current, dead_ends, contradictions,"
+                    + " claim, assert, revise, supersede, retract) or all (also the provenance reads, produced files,"
+                    + " the review queue and erasure). Default: ${DEFAULT-VALUE}.")
+    String tools;
+
     @Option(names = "--no-fsync", description = "Acknowledge writes without forcing objects and refs to disk first"
             + " (benchmarks and throwaway stores only: a crash may lose acknowledged commits).")
     boolean noFsync;
@@ -36,6 +43,12 @@ final class McpCommand extends Context implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ActorName who = Parse.actor("--actor", actor.name);
+        ToolSet set;
+        try {
+            set = ToolSet.of(tools);
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException("--tools: " + e.getMessage());
+        }
         if (run != null && !Fact.validRun(run)) {
             throw new RejectedException(Rule.INVALID_ARGUMENT, "--run", "'" + run
                     + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
@@ -58,7 +71,7 @@ final class McpCommand extends Context implements Callable<Integer> {
             System.err.println("palimpsest mcp: serving " + store.gitDir() + " as " + who
                     + (run == null ? "" : " (run " + run + ")"));
             // a call still running holds the store: closing it under the call could save a half-updated index
-            close = PalimpsestMcpServer.serve(store, who, run, stdin(), protocol);
+            close = PalimpsestMcpServer.serve(store, who, run, set, stdin(), protocol);
         } finally {
             if (close) {
                 store.close();

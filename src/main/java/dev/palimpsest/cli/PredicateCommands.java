@@ -120,7 +120,8 @@ final class PredicateCommands {
         }
     }
 
-    @Command(name = "stale", description = "For each ref of ID's version: current, revised, superseded or retracted.")
+    @Command(name = "stale", description = "For each ref of ID's version: current, revised, superseded, retracted or"
+            + " forgotten (now: the tombstone's commit).")
     static final class Stale extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {

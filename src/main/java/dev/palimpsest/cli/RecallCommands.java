@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -85,7 +86,12 @@ final class RecallCommands {
             String r = run == null ? null : TextInput.arg("--run", run);
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                List<SearchHit> hits = store.recall().search(new SearchQuery(q, es, c, limit, hops, k, null, null, a, r));
+                SearchQuery.Builder sq = SearchQuery.builder().entities(es).at(c).limit(limit).hops(hops);
+                Optional.ofNullable(q).ifPresent(sq::text);
+                Optional.ofNullable(k).ifPresent(sq::kind);
+                Optional.ofNullable(a).ifPresent(sq::actor);
+                Optional.ofNullable(r).ifPresent(sq::run);
+                List<SearchHit> hits = store.recall().search(sq.build());
                 printJson(hits.stream().map(RecallCommands::hit).toList());
             }
             return Main.OK;
@@ -117,7 +123,7 @@ final class RecallCommands {
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
                 List<KnownEntity> es = c == null ? store.recall().knownEntities(p, limit)
-                        : store.recall().knownEntities(p, c, limit);
+                        : store.recall().knownEntities(p, limit, c);
                 if (json()) {
                     List<Map<String, Object>> out = new ArrayList<>();
                     for (KnownEntity e : es) {
@@ -195,7 +201,10 @@ final class RecallCommands {
             List<String> es = entities(entities);
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                Brief b = store.recall().brief(new BriefRequest(es, q, c, maxTokens, maxDeadEnds));
+                BriefRequest.Builder br = BriefRequest.builder().entities(es).at(c).maxTokens(maxTokens)
+                        .maxDeadEnds(maxDeadEnds);
+                Optional.ofNullable(q).ifPresent(br::query);
+                Brief b = store.recall().brief(br.build());
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     List<Map<String, Object>> sections = new ArrayList<>();

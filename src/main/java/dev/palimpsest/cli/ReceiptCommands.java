@@ -29,12 +29,12 @@ import picocli.CommandLine.Parameters;
 final class ReceiptCommands {
     private ReceiptCommands() {}
 
-    @Command(name = "ingest", description = "Land a batch of sources, assertions, artifacts (with receipts) and axioms as one commit.")
+    @Command(name = "ingest", description = "Land a batch (YAML or JSON) of sources, assertions, claims, artifacts (with receipts) and axioms as one commit.")
     static final class Ingest extends Context implements Callable<Integer> {
         @Mixin
         Shared.Actor actor;
 
-        @Option(names = "--file", required = true, paramLabel = "F.yaml", description = "The batch (README: Ingest files).")
+        @Option(names = "--file", required = true, paramLabel = "F.yaml|F.json", description = "The batch (docs/loading.md).")
         Path file;
 
         @Option(names = "--strict", description = "Reject receipts over 8 bundles instead of keeping the smallest 8.")

@@ -49,7 +49,7 @@ final class Shared {
         }
     }
 
-    /** {@code --sensitive} and {@code --retain-until TIME}: how a written fact is sealed. */
+    /** {@code --sensitive}, {@code --retain-until TIME} and {@code --plaintext}: how a written fact is sealed. */
     static final class Sealing {
         @Option(names = "--sensitive", description = "Seal the content (AES-256-GCM, its own data key) so it can be forgotten.")
         boolean sensitive;
@@ -57,6 +57,10 @@ final class Shared {
         @Option(names = "--retain-until", paramLabel = "TIME",
                 description = "Retention deadline (ISO-8601 instant, e.g. 2027-01-01T00:00:00Z); sealed; expire forgets it after.")
         String retainUntil;
+
+        @Option(names = "--plaintext", description = "Keep the content in the clear although it cites or quotes sealed"
+                + " facts (by default such a fact is sealed); recorded in the fact as plaintext: true.")
+        boolean plaintext;
 
         java.time.Instant deadline() throws Main.UsageException {
             if (retainUntil == null) {
@@ -71,6 +75,7 @@ final class Shared {
 
         dev.palimpsest.model.FactSpec apply(dev.palimpsest.model.FactSpec spec) throws Main.UsageException {
             dev.palimpsest.model.FactSpec s = sensitive ? spec.asSensitive() : spec;
+            s = plaintext ? s.asPlaintext() : s;
             java.time.Instant d = deadline();
             return d == null ? s : s.retainedUntil(d);
         }

@@ -38,7 +38,7 @@ final class SyncCommands {
 
         @Override
         public Integer call() throws Exception {
-            Path dir = main().global.store;
+            Path dir = main().global().store;
             if (dir == null) {
                 throw new Main.UsageException("clone needs --store DIR: the folder of the new store");
             }

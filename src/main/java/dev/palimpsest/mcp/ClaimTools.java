@@ -1,9 +1,11 @@
 package dev.palimpsest.mcp;
 
+import dev.palimpsest.api.ClaimsAt;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ClaimResult;
 import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.RefRole;
@@ -18,8 +20,7 @@ import java.util.Map;
 
 /** Claims about entities: the recall tools current, dead_ends, contradictions, and the claim write. Stateless. */
 final class ClaimTools {
-    private static final String SUBJECT = "The entity, matched by its normalised key (case, punctuation and spacing"
-            + " do not matter: 'Auth Service' is 'auth-service').";
+    private static final String SUBJECT = "The entity.";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -28,51 +29,46 @@ final class ClaimTools {
     static List<ToolDef> recall(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("current", "What is believed now", "The live claims about an entity at a commit (not"
-                        + " retracted, not superseded by a live fact), oldest first, each with its source, run and"
-                        + " commit. Ask this before writing a claim about the entity.",
+                ToolDef.read("current", "What is believed now", "The live claims about an entity (neither retracted"
+                        + " nor superseded), oldest first, each with its source, run and commit. Ask before writing a"
+                        + " claim about it.",
                         Schema.input().string("subject", SUBJECT, true)
-                                .string("predicate", "Only claims with this predicate.", false)
+                                .string("predicate", "Only this predicate.", false)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
                 ToolDef.read("dead_ends", "Corrections not to repeat", "The superseded or retracted claims about an"
-                        + " entity, newest correction first, each with what superseded it and when: beliefs the"
-                        + " store has already corrected. Check before reasserting an old value.",
+                        + " entity, newest correction first, each with what corrected it and when. Check before"
+                        + " reasserting an old value.",
                         Schema.input().string("subject", SUBJECT, true)
-                                .integer("max", "Keep at most this many (default 20); the rest are counted as omitted.",
-                                        0)
+                                .integer("max", "Most kept (default 20); the rest are counted in omitted.", 0)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("kept", "array").field("omitted", "integer"),
                         a -> deadEnds(store, a)),
-                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with the same subject"
-                        + " and predicate and different objects (multi-valued predicates excepted). Resolve one with"
-                        + " supersede (or claim with supersedes), never by deleting.",
-                        Schema.input().string("subject", "Only this entity (default: every entity).", false)
+                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with one subject and"
+                        + " predicate but different objects (multi-valued predicates excepted). Resolve one with"
+                        + " supersede, never by deleting.",
+                        Schema.input().string("subject", "Only this entity (default: every one).", false)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("contradictions", "array"),
-                        a -> Views.listOf("contradictions", store.claims().contradictions(a.optText("subject"),
-                                a.at(store)).stream().map(Views::contradiction).toList())));
+                        a -> Views.listOf("contradictions", contradictions(store, a).stream()
+                                .map(Views::contradiction).toList())));
     }
 
     static ToolDef claim(Session s) {
-        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity: subject, predicate,"
-                + " object and the source fact(s) it comes from, as one signed commit. The quote (verbatim, 12+"
-                + " characters, from the first source) is checked against the source before anything is written, so"
-                + " a fabricated citation is rejected (rule quote-not-found) and costs nothing. Returns the live claims"
-                + " it contradicts (stored anyway); to correct an old claim pass supersedes.",
+        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity (subject,"
+                + " predicate, object), citing the source fact(s) with a quote of the first. Returns the live claims"
+                + " it contradicts (stored anyway); pass supersedes to correct one.",
                 Schema.input().string("subject", SUBJECT, true)
-                        .string("predicate", "What is said about it, e.g. 'times out after'.", true)
-                        .string("object", "The value claimed, e.g. '30s'.", true)
-                        .strings("sources", "Ids of the facts the claim comes from (ref role source, pinned at the"
-                                + " commit the write lands on); at least one.", 1)
-                        .string("quote", "A verbatim quote (12+ characters) from the first source, anchoring the claim.",
-                                false)
-                        .number("confidence", "In [0, 1].", 0, 1)
-                        .string("id", "The claim's id (default: minted, entity-claim-<12 hex>).", false)
-                        .string("supersedes", "Correct this fact: the new claim supersedes it (refused if it is already"
-                                + " superseded).", false)
+                        .string("predicate", "e.g. 'times out after'.", true)
+                        .string("object", "e.g. '30s'.", true)
+                        .strings("sources", "Source fact ids, pinned at the write.", 1)
+                        .string("quote", "A verbatim passage of the first source.", false)
+                        .number("confidence", "0 to 1.", 0, 1)
+                        .string("id", "Default: minted, entity-claim-<12 hex>.", false)
+                        .string("supersedes", "The fact this claim corrects.", false)
                         .bool("sensitive", ForgetTools.SENSITIVE)
+                        .bool("plaintext", ForgetTools.PLAINTEXT)
                         .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                 Schema.output().field("id", "string").field("commit", "string").field("conflicts", "array"),
                 false, a -> claim(s, a));
@@ -88,14 +84,21 @@ final class ClaimTools {
         String subject = a.text("subject");
         String predicate = a.optText("predicate");
         CommitId at = a.at(store);
-        return Views.listOf("claims", store.claims().current(subject, predicate, at).stream()
+        ClaimsAt claims = store.claims().at(at);
+        return Views.listOf("claims", (predicate == null ? claims.current(subject) : claims.current(subject, predicate)).stream()
                 .map(v -> Views.claim(v, false)).toList());
+    }
+
+    private static List<Contradiction> contradictions(Store store, Args a) throws Exception {
+        String subject = a.optText("subject");
+        ClaimsAt claims = store.claims().at(a.at(store));
+        return subject == null ? claims.contradictions() : claims.contradictions(subject);
     }
 
     private static Map<String, Object> deadEnds(Store store, Args a) throws Exception {
         String subject = a.text("subject");
         int max = a.count("max", 20);
-        DeadEnds d = store.claims().deadEnds(subject, max, a.at(store));
+        DeadEnds d = store.claims().at(a.at(store)).deadEnds(subject, max);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kept", d.kept().stream().map(v -> Views.claim(v, true)).toList());
         m.put("omitted", d.omitted());
@@ -114,6 +117,7 @@ final class ClaimTools {
         FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
         ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
                 confidence, null).sealing(a.flag("sensitive"), a.optInstant("retain_until"));
+        spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         ClaimResult r;
         try {
             r = old == null ? s.store().claims().claim(s.actor(), spec)

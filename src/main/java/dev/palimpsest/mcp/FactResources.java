@@ -19,15 +19,17 @@ import java.util.Map;
  */
 final class FactResources {
     static final String PREFIX = "palimpsest://fact/";
+    static final String LATEST = PREFIX + "{id}";
+    static final String PINNED = PREFIX + "{id}@{commit}";
 
     private FactResources() {}
 
     static List<SyncResourceTemplateSpecification> templates(Session s, ObjectMapper json) {
-        McpSchema.ResourceTemplate latest = McpSchema.ResourceTemplate.builder().uriTemplate(PREFIX + "{id}")
+        McpSchema.ResourceTemplate latest = McpSchema.ResourceTemplate.builder().uriTemplate(LATEST)
                 .name("fact").title("A fact at main's tip").mimeType("application/json")
                 .description("The fact as show returns it (retracted facts: the last valid version, labelled).")
                 .build();
-        McpSchema.ResourceTemplate pinned = McpSchema.ResourceTemplate.builder().uriTemplate(PREFIX + "{id}@{commit}")
+        McpSchema.ResourceTemplate pinned = McpSchema.ResourceTemplate.builder().uriTemplate(PINNED)
                 .name("fact-at-commit").title("A fact as of a commit").mimeType("application/json")
                 .description("The fact as of a commit (any revision git understands), pinned: what was true then.")
                 .build();

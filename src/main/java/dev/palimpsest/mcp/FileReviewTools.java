@@ -14,31 +14,29 @@ import java.util.Map;
 
 /** The tools file_put (produced files with provenance) and review (the review queue and its acknowledgements). Stateless. */
 final class FileReviewTools {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileReviewTools.class);
     private FileReviewTools() {}
 
     static List<ToolDef> all(Session s) {
         return List.of(
                 ToolDef.write("file_put", "Store a produced file", "Store bytes you produced (a report, a table, code)"
-                        + " under a name, with mandatory provenance: the source fact it was produced from, and"
-                        + " optionally parent files and claims it is about. One signed commit; identical bytes are"
-                        + " stored once; a put that changes nothing writes nothing. Give content (UTF-8 text) or"
-                        + " content_base64 (any bytes).",
-                        Schema.input().string("name", "The file's name: metadata only, never used as a path.", true)
-                                .string("content", "The file's text (UTF-8); this or content_base64.", false)
-                                .string("content_base64", "The file's bytes, base64-encoded; this or content.", false)
-                                .string("source", "The fact the file was produced from (pinned; must exist).", true)
-                                .strings("parents", "Produced files (file-<16 hex>) this one derives from.", 0)
-                                .strings("claims", "Facts the file is about.", 0),
+                        + " under a name, with provenance: the source fact, any parent files and the claims it is"
+                        + " about. Identical bytes are stored once.",
+                        Schema.input().string("name", "Metadata only, never used as a path.", true)
+                                .string("content", "UTF-8 text; this or content_base64.", false)
+                                .string("content_base64", "Any bytes, base64; this or content.", false)
+                                .string("source", "The fact it was produced from.", true)
+                                .strings("parents", "Produced files (file-<16 hex>) it derives from.", 0)
+                                .strings("claims", "Facts it is about.", 0),
                         Schema.output().field("id", "string").field("name", "string").field("sha256", "string")
                                 .field("media_type", "string").field("commit", "string"),
                         false, a -> put(s, a)),
-                ToolDef.write("review", "Review queue", "Without ack: the items that need review at a commit (artifacts"
-                        + " touched by a retraction but still alive, artifacts pending cleanup, live facts whose refs"
-                        + " went stale), unacknowledged. With ack: record that the item was reviewed at its current"
-                        + " version (one signed commit); a later change re-opens it.",
-                        Schema.input().string("at", ReadTools.AT + " (listing only)", false)
-                                .string("ack", "Acknowledge this item at its current version.", false)
-                                .string("note", "A note recorded with the acknowledgement.", false),
+                ToolDef.write("review", "Review queue", "Without ack: what needs review at a commit (artifacts a"
+                        + " retraction touched, pending cleanups, facts whose refs went stale). With ack: mark an"
+                        + " item reviewed at its current version; a later change re-opens it.",
+                        Schema.input().string("at", "Commit to list at (default: main's tip).", false)
+                                .string("ack", "The item to acknowledge.", false)
+                                .string("note", "A note with the acknowledgement.", false),
                         Schema.output().optionalField("items", "array").optionalField("item", "string")
                                 .optionalField("ack", "string").optionalField("commit", "string"),
                         false, a -> review(s, a)));
@@ -82,7 +80,7 @@ final class FileReviewTools {
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException e) {
-            System.err.println("palimpsest mcp: cannot delete " + tmp + ": " + e.getMessage());
+            LOG.warn("cannot delete {}: {}", tmp, e.getMessage());
         }
     }
 

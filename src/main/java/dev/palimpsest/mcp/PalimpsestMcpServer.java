@@ -14,10 +14,12 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,20 +30,33 @@ import org.slf4j.LoggerFactory;
  * API's answer as structured content (the CLI's {@code --json} fields); a failure is a tool error
  * ({@code isError}) carrying {@code {"error": {exit, kind, message, violations}}}, and the server
  * goes on answering; a malformed line gets its JSON-RPC error and the server goes on reading. Every
- * write is one signed commit by the server's actor through the store's gate. The session ends when
+ * write is one signed commit by the server's actor through the store's gate. Beside the tools of its
+ * {@link ToolSet} it serves the fact resources ({@link FactResources}), the prompts of the common
+ * flows ({@link Prompts}) and completions of their arguments ({@link Completions}). The session ends when
  * the input ends or fails, the output fails, or the process that started this one is gone.
  *
  * <p>Thread-safe: calls run concurrently; the store serialises writers.
  */
 public final class PalimpsestMcpServer {
+    /**
+     * Said once for every tool: how to work with the store, the shared arguments, and the shape of
+     * a failed call. The tools' own descriptions assume it.
+     */
     static final String INSTRUCTIONS = "Palimpsest is a git-backed temporal memory: every fact is a versioned file,"
-            + " every write one signed commit, and history is never rewritten. Start with brief (or search); before writing"
-            + " about an entity, ask current"
-            + " and dead_ends (what is believed, what was already corrected). Write claims with their source and a"
-            + " verbatim quote; correct with supersede (or claim with supersedes), never by deleting. Retract with"
-            + " dry_run first to see the cascade. Every read takes at (a commit) to answer as of that moment; pin"
-            + " what you read with palimpsest://fact/{id}@{commit}. Personal data goes in with sensitive (or"
-            + " retain_until); forget erases such content (its data key is destroyed), unlearn_check proves it.";
+            + " every write one signed commit by you, and history is never rewritten. Start with brief (or search)"
+            + " and cite the fact ids you use. Before writing about an entity, ask current and dead_ends. Record a"
+            + " claim with its source fact and a verbatim quote; correct with supersede, never by deleting; retract"
+            + " with dry_run first to see the cascade.\n"
+            + "Shared arguments: at = the commit to read as of, any revision git understands (a commit id,"
+            + " main~2; default: main's tip); answers are exactly what was true at that commit. id, ids = fact"
+            + " ids (pmid-1, claim-3fa2c1d0e9b8). subject = an entity, matched by its normalised key (case,"
+            + " punctuation and spacing do not matter: 'Auth Service' is 'auth-service'). A quote is verbatim,"
+            + " 12+ characters, and checked against the cited version before anything is written: a miss is rule"
+            + " quote-not-found. sensitive or retain_until (ISO-8601 instant) seal personal data so forget can"
+            + " erase it later; a fact citing sealed content is sealed too unless plaintext is set.\n"
+            + "A failed call is a tool error whose text is {\"error\": {exit, kind, message, violations}}: kind"
+            + " not-found (exit 4), rejected (5: every violation with its rule and subject; nothing was written),"
+            + " conflict (7: retry), internal (1). Pin what you read with palimpsest://fact/{id}@{commit}.";
     /**
      * How long calls still running may take once the input ended (the client can still read their
      * answers), short enough that the server is gone within a second of standard input closing.
@@ -51,30 +66,48 @@ public final class PalimpsestMcpServer {
     static final long FINISH_OTHERWISE_MILLIS = 500;
     private static final long PARENT_POLL_MILLIS = 200;
     private static final Logger log = LoggerFactory.getLogger(PalimpsestMcpServer.class);
+    /** The tools of {@link ToolSet#CORE}. */
+    static final Set<String> CORE = Set.of("brief", "search", "show", "history", "current", "dead_ends",
+            "contradictions", "claim", "assert", "revise", "supersede", "retract");
 
     private final McpSyncServer server;
     private final StdioTransport transport;
     private final Optional<ProcessHandle> parent;
+    private final Thread warmUp;
 
-    private PalimpsestMcpServer(McpSyncServer server, StdioTransport transport, Optional<ProcessHandle> parent) {
+    private PalimpsestMcpServer(McpSyncServer server, StdioTransport transport, Optional<ProcessHandle> parent,
+            Thread warmUp) {
         this.server = server;
         this.transport = transport;
         this.parent = parent;
+        this.warmUp = warmUp;
     }
 
     /**
-     * Starts serving {@code store} on {@code in} and {@code out}: writes are signed by {@code actor}
+     * Starts serving {@code store} on {@code in} and {@code out} with the {@link ToolSet#CORE core}
+     * tools; see {@link #start(Store, ActorName, String, ToolSet, InputStream, OutputStream)}.
+     */
+    public static PalimpsestMcpServer start(Store store, ActorName actor, String run, InputStream in, OutputStream out) {
+        return start(store, actor, run, ToolSet.CORE, in, out);
+    }
+
+    /**
+     * Starts serving {@code store} on {@code in} and {@code out}, listing the tools of {@code set}
+     * beside the fact resources, the prompts and completions: writes are signed by {@code actor}
      * and the store's options carry the {@code run} (null: none), which also becomes the run of the
      * claims and files written. The other arguments must not be null.
      */
-    public static PalimpsestMcpServer start(Store store, ActorName actor, String run, InputStream in, OutputStream out) {
+    public static PalimpsestMcpServer start(Store store, ActorName actor, String run, ToolSet set, InputStream in,
+            OutputStream out) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(set, "set");
+        Thread warmUp = warmUp(store);
         ObjectMapper json = new ObjectMapper();
         Session session = new Session(store, actor, run);
         StdioTransport transport = new StdioTransport(json, in, out);
         List<SyncToolSpecification> tools = new ArrayList<>();
-        for (ToolDef d : tools(session)) {
+        for (ToolDef d : tools(session, set)) {
             tools.add(spec(d, json));
         }
         McpSyncServer server = McpServer.sync(transport)
@@ -82,20 +115,50 @@ public final class PalimpsestMcpServer {
                 .instructions(INSTRUCTIONS)
                 .jsonMapper(new JacksonMcpJsonMapper(json))
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).prompts(false)
+                        .completions().build())
                 .tools(tools)
                 .resourceTemplates(FactResources.templates(session, json))
+                .prompts(Prompts.all())
+                .completions(Completions.all(session))
                 .build();
-        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent());
+        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent(), warmUp);
     }
 
     /**
-     * Serves until the session ends (see {@link #awaitEnd()}), then closes it (see {@link #close()});
-     * true when no call was left running, so the store may be closed.
+     * Opens and catches up the search index on a daemon thread while the server starts (loading
+     * Lucene and reading the index take longer than the rest of the start), so the first search finds
+     * it ready; a failure is left for the first search to meet and report.
+     */
+    private static Thread warmUp(Store store) {
+        Thread t = new Thread(() -> {
+            try {
+                store.recall().prepare();
+            } catch (RuntimeException e) {
+                log.debug("warming up the search index failed; the first search tries again", e);
+            }
+        }, "palimpsest-warm-up");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /**
+     * Serves the {@link ToolSet#CORE core} tools until the session ends; see
+     * {@link #serve(Store, ActorName, String, ToolSet, InputStream, OutputStream)}.
      */
     public static boolean serve(Store store, ActorName actor, String run, InputStream in, OutputStream out)
             throws InterruptedException {
-        PalimpsestMcpServer s = start(store, actor, run, in, out);
+        return serve(store, actor, run, ToolSet.CORE, in, out);
+    }
+
+    /**
+     * Serves the tools of {@code set} until the session ends (see {@link #awaitEnd()}), then closes
+     * it (see {@link #close()}); true when no call was left running, so the store may be closed.
+     */
+    public static boolean serve(Store store, ActorName actor, String run, ToolSet set, InputStream in, OutputStream out)
+            throws InterruptedException {
+        PalimpsestMcpServer s = start(store, actor, run, set, in, out);
         s.awaitEnd();
         return s.close();
     }
@@ -117,15 +180,21 @@ public final class PalimpsestMcpServer {
     /**
      * Ends the session: calls still running may finish (for up to 0.8 s when the input ended, since the
      * client can still read their answers; 0.5 s otherwise), queued answers are written, and the SDK's
-     * session is closed. True when no call was left running, so the store may be closed.
+     * session is closed. True when no call was left running and the search index warm-up has ended
+     * (it shares the same time), so the store may be closed.
      */
     public boolean close() throws InterruptedException {
         transport.end(StdioTransport.End.CLOSED);
         boolean inputEnded = transport.ended().orElseThrow() == StdioTransport.End.INPUT_CLOSED;
-        boolean idle = transport.awaitIdle(inputEnded ? FINISH_AFTER_INPUT_MILLIS : FINISH_OTHERWISE_MILLIS);
+        long budget = inputEnded ? FINISH_AFTER_INPUT_MILLIS : FINISH_OTHERWISE_MILLIS;
+        long deadline = System.nanoTime() + budget * 1_000_000;
+        boolean idle = transport.awaitIdle(budget);
+        warmUp.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        idle = idle && !warmUp.isAlive();
         if (!idle) {
-            log.warn("{} call(s) still running at exit: they are abandoned and the store is left open (its derived"
-                    + " indexes catch up from git at the next open)", transport.running());
+            log.warn("{} call(s){} still running at exit: they are abandoned and the store is left open (its derived"
+                    + " indexes catch up from git at the next open)", transport.running(),
+                    warmUp.isAlive() ? " and the search index warm-up" : "");
         }
         server.closeGracefully();
         return idle;
@@ -139,8 +208,8 @@ public final class PalimpsestMcpServer {
         return now != parent.get().pid() || !parent.get().isAlive();
     }
 
-    /** Every tool, in the order they are listed: recall, read, write, review, erasure. */
-    static List<ToolDef> tools(Session s) {
+    /** The tools of {@code set}, in the order they are listed: recall, read, write, review, erasure. */
+    static List<ToolDef> tools(Session s, ToolSet set) {
         List<ToolDef> all = new ArrayList<>(RecallTools.all(s));
         all.addAll(ClaimTools.recall(s));
         all.addAll(ReadTools.all(s));
@@ -148,14 +217,24 @@ public final class PalimpsestMcpServer {
         all.addAll(WriteTools.all(s));
         all.addAll(FileReviewTools.all(s));
         all.addAll(ForgetTools.all(s));
-        return all;
+        return set == ToolSet.ALL ? all : all.stream().filter(t -> CORE.contains(t.name())).toList();
+    }
+
+    /** The {@code tools/list} answer for {@code set}, as the server writes it: what a client loads into its context. */
+    static String toolsList(Session s, ToolSet set, ObjectMapper json) {
+        List<McpSchema.Tool> listed = tools(s, set).stream().map(d -> spec(d, json).tool()).toList();
+        try {
+            return new JacksonMcpJsonMapper(json).writeValueAsString(new McpSchema.ListToolsResult(listed, null));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot render tools/list", e);
+        }
     }
 
     private static SyncToolSpecification spec(ToolDef d, ObjectMapper json) {
         McpSchema.Tool tool = McpSchema.Tool.builder().name(d.name()).title(d.title()).description(d.description())
                 .inputSchema(d.input()).outputSchema(d.output())
-                .annotations(new McpSchema.ToolAnnotations(d.title(), d.readOnly(), d.destructive(), d.readOnly(),
-                        false, null))
+                .annotations(new McpSchema.ToolAnnotations(null, d.readOnly(), d.readOnly() ? null : d.destructive(),
+                        null, false, null))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> call(d, req.arguments(), json))
                 .build();
@@ -169,8 +248,14 @@ public final class PalimpsestMcpServer {
     static CallToolResult call(ToolDef d, Map<String, Object> arguments, ObjectMapper json) {
         try {
             Map<String, Object> out = d.handler().call(new Args(arguments));
-            return CallToolResult.builder().structuredContent(out).addTextContent(text(json, out)).isError(false)
-                    .build();
+            String text;
+            if (d.prose()) {
+                out = new LinkedHashMap<>(out);
+                text = (String) out.remove(ToolDef.TEXT);
+            } else {
+                text = text(json, out);
+            }
+            return CallToolResult.builder().structuredContent(out).addTextContent(text).isError(false).build();
         } catch (Exception | Error e) {
             ToolFailure f = ToolFailure.of(e);
             if (f.exit() == 1) {

@@ -13,21 +13,19 @@ import java.util.Map;
 
 /** The read tools: show, history, live, exists, inbound, stale, dependents, explain, log. Stateless. */
 final class ReadTools {
-    static final String AT = "Read as of this commit: any revision git understands (a commit id, main~2); default:"
-            + " main's tip. Answers are exactly what was true at that commit.";
-    static final String ID = "The fact's id, e.g. pmid-1 or claim-3fa2c1d0e9b8.";
+    static final String AT = "Commit to read as of (default: main's tip).";
+    static final String ID = "Fact id.";
 
     private ReadTools() {}
 
     static List<ToolDef> all(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs with the version each"
-                        + " pins and any quote) as of a commit. A fact retracted by then is a not-found error naming"
-                        + " the retraction and its reason, unless fallback is true: then its last valid version,"
-                        + " labelled retracted. Use before citing or revising a fact.",
+                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs with their pinned"
+                        + " versions and quotes) as of a commit. A retracted fact is not-found, with the reason,"
+                        + " unless fallback.",
                         Schema.input().string("id", ID, true).string("at", AT, false)
-                                .bool("fallback", "For a retracted fact, return its last valid version, labelled."),
+                                .bool("fallback", "For a retracted fact, its last valid version."),
                         Schema.output().field("id", "string").field("kind", "string").field("body", "string")
                                 .optionalField("confidence", "number").field("refs", "array").field("commit", "string")
                                 .field("blob", "string").field("retracted", "boolean")
@@ -38,47 +36,45 @@ final class ReadTools {
                         Schema.input().string("id", ID, true),
                         Schema.output().field("history", "array"),
                         a -> history(store, a.fact("id"))),
-                ToolDef.read("live", "Is a fact live?", "factLiveAtCommit: whether the fact is present and not"
-                        + " retracted at the commit. Not found when it was never written before that commit.",
+                ToolDef.read("live", "Is a fact live?", "Whether the fact is present and not retracted at the commit;"
+                        + " not-found when it was never written before it.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("id", "string").field("at", "string").field("live", "boolean"),
                         a -> live(store, a)),
-                ToolDef.read("exists", "Last navigable version", "factExistsAt: the commit and blob of the fact's"
-                        + " last version at or before the commit, stepping over retractions, and whether it is live"
-                        + " there.",
+                ToolDef.read("exists", "Last navigable version", "The commit and blob of the fact's last version at"
+                        + " or before the commit, stepping over retractions, and whether it is live there.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("id", "string").field("at", "string").field("commit", "string")
                                 .field("blob", "string").field("live", "boolean"),
                         a -> exists(store, a)),
-                ToolDef.read("inbound", "Who cites a fact", "The facts whose version live at the commit cite this"
-                        + " fact, with the version each pinned; with all, also referrer versions no longer live.",
+                ToolDef.read("inbound", "Who cites a fact", "The facts whose live version cites this one at the"
+                        + " commit, with the version each pinned.",
                         Schema.input().string("id", ID, true).string("at", AT, false)
-                                .bool("all", "Also list referrer versions that are no longer live."),
+                                .bool("all", "Also referrer versions no longer live."),
                         Schema.output().field("inbound", "array"),
                         a -> inbound(store, a)),
-                ToolDef.read("stale", "Are a fact's refs stale?", "For each ref of the fact's version: current,"
-                        + " revised, superseded (and by what) or retracted at the commit. Check before relying on a"
+                ToolDef.read("stale", "Are a fact's refs stale?", "How each ref of the fact stands at the commit:"
+                        + " current, revised, superseded (and by what), retracted or forgotten (current_commit: the tombstone's). Check before relying on a"
                         + " fact's evidence.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("refs", "array"),
                         a -> stale(store, a)),
                 ToolDef.read("dependents", "What derives from a fact", "Every fact that cites this one (any version"
-                        + " written before the commit, retracted ones too), with depth, first hop and liveness; with"
-                        + " transitive, everything that reaches it. What a retraction of it would put in doubt.",
+                        + " before the commit, retracted too), with depth and liveness: what retracting it puts in"
+                        + " doubt.",
                         Schema.input().string("id", ID, true).string("at", AT, false)
-                                .bool("transitive", "Also what reaches the fact through other dependents."),
+                                .bool("transitive", "Also what reaches it through other dependents."),
                         Schema.output().field("dependents", "array"),
                         a -> dependents(store, a)),
-                ToolDef.read("explain", "Provenance tree", "The provenance tree of a fact down to its sources: each"
-                        + " node's pinned version, status at the commit (live, revised, superseded, retracted),"
-                        + " actor and run.",
+                ToolDef.read("explain", "Provenance tree", "The provenance tree of a fact down to its sources, each"
+                        + " node with its pinned version, status at the commit (forgotten ones with forgotten_at), actor and run.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("id", "string").field("role", "string|null").field("kind", "string")
                                 .field("version", "string").field("status", "string").field("children", "array"),
                         a -> explain(store, a)),
                 ToolDef.read("log", "Recent commits", "The store's commits on main, newest first: actor, time,"
-                        + " subject and trailers (Palimpsest-Op, -Fact, -Run).",
-                        Schema.input().integer("limit", "At most this many commits (0: all). Default 20.", 0),
+                        + " subject and trailers.",
+                        Schema.input().integer("limit", "Most commits (0: all; default 20).", 0),
                         Schema.output().field("commits", "array"),
                         a -> Views.listOf("commits", store.log(a.count("limit", 20)).stream().map(Views::log).toList())));
     }

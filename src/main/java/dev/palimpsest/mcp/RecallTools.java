@@ -13,42 +13,38 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The recall tools brief, search and known_entities, over {@link dev.palimpsest.api.Recall}. Stateless. */
 final class RecallTools {
-    private static final String ENTITIES = "Entities known to be relevant (matched by their normalised key), e.g."
-            + " [\"auth-service\"].";
+    private static final String ENTITIES = "Entities it is about, e.g. [\"auth-service\"].";
 
     private RecallTools() {}
 
     static List<ToolDef> all(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("brief", "Brief before working", "What to put in your context before working on"
-                        + " entities or a question: the known facts with provenance, the contradictions, and the dead"
-                        + " ends not to re-derive, at a commit, fitted to a token budget (whole entries dropped from"
-                        + " the tail, counted in omitted). Start here; text is ready to paste into a prompt.",
+                ToolDef.prose("brief", "Brief before working", "Start here: what to know before working on entities or"
+                        + " a question (known facts with provenance, contradictions, dead ends not to re-derive),"
+                        + " fitted to a token budget. Its text is ready for a prompt.",
                         Schema.input().strings("entity", ENTITIES, 0)
-                                .string("query", "Free text the brief is about.", false)
+                                .string("query", "Free text it is about.", false)
                                 .string("at", ReadTools.AT, false)
-                                .integer("max_tokens", "Fit the brief to this many cl100k_base tokens (default 0: no"
-                                        + " budget).", 0)
-                                .integer("max_dead_ends", "Show at most this many dead ends, newest correction first"
-                                        + " (default 5).", 0),
+                                .integer("max_tokens", "Token budget, cl100k_base (default 0: none).", 0)
+                                .integer("max_dead_ends", "Most dead ends, newest first (default 5).", 0),
                         Schema.output().field("sections", "array").field("omitted", "integer").field("budget", "integer")
-                                .field("tokens", "integer").field("text", "string"),
+                                .field("tokens", "integer"),
                         a -> brief(store, a)),
-                ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or named"
-                        + " entities (BM25, spelling, entity and graph channels); each hit says why it was returned"
-                        + " (channel, score, hops, via) and carries its body, claim triple, source and commit.",
+                ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or"
+                        + " entities. Each hit says why it matched (channel, score, hops, via) and carries its body,"
+                        + " claim triple, source and commit.",
                         Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
-                                .integer("limit", "At most this many hits (1 to 1000, default 10).", 1,
-                                        SearchQuery.MAX_LIMIT)
-                                .integer("hops", "Graph hops from the direct hits (0, 1 or 2; default 1).", 0, 2)
+                                .integer("limit", "Most hits (default 10).", 1, SearchQuery.MAX_LIMIT)
+                                .integer("hops", "Graph hops from the direct hits (default 1).", 0, 2)
                                 .string("kind", "Only facts of this kind.", false)
-                                .string("actor", "Only versions written by this actor.", false)
-                                .string("run", "Only facts learned by this agent run.", false),
+                                .string("actor", "Only versions by this actor.", false)
+                                .string("run", "Only facts of this agent run.", false),
                         Schema.output().field("hits", "array"),
                         a -> search(store, a)),
                 knownEntities(s));
@@ -57,12 +53,11 @@ final class RecallTools {
     /** known_entities: not a core tool (an agent lists keys to name entities it did not invent). */
     static ToolDef knownEntities(Session s) {
         Store store = s.store();
-        return ToolDef.read("known_entities", "List known entities", "The normalised entity keys that facts live at"
-                + " a commit name as subject or object, with how many facts name each, most named first; pass one"
-                + " as entity to search or brief.",
-                Schema.input().string("prefix", "Only keys starting with this (normalised like a key).", false)
+        return ToolDef.read("known_entities", "List known entities", "Entity keys that live facts name as subject"
+                + " or object, most named first, with counts; pass one as entity to search or brief.",
+                Schema.input().string("prefix", "Only keys starting with this.", false)
                         .string("at", ReadTools.AT, false)
-                        .integer("limit", "At most this many keys (1 to 1000, default 100).", 1, Recall.MAX_ENTITIES),
+                        .integer("limit", "Most keys (default 100).", 1, Recall.MAX_ENTITIES),
                 Schema.output().field("entities", "array"),
                 a -> {
                     String prefix = a.optText("prefix");
@@ -70,7 +65,7 @@ final class RecallTools {
                     int limit = a.count("limit", 100);
                     String p = prefix == null ? "" : prefix;
                     List<KnownEntity> es = at == null ? store.recall().knownEntities(p, limit)
-                            : store.recall().knownEntities(p, at, limit);
+                            : store.recall().knownEntities(p, limit, at);
                     List<Map<String, Object>> out = new ArrayList<>();
                     for (KnownEntity e : es) {
                         Map<String, Object> m = new LinkedHashMap<>();
@@ -83,8 +78,10 @@ final class RecallTools {
     }
 
     private static Map<String, Object> brief(Store store, Args a) throws Exception {
-        Brief b = store.recall().brief(new BriefRequest(a.texts("entity"), a.optText("query"), a.at(store),
-                a.count("max_tokens", 0), a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS)));
+        BriefRequest.Builder r = BriefRequest.builder().entities(a.texts("entity")).at(a.at(store))
+                .maxTokens(a.count("max_tokens", 0)).maxDeadEnds(a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS));
+        Optional.ofNullable(a.optText("query")).ifPresent(r::query);
+        Brief b = store.recall().brief(r.build());
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> sections = new ArrayList<>();
         for (Brief.Section s : b.sections()) {
@@ -97,7 +94,7 @@ final class RecallTools {
         m.put("omitted", b.omitted());
         m.put("budget", b.budget());
         m.put("tokens", b.tokens());
-        m.put("text", b.text());
+        m.put(ToolDef.TEXT, b.text());
         return m;
     }
 
@@ -108,8 +105,13 @@ final class RecallTools {
         ActorName who = actor == null ? null : Args.parse("actor", actor, ActorName::of);
         SearchQuery q;
         try {
-            q = new SearchQuery(a.optText("query"), a.texts("entity"), a.at(store), a.count("limit", 10),
-                    a.count("hops", 1), k, null, null, who, a.optText("run"));
+            SearchQuery.Builder b = SearchQuery.builder().entities(a.texts("entity")).at(a.at(store))
+                    .limit(a.count("limit", SearchQuery.DEFAULT_LIMIT)).hops(a.count("hops", SearchQuery.DEFAULT_HOPS));
+            Optional.ofNullable(a.optText("query")).ifPresent(b::text);
+            Optional.ofNullable(k).ifPresent(b::kind);
+            Optional.ofNullable(who).ifPresent(b::actor);
+            Optional.ofNullable(a.optText("run")).ifPresent(b::run);
+            q = b.build();
         } catch (IllegalArgumentException e) {
             throw Args.invalid("query", e.getMessage());
         }

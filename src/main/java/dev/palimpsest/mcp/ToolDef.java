@@ -5,10 +5,14 @@ import java.util.Map;
 /**
  * One tool as the server lists it: its name, a description written for a model choosing among the
  * tools, input and output schemas, hints (read-only, destructive) and the handler that answers a
- * call with the structured content. Immutable.
+ * call with the structured content. A {@code prose} tool's handler puts its answer's text under
+ * {@value #TEXT}: that text is the call's text content and is left out of the structured content,
+ * so the answer says it once; other tools' text content is their structured content as JSON.
+ * Immutable.
  */
 record ToolDef(String name, String title, String description, Map<String, Object> input, Map<String, Object> output,
-        boolean readOnly, boolean destructive, Handler handler) {
+        boolean readOnly, boolean destructive, boolean prose, Handler handler) {
+    static final String TEXT = "text";
 
     /** Answers one call: the structured content of the result, or an exception the server turns into a tool error. */
     @FunctionalInterface
@@ -17,11 +21,16 @@ record ToolDef(String name, String title, String description, Map<String, Object
     }
 
     static ToolDef read(String name, String title, String description, Schema input, Schema output, Handler h) {
-        return new ToolDef(name, title, description, input.build(), output.build(), true, false, h);
+        return new ToolDef(name, title, description, input.build(), output.build(), true, false, false, h);
+    }
+
+    /** A read whose answer is prose under {@value #TEXT} beside its structured fields. */
+    static ToolDef prose(String name, String title, String description, Schema input, Schema output, Handler h) {
+        return new ToolDef(name, title, description, input.build(), output.build(), true, false, true, h);
     }
 
     static ToolDef write(String name, String title, String description, Schema input, Schema output, boolean destructive,
             Handler h) {
-        return new ToolDef(name, title, description, input.build(), output.build(), false, destructive, h);
+        return new ToolDef(name, title, description, input.build(), output.build(), false, destructive, false, h);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Why a tool call failed, as the object {@code {"error": {exit, kind, message, violations}}} that the
  * CLI prints with {@code --json}: the same kinds and exit codes (4 not-found, 5 rejected with every
- * violation and its rule id, 7 conflict, 1 internal), so a model reads one contract. Immutable.
+ * violation and its rule id, 7 conflict, 8 judge-unavailable, 1 internal), so a model reads one contract. Immutable.
  */
 record ToolFailure(int exit, String kind, String message, List<Violation> violations) {
 
@@ -28,6 +28,9 @@ record ToolFailure(int exit, String kind, String message, List<Violation> violat
             List<Violation> vs = r.violations().stream().map(ToolFailure::saidOnce).toList();
             String msg = vs.size() == 1 ? "rejected: " + text(vs.get(0)) : "rejected with " + vs.size() + " violations";
             return new ToolFailure(5, "rejected", msg, vs);
+        }
+        if (ex instanceof dev.palimpsest.model.JudgeUnavailableException j) {
+            return new ToolFailure(8, j.kind(), ex.getMessage() + " (nothing was written)", List.of());
         }
         StringBuilder msg = new StringBuilder(ex instanceof PalimpsestInternalException && ex.getMessage() != null
                 ? ex.getMessage() : ex.toString());

@@ -125,6 +125,7 @@ final class Views {
         m.put("version", n.version().hex());
         m.put("blob", n.blob() == null ? null : n.blob().hex());
         m.put("status", n.status().word());
+        m.put("forgotten_at", n.forgottenAt() == null ? null : n.forgottenAt().hex());
         m.put("actor", n.actor());
         m.put("run", n.run());
         m.put("cycle", n.cycle());

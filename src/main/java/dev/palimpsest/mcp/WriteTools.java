@@ -19,50 +19,50 @@ import java.util.Map;
 final class WriteTools {
     /** Plans made against a tip another writer moved are made again, this many times in all (as the CLI does). */
     private static final int ATTEMPTS = 3;
-    static final String REFS = "Facts this one cites: 'TARGET' (as of the commit the write lands on) or"
-            + " 'TARGET@COMMIT' (as read at that commit). Each is pinned to the version it names.";
-    static final String QUOTES = "Verbatim quotes (12+ characters) anchoring refs: {\"TARGET\": \"text\"}, TARGET among"
-            + " refs. A quote not in the cited version is rejected (rule quote-not-found) and nothing is written.";
+    static final String REFS = "Cited fact ids: ID (pinned at the write) or ID@COMMIT.";
+    static final String QUOTES = "Verbatim passages anchoring refs: {\"ID\": \"text\"}.";
 
     private WriteTools() {}
 
     static List<ToolDef> all(Session s) {
         return List.of(
-                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source document, a claim, a hypothesis,"
-                        + " ...) as one signed commit, citing the facts it rests on. Use claim instead for a"
-                        + " subject-predicate-object statement about an entity; revise to change a fact you own.",
+                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source document, a claim, a"
+                        + " hypothesis, ...) citing what it rests on, as one signed commit. For a statement about an"
+                        + " entity (subject, predicate, object) use claim.",
                         Schema.input().string("body", "The fact's text.", true)
-                                .string("id", "The fact's id (default: minted, <kind>-<12 hex>).", false)
+                                .string("id", "Default: minted, <kind>-<12 hex>.", false)
                                 .string("kind", "claim (default), source, hypothesis, ...", false)
-                                .number("confidence", "In [0, 1].", 0, 1)
+                                .number("confidence", "0 to 1.", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
-                                .string("subsumes", "A hypothesis this fact confirms: cited (role subsumes) and retracted"
-                                        + " in the same commit.", false)
+                                .string("subsumes", "A hypothesis this fact confirms: cited and retracted in the same"
+                                        + " commit.", false)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
+                                .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> assertFact(s, a)),
-                ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact: a new body and possibly"
-                        + " more refs. The old version stays in history and in every pin that cites it.",
+                ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact (a new body, maybe more"
+                        + " refs). The old version stays in history and in every pin that cites it.",
                         Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", true)
                                 .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES),
                         written(), false, a -> revise(s, a)),
-                ToolDef.write("supersede", "Supersede a fact", "Write a new fact that supersedes an old one (by"
-                        + " addition: the old one stays, a correctly dated dead end). How a contradiction or a wrong"
-                        + " belief is resolved.",
-                        Schema.input().string("old", "The fact superseded.", true).string("body", "The new fact's text.", true)
-                                .string("id", "The new fact's id (default: minted).", false)
-                                .string("kind", "Default: claim.", false).number("confidence", "In [0, 1].", 0, 1)
+                ToolDef.write("supersede", "Supersede a fact", "Write a fact that replaces an old one, which stays as"
+                        + " a dated dead end: how a wrong belief or a contradiction is resolved.",
+                        Schema.input().string("old", "The fact superseded.", true)
+                                .string("body", "The new fact's text.", true)
+                                .string("id", "Default: minted.", false)
+                                .string("kind", "Default: claim.", false).number("confidence", "0 to 1.", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
+                                .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
-                ToolDef.write("retract", "Retract facts", "Assert that live facts are false, with the reason, in one"
-                        + " commit; the cascade retracts or revises what rests on them through receipts. History"
-                        + " keeps every version. Call with dry_run first to see the cascade's plan without writing.",
-                        Schema.input().strings("ids", "The live facts to retract.", 1)
-                                .string("reason", "Why they are false (recorded in the commit).", true)
+                ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason, in one commit; the"
+                        + " cascade retracts or revises what rests on them. History keeps every version. Call with"
+                        + " dry_run first.",
+                        Schema.input().strings("ids", "The facts to retract.", 1)
+                                .string("reason", "Why they are false.", true)
                                 .bool("dry_run", "Return the plan (the retraction and its cascade); write nothing.")
-                                .bool("no_cascade", "Retract only the facts; what rests on them stays, for review."),
+                                .bool("no_cascade", "Retract only these; what rests on them stays, for review."),
                         Schema.output().field("commit", "string|null").optionalField("retracted", "array")
                                 .optionalField("revised", "array").optionalField("roots", "array")
                                 .optionalField("removals", "array").optionalField("dry_run", "boolean"),
@@ -105,6 +105,7 @@ final class WriteTools {
         Double confidence = a.number("confidence");
         spec = confidence == null ? spec : spec.confidence(confidence);
         spec = a.flag("sensitive") ? spec.asSensitive() : spec;
+        spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         java.time.Instant deadline = a.optInstant("retain_until");
         spec = deadline == null ? spec : spec.retainedUntil(deadline);
         return given == null ? spec : spec.id(given);

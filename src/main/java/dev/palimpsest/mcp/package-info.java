@@ -1,2 +1,5 @@
-/** The MCP server over a store (stdio, official MCP Java SDK): tools and resources that call the public API. */
+/**
+ * The MCP server over a store (stdio, official MCP Java SDK): tools, resources, prompts and
+ * completions that call the public API.
+ */
 package dev.palimpsest.mcp;

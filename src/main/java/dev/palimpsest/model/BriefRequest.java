@@ -1,16 +1,36 @@
 package dev.palimpsest.model;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * What a brief is about: entities and/or free text ({@code query}, null for none), at commit {@code
- * at} (null: the tip of main), fitted to {@code maxTokens} (0: no budget), with at most {@code
- * maxDeadEnds} dead ends. Immutable; {@code entities} null means none.
+ * What a brief is about: entities and/or free text, at the tip of main or at one commit, fitted to
+ * {@code maxTokens} (0: no budget), with at most {@code maxDeadEnds} dead ends. Made by {@link
+ * #builder()}:
+ *
+ * <pre>{@code
+ * BriefRequest r = BriefRequest.builder().entity("auth-service").query("timeouts").maxTokens(800).build();
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe. The record's components keep their v1 meaning, where a {@code
+ * query} of null is "no text" and an {@code at} of null is the tip of main; read them through
+ * {@link #commit()} and the accessors.
  */
 public record BriefRequest(List<String> entities, String query, CommitId at, int maxTokens, int maxDeadEnds) {
     /** The default cap of the dead-ends section. */
     public static final int DEFAULT_MAX_DEAD_ENDS = 5;
 
+    /**
+     * The v1 constructor: {@code entities} null for none, {@code query} null for none, {@code at}
+     * null for the tip of main.
+     *
+     * @deprecated positional arguments with null for "none" and "latest"; use {@link #builder()}. The
+     *     record becomes a class built only by its builder when this is removed.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public BriefRequest {
         entities = List.copyOf(entities == null ? List.of() : entities);
         for (String e : entities) {
@@ -26,7 +46,28 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         }
     }
 
-    /** A brief about {@code entities} at the tip, without a budget, with the default dead-ends cap. */
+    /** A builder of a brief about nothing yet, at the tip of main, without a budget, with the default dead-ends cap. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this request, to change some of it. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.entities.addAll(entities);
+        b.query = query;
+        b.at = at;
+        b.maxTokens = maxTokens;
+        b.maxDeadEnds = maxDeadEnds;
+        return b;
+    }
+
+    /**
+     * A brief about {@code entities} (null: none) at the tip, without a budget, with the default dead-ends cap.
+     *
+     * @deprecated takes null for "none"; use {@code BriefRequest.builder().entities(entities).build()}.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public static BriefRequest of(List<String> entities) {
         return new BriefRequest(entities, null, null, 0, DEFAULT_MAX_DEAD_ENDS);
     }
@@ -41,8 +82,84 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         return new BriefRequest(entities, query, at, maxTokens, cap);
     }
 
-    /** The same request at commit {@code c}. */
+    /**
+     * The same request at commit {@code c} (null: the tip of main).
+     *
+     * @deprecated takes null for "latest"; use {@code toBuilder().at(c).build()}, or a builder without
+     *     {@code at} for the tip of main.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public BriefRequest at(CommitId c) {
         return new BriefRequest(entities, query, c, maxTokens, maxDeadEnds);
+    }
+
+    /** The commit the brief is made at; empty for the tip of main (resolved when it is asked). */
+    public Optional<CommitId> commit() {
+        return Optional.ofNullable(at);
+    }
+
+    /** True when there is nothing to be relevant to: no query text and no entity. */
+    public boolean isEmpty() {
+        return (query == null || query.isBlank()) && entities.isEmpty();
+    }
+
+    /**
+     * Collects a {@link BriefRequest}; each setter replaces the value set before, {@link #entity}
+     * adds. Not thread-safe; setters reject null ({@link NullPointerException} naming the argument)
+     * and {@link #build()} rejects a blank entity and a negative budget or cap ({@link
+     * IllegalArgumentException}).
+     */
+    public static final class Builder {
+        private final List<String> entities = new ArrayList<>();
+        private String query;
+        private CommitId at;
+        private int maxTokens;
+        private int maxDeadEnds = DEFAULT_MAX_DEAD_ENDS;
+
+        private Builder() {
+        }
+
+        /** Adds an entity the brief is about. */
+        public Builder entity(String entity) {
+            entities.add(Objects.requireNonNull(entity, "entity"));
+            return this;
+        }
+
+        /** Adds entities the brief is about. */
+        public Builder entities(Collection<String> entities) {
+            for (String e : Objects.requireNonNull(entities, "entities")) {
+                entity(e);
+            }
+            return this;
+        }
+
+        /** The free text the brief is about (blank: none). */
+        public Builder query(String query) {
+            this.query = Objects.requireNonNull(query, "query");
+            return this;
+        }
+
+        /** Makes the brief at commit {@code commit} of main instead of its tip. */
+        public Builder at(CommitId commit) {
+            at = Objects.requireNonNull(commit, "commit");
+            return this;
+        }
+
+        /** Fits the brief to this many cl100k_base tokens (0, the default: no budget). */
+        public Builder maxTokens(int value) {
+            maxTokens = value;
+            return this;
+        }
+
+        /** At most this many dead ends (default {@value BriefRequest#DEFAULT_MAX_DEAD_ENDS}). */
+        public Builder maxDeadEnds(int value) {
+            maxDeadEnds = value;
+            return this;
+        }
+
+        /** The request. */
+        public BriefRequest build() {
+            return new BriefRequest(entities, query, at, maxTokens, maxDeadEnds);
+        }
     }
 }

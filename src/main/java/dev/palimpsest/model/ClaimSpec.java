@@ -14,8 +14,15 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; setter-like methods return a new spec.
  */
 public record ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
-        String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil) {
-    /** A claim sealed only when the store seals everything, without a deadline. */
+        String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil,
+        boolean plaintext) {
+    /** A claim without an explicit plaintext choice. */
+    public ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
+            String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil) {
+        this(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil, false);
+    }
+
+    /** A claim sealed only when the store seals everything or a source is sealed, without a deadline. */
     public ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
             String run, Double confidence, String body) {
         this(id, subject, predicate, object, sources, run, confidence, body, false, null);
@@ -23,8 +30,14 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
 
     /** The same claim written sealed ({@code sensitive}) and/or with a retention deadline (null: none). */
     public ClaimSpec sealing(boolean isSensitive, java.time.Instant deadline) {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline, plaintext);
     }
+
+    /** The same claim kept in the clear although a source is sealed ({@link FactSpec#asPlaintext()}). */
+    public ClaimSpec asPlaintext() {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil, true);
+    }
+
     public ClaimSpec {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
@@ -40,26 +53,26 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
 
     public ClaimSpec id(FactId value) {
         return new ClaimSpec(Objects.requireNonNull(value, "id"), subject, predicate, object, sources, run,
-                confidence, body, sensitive, retainUntil);
+                confidence, body, sensitive, retainUntil, plaintext);
     }
 
     /** The same spec citing these sources instead (each should have role {@code source}). */
     public ClaimSpec sources(List<RefSpec> value) {
-        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body, sensitive, retainUntil);
+        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body, sensitive, retainUntil, plaintext);
     }
 
     public ClaimSpec run(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, Objects.requireNonNull(value, "run"),
-                confidence, body, sensitive, retainUntil);
+                confidence, body, sensitive, retainUntil, plaintext);
     }
 
     public ClaimSpec confidence(double value) {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body, sensitive, retainUntil);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body, sensitive, retainUntil, plaintext);
     }
 
     public ClaimSpec body(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, run, confidence,
-                Objects.requireNonNull(value, "body"), sensitive, retainUntil);
+                Objects.requireNonNull(value, "body"), sensitive, retainUntil, plaintext);
     }
 
     /** The fact this claim is written as (kind {@code entity-claim}). */
@@ -75,6 +88,7 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
         }
         f = run == null ? f : f.run(run);
         f = sensitive ? f.asSensitive() : f;
+        f = plaintext ? f.asPlaintext() : f;
         return retainUntil == null ? f : f.retainedUntil(retainUntil);
     }
 }

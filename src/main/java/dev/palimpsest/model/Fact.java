@@ -16,6 +16,9 @@ import java.util.Objects;
  * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}). {@code seal} is the envelope of a sealed (encrypted)
  * version, null for plaintext; when it is not {@link Seal#open() open} the content fields hold
  * {@link Seal#UNAVAILABLE}. {@code retainUntil} is the retention deadline (null: none), whole seconds.
+ * {@code plaintext} records that the writer explicitly chose to keep this fact in the clear although
+ * it cites, quotes or rests on sealed content (YAML {@code plaintext: true}); a sealed fact never
+ * carries it.
  *
  * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
  * required; {@code confidence} may be null, null collections mean empty. Text holding a lone UTF-16
@@ -23,7 +26,14 @@ import java.util.Objects;
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
         java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
-        java.time.Instant retainUntil) {
+        java.time.Instant retainUntil, boolean plaintext) {
+    /** A fact without an explicit plaintext choice. */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+            java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
+            java.time.Instant retainUntil) {
+        this(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, false);
+    }
+
     /** A plaintext fact without a retention deadline. */
     public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
             java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run) {
@@ -69,6 +79,9 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
                     + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
         }
         requireText(id, body, refs, grounding);
+        if (plaintext && seal != null) {
+            throw new IllegalArgumentException("fact " + id + ": a sealed fact cannot be marked plaintext");
+        }
     }
 
     /** Refuses text no UTF-8 file can hold: a lone surrogate in the body, a quote, the triple, a sentence, a review. */
@@ -97,17 +110,23 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
 
     /** The same fact with another seal (null: plaintext). */
     public Fact withSeal(Seal value) {
-        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, value, retainUntil);
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, value, retainUntil,
+                value == null && plaintext);
     }
 
     /** The same fact with another retention deadline (null: none). */
     public Fact withRetainUntil(java.time.Instant value) {
-        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value);
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value, plaintext);
     }
 
     /** The same fact with other refs. */
     public Fact withRefs(List<Ref> value) {
-        return new Fact(id, kind, body, confidence, value, pooled, grounding, run, seal, retainUntil);
+        return new Fact(id, kind, body, confidence, value, pooled, grounding, run, seal, retainUntil, plaintext);
+    }
+
+    /** The same fact with the writer's explicit plaintext choice set or cleared. */
+    public Fact withPlaintext(boolean value) {
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, value);
     }
 
     /** True when {@code run} is a valid run name: {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}. */

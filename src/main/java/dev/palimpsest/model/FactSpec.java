@@ -22,7 +22,13 @@ import java.util.Objects;
  * set, {@link #refs()} is empty and {@link #grounding()} is {@link Grounding#NONE}.
  */
 public record FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
-        String run, boolean sensitive, java.time.Instant retainUntil) {
+        String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext) {
+    /** A spec without an explicit plaintext choice. */
+    public FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
+            String run, boolean sensitive, java.time.Instant retainUntil) {
+        this(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, false);
+    }
+
     /** A plaintext-by-default spec without a deadline. */
     public FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
             String run) {
@@ -48,17 +54,17 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with the fact's id chosen by the writer. */
     public FactSpec id(FactId value) {
-        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding, run, sensitive, retainUntil);
+        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext);
     }
 
     /** The same spec with a confidence (the gate requires it in [0, 1]). */
     public FactSpec confidence(double value) {
-        return new FactSpec(id, kind, body, value, refs, grounding, run, sensitive, retainUntil);
+        return new FactSpec(id, kind, body, value, refs, grounding, run, sensitive, retainUntil, plaintext);
     }
 
     /** The same spec with these refs instead of the ones given before. */
     public FactSpec refs(List<RefSpec> value) {
-        return new FactSpec(id, kind, body, confidence, value, grounding, run, sensitive, retainUntil);
+        return new FactSpec(id, kind, body, confidence, value, grounding, run, sensitive, retainUntil, plaintext);
     }
 
     /** The same spec with these refs instead of the ones given before. */
@@ -68,22 +74,33 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with a grounding: a triple ({@link Grounding#triple}) or receipts. */
     public FactSpec grounding(Grounding value) {
-        return new FactSpec(id, kind, body, confidence, refs, value, run, sensitive, retainUntil);
+        return new FactSpec(id, kind, body, confidence, refs, value, run, sensitive, retainUntil, plaintext);
     }
 
     /** The same spec with the agent run that learned the fact (also a {@code Palimpsest-Run} trailer). */
     public FactSpec run(String value) {
         return new FactSpec(id, kind, body, confidence, refs, grounding, Objects.requireNonNull(value, "run"), sensitive,
-                retainUntil);
+                retainUntil, plaintext);
     }
 
     /** The same spec written sealed (encrypted with its own data key, so it can be forgotten). */
     public FactSpec asSensitive() {
-        return new FactSpec(id, kind, body, confidence, refs, grounding, run, true, retainUntil);
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, true, retainUntil, plaintext);
     }
 
     /** The same spec with a retention deadline (sealed; {@code expire} forgets it once the deadline passed). */
     public FactSpec retainedUntil(java.time.Instant value) {
-        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, Objects.requireNonNull(value, "retainUntil"));
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, Objects.requireNonNull(value, "retainUntil"),
+                plaintext);
+    }
+
+    /**
+     * The same spec kept in the clear although it cites, quotes or rests on sealed content: by
+     * default such a fact is sealed (sensitivity follows provenance). The choice is recorded in the
+     * fact ({@code plaintext: true}) so the audit sees it was deliberate; the gate refuses it on a
+     * spec that is also sensitive or has a retention deadline.
+     */
+    public FactSpec asPlaintext() {
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, true);
     }
 }

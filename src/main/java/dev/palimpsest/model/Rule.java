@@ -84,6 +84,10 @@ public enum Rule {
     SELF_RECEIPT("self-receipt", Where.BOTH, "a receipt bundle names the artifact itself"),
     RECEIPT_MEMBER_MISSING("receipt-member-missing", Where.BOTH,
             "a receipt member neither exists before the commit nor is written by it"),
+    AGENT_OVERRIDES_HUMAN("agent-overrides-human", Where.BOTH,
+            "an agent key retracts or supersedes a fact whose version a human key wrote (unless agents_may grants it)"),
+    AGENT_RETRACTS_SNAPSHOT("agent-retracts-snapshot", Where.BOTH,
+            "an agent key retracts a dated snapshot, a fact a live fact supersedes (unless agents_may grants it)"),
     INVALID_KEY("invalid-key", Where.BOTH, "a key that is not v4 Ed25519, or whose record disagrees with it"),
     KEY_IN_USE("key-in-use", Where.BOTH, "a key trusted under two actor names"),
     // audit only: the commit object
@@ -125,6 +129,8 @@ public enum Rule {
     INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
     // forgetting (crypto-shredding) and retention
     SEALING_OFF("sealing-off", Where.GATE, "a sensitive fact or a retention deadline in a store with encrypt none"),
+    PLAINTEXT_CITER("plaintext-citer", Where.GATE,
+            "a revision would make a plaintext fact not marked plaintext cite sealed content"),
     FORGET_PLAINTEXT("forget-plaintext", Where.GATE, "forget of a fact with a plaintext version in history"),
     ALREADY_FORGOTTEN("already-forgotten", Where.GATE, "forget of a fact that is already forgotten"),
     FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content"),

@@ -9,6 +9,11 @@ package dev.palimpsest.model;
  * giving one). Immutable and thread-safe.
  */
 public record Verdict(boolean accepted, boolean anchorOk, Boolean modelAccepted, String reason) {
+    /** The reason of a verdict whose reviewer reply was not exactly one JSON object with {@code supported}. */
+    public static final String UNPARSEABLE = "reviewer reply unparseable — failing closed";
+    /** The reason of a verdict whose reviewer reply had a {@code supported} that was not a JSON boolean. */
+    public static final String NOT_BOOLEAN = "reviewer 'supported' was not a JSON boolean — failing closed";
+
     public Verdict {
         if (accepted && (!anchorOk || !Boolean.TRUE.equals(modelAccepted))) {
             throw new IllegalArgumentException("accepted needs an anchored quote and a reviewer that accepted");
@@ -16,5 +21,14 @@ public record Verdict(boolean accepted, boolean anchorOk, Boolean modelAccepted,
         if (!anchorOk && modelAccepted != null) {
             throw new IllegalArgumentException("a quote that is not anchored is never shown to the reviewer");
         }
+    }
+
+    /**
+     * True when the reviewer was asked and its reply was no verdict at all ({@link #UNPARSEABLE},
+     * {@link #NOT_BOOLEAN}): the claim is not accepted (failing closed), and the judge, not the claim,
+     * is what needs attention (a quota banner, a model that ignores the format).
+     */
+    public boolean judgeDegraded() {
+        return anchorOk && Boolean.FALSE.equals(modelAccepted) && (UNPARSEABLE.equals(reason) || NOT_BOOLEAN.equals(reason));
     }
 }

@@ -25,11 +25,11 @@ class ApiArgumentsTest {
     @Test
     void anAuditWithoutProgressIsRejectedAtTheBoundaryNamingTheAlternative() throws Exception {
         try (Store s = TestStores.init(dir); Auditor a = Auditor.open(s.gitDir())) {
-            assertThatThrownBy(() -> a.audit((String) null, null)).isInstanceOf(NullPointerException.class)
+            assertThatThrownBy(() -> a.audit((AuditProgress) null)).isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("progress").hasMessageContaining("AuditProgress.none()");
-            assertThatThrownBy(() -> a.audit(null, s.head(), null)).isInstanceOf(NullPointerException.class)
+            assertThatThrownBy(() -> a.auditUpTo(s.head(), null)).isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("progress");
-            assertThatThrownBy(() -> a.audit("main", null)).isInstanceOf(NullPointerException.class)
+            assertThatThrownBy(() -> a.auditRange("main", null)).isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("progress");
             assertThat(a.audit(AuditProgress.none()).clean()).isTrue();
         }

@@ -32,14 +32,14 @@ class IndexAuditTest {
         }
         KeyHome home = new KeyHome(dir.resolve("home"));
         try (Auditor a = Auditor.open(gitDir)) {
-            assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
         Path log = gitDir.resolve("palimpsest-index/index-v1.log");
         byte[] b = Files.readAllBytes(log);
         b[b.length - 30] ^= (byte) 0xff;
         Files.write(log, b);
         try (Auditor a = Auditor.open(gitDir)) {
-            AuditReport r = a.audit((String) null, AuditProgress.none());
+            AuditReport r = a.audit(AuditProgress.none());
             assertThat(r.violations()).extracting(v -> v.rule().id()).containsExactly("index-disagrees");
         }
         assertThat(log).doesNotExist();
@@ -48,7 +48,7 @@ class IndexAuditTest {
         }
         assertThat(log).exists();
         try (Auditor a = Auditor.open(gitDir)) {
-            assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 }

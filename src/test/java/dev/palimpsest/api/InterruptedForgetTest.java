@@ -55,7 +55,7 @@ class InterruptedForgetTest {
             tx.assertFact(FactSpec.of(Kind.of("note"), SECRET).id(a).asSensitive());
             tx.assertFact(FactSpec.of(Kind.of("note"), "Kept words, sealed too.").id(kept).asSensitive());
             tx.commit();
-            assertThat(s.recall().search(SearchQuery.of("harbour", List.of()))).extracting(h -> h.id()).contains(a);
+            assertThat(s.recall().search(SearchQuery.builder("harbour").build())).extracting(h -> h.id()).contains(a);
             gitDir = s.gitDir();
             key = s.gitDir().resolve("palimpsest-vault").resolve(dev.palimpsest.internal.layout.StorePaths.shard(a))
                     .resolve("a.key");
@@ -83,7 +83,7 @@ class InterruptedForgetTest {
             System.setErr(saved);
         }
         try (Auditor au = Auditor.open(gitDir)) {
-            assertThat(au.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(au.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 

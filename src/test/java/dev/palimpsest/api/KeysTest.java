@@ -75,7 +75,7 @@ class KeysTest {
                     new Trailer("Palimpsest-Key", "bob"));
         }
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 

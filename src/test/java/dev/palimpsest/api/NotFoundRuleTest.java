@@ -73,9 +73,9 @@ class NotFoundRuleTest {
                 Map.entry("resolve", () -> store.resolve(NO_SUCH_COMMIT.hex())),
                 Map.entry("receipts.report", () -> store.receipts().report(NO_SUCH_COMMIT)),
                 Map.entry("receipts.review", () -> store.receipts().review(NO_SUCH_COMMIT)),
-                Map.entry("audit(from, to)", () -> audit(a -> a.audit(NO_SUCH_COMMIT, written, AuditProgress.none()))),
-                Map.entry("audit(null, to)", () -> audit(a -> a.audit(null, NO_SUCH_COMMIT, AuditProgress.none()))),
-                Map.entry("audit(range)", () -> audit(a -> a.audit(NO_SUCH_COMMIT.hex() + "..main", AuditProgress.none()))));
+                Map.entry("auditRange(from, to)", () -> audit(a -> a.auditRange(NO_SUCH_COMMIT, written, AuditProgress.none()))),
+                Map.entry("auditUpTo(to)", () -> audit(a -> a.auditUpTo(NO_SUCH_COMMIT, AuditProgress.none()))),
+                Map.entry("auditRange(range)", () -> audit(a -> a.auditRange(NO_SUCH_COMMIT.hex() + "..main", AuditProgress.none()))));
         calls.forEach((name, call) -> assertThatThrownBy(call).as(name).isInstanceOf(NotFoundException.class)
                 .hasMessageContaining(NO_SUCH_COMMIT.hex()));
     }

@@ -173,6 +173,7 @@ class SetupRuleCasesTest {
             Map.entry(Rule.CLAIM_NOT_VERIFIED, "judge/ClaimReviewRecordTest"),
             Map.entry(Rule.REMOTE_REJECTED, "it/SyncDaemonTest"),
             Map.entry(Rule.SEALING_OFF, "forget/ForgetTest"),
+            Map.entry(Rule.PLAINTEXT_CITER, "forget/SealFollowsProvenanceTest"),
             Map.entry(Rule.FORGET_PLAINTEXT, "forget/ForgetTest"),
             Map.entry(Rule.ALREADY_FORGOTTEN, "forget/ForgetTest"),
             Map.entry(Rule.FORGOTTEN, "forget/ForgetTest"));

@@ -46,8 +46,8 @@ class ClaimAnswersTest {
         try (Store s = TestStores.init(dir)) {
             FactId doc = ClaimStoriesTest.source(s, "doc");
             CommitId at = together(s, spec("a", "x", "is", "one", doc), spec("b", "x", "is", "two", doc));
-            assertThat(ids(s.claims().chain("x", "is", at))).containsExactly("a", "b");
-            assertThat(s.claims().contradictions("x", at)).singleElement()
+            assertThat(ids(s.claims().at(at).chain("x", "is"))).containsExactly("a", "b");
+            assertThat(s.claims().at(at).contradictions("x")).singleElement()
                     .satisfies(c -> assertThat(ids(c.claims())).containsExactly("a", "b"));
         }
     }
@@ -63,7 +63,7 @@ class ClaimAnswersTest {
                     claims.claim(ALICE, spec(subject + "-" + predicate + "-1", subject, predicate, "one", doc));
                 }
             }
-            List<Contradiction> all = claims.contradictions(null, s.head());
+            List<Contradiction> all = claims.contradictions();
             assertThat(all).extracting(c -> c.subject() + " " + c.predicate())
                     .containsExactly("alpha costs", "alpha weighs", "zeta costs", "zeta weighs");
             assertThat(all).allSatisfy(c -> assertThat(ids(c.claims()))
@@ -78,7 +78,7 @@ class ClaimAnswersTest {
             s.claims().claim(ALICE, spec("b", "x", "is", "two", doc));
             s.claims().claim(ALICE, spec("a", "x", "is", "one", doc));
             CommitId at = s.begin(ALICE).retract(FactId.of("b"), "wrong").retract(FactId.of("a"), "wrong").commit().id();
-            assertThat(ids(s.claims().deadEnds("x", 5, at).kept())).containsExactly("a", "b");
+            assertThat(ids(s.claims().at(at).deadEnds("x", 5).kept())).containsExactly("a", "b");
         }
     }
 
@@ -90,7 +90,7 @@ class ClaimAnswersTest {
             s.claims().claim(ALICE, spec("bob", "x", "is", "one", doc));
             // keys/bob.yaml lands in the writer's changes, beside the facts
             s.begin(ALICE).addKey(bob, new KeyHome(dir.resolve("home")).generateKey(bob), KeyRole.AGENT).commit();
-            assertThat(ids(s.claims().current("x", null, s.head()))).containsExactly("bob");
+            assertThat(ids(s.claims().at(s.head()).current("x"))).containsExactly("bob");
         }
     }
 }

@@ -38,7 +38,7 @@ class ClaimStoriesTest {
 
     static void auditClean(Store s) throws Exception {
         try (Auditor a = Auditor.open(s.gitDir())) {
-            AuditReport r = a.audit((String) null, dev.palimpsest.model.AuditProgress.none());
+            AuditReport r = a.audit(dev.palimpsest.model.AuditProgress.none());
             assertThat(r.violations()).isEmpty();
         }
     }
@@ -64,11 +64,11 @@ class ClaimStoriesTest {
                     .run("run-12").confidence(0.9));
             CommitId head = s.head();
             for (String lookup : List.of("GraphARC", "  grapharc  ", "GRAPHARC!")) {
-                assertThat(s.claims().current(lookup, null, head)).extracting(ClaimView::object)
+                assertThat(s.claims().at(head).current(lookup)).extracting(ClaimView::object)
                         .containsExactly("LangGraph");
             }
-            assertThat(s.claims().current("Graph-ARC", null, head)).isEmpty();
-            ClaimView c = s.claims().current("grapharc", "Depends On", head).get(0);
+            assertThat(s.claims().at(head).current("Graph-ARC")).isEmpty();
+            ClaimView c = s.claims().at(head).current("grapharc", "Depends On").get(0);
             assertThat(c.run()).isEqualTo("run-12");
             assertThat(c.source()).isEqualTo(readme);
             assertThat(c.actor()).isEqualTo(TestStores.ALICE);
@@ -93,17 +93,17 @@ class ClaimStoriesTest {
                     incident).id(FactId.of("v3")).run("run-51"));
             CommitId head = s.head();
 
-            assertThat(claims.current("auth-service", null, head)).extracting(c -> c.id().value(), ClaimView::object)
+            assertThat(claims.at(head).current("auth-service")).extracting(c -> c.id().value(), ClaimView::object)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("v3", "15s"));
-            DeadEnds dead = claims.deadEnds("auth-service", 10, head);
+            DeadEnds dead = claims.at(head).deadEnds("auth-service", 10);
             assertThat(dead.kept()).extracting(c -> c.id().value()).containsExactly("v2", "v1");
             assertThat(dead.kept()).extracting(c -> c.supersededBy().value()).containsExactly("v3", "v2");
             assertThat(dead.omitted()).isZero();
-            DeadEnds capped = claims.deadEnds("auth-service", 1, head);
+            DeadEnds capped = claims.at(head).deadEnds("auth-service", 1);
             assertThat(capped.kept()).extracting(c -> c.id().value()).containsExactly("v2");
             assertThat(capped.omitted()).isEqualTo(1);
 
-            List<ClaimView> chain = claims.chain("Auth Service", "times out after", head);
+            List<ClaimView> chain = claims.at(head).chain("Auth Service", "times out after");
             assertThat(chain).extracting(c -> c.id().value()).containsExactly("v1", "v2", "v3");
             assertThat(chain).extracting(ClaimView::run).containsExactly("run-12", "run-37", "run-51");
             assertThat(chain).extracting(c -> c.source().value()).containsExactly("config-prod", "config-prod",
@@ -112,8 +112,8 @@ class ClaimStoriesTest {
             assertThat(chain.get(0).correctedAt()).isEqualTo(afterV2);
 
             // history stays answerable
-            assertThat(claims.current("auth-service", null, afterV1)).extracting(ClaimView::object).containsExactly("30s");
-            assertThat(claims.deadEnds("auth-service", 10, afterV1).kept()).isEmpty();
+            assertThat(claims.at(afterV1).current("auth-service")).extracting(ClaimView::object).containsExactly("30s");
+            assertThat(claims.at(afterV1).deadEnds("auth-service", 10).kept()).isEmpty();
 
             // a second supersession of v1 is refused, naming its successor; so is a self-supersession
             assertThatThrownBy(() -> claims.supersede(TestStores.ALICE, FactId.of("v1"),
@@ -161,7 +161,7 @@ class ClaimStoriesTest {
             ClaimResult t3 = claims.claim(TestStores.ALICE, ClaimSpec.of("auth-service", "times out after", "10S",
                     cfg).id(FactId.of("t3")));
             assertThat(t3.conflicts()).extracting(c -> c.id().value()).containsExactly("t1");
-            List<Contradiction> flagged = claims.contradictions(null, s.head());
+            List<Contradiction> flagged = claims.contradictions();
             assertThat(flagged).hasSize(1);
             assertThat(flagged.get(0).subject()).isEqualTo("auth service");
             assertThat(flagged.get(0).claims()).extracting(c -> c.id().value()).containsExactly("t1", "t2", "t3");
@@ -169,8 +169,8 @@ class ClaimStoriesTest {
             // resolution is deliberate: t2's side supersedes t1
             claims.supersede(TestStores.ALICE, FactId.of("t1"), ClaimSpec.of("auth-service", "times out after", "10s",
                     incident).id(FactId.of("t4")));
-            assertThat(claims.contradictions("auth-service", s.head())).isEmpty();
-            assertThat(claims.deadEnds("auth-service", 5, s.head()).kept()).extracting(c -> c.id().value())
+            assertThat(claims.contradictions("auth-service")).isEmpty();
+            assertThat(claims.deadEnds("auth-service", 5).kept()).extracting(c -> c.id().value())
                     .containsExactly("t1");
             auditClean(s);
         }
@@ -186,17 +186,17 @@ class ClaimStoriesTest {
             claims.claim(TestStores.ALICE, ClaimSpec.of("billing", "depends on", "postgres", doc));
             ClaimResult second = claims.claim(TestStores.ALICE, ClaimSpec.of("billing", "depends on", "redis", doc));
             assertThat(second.conflicts()).isEmpty();
-            assertThat(claims.contradictions(null, s.head())).isEmpty();
+            assertThat(claims.contradictions()).isEmpty();
             claims.claim(TestStores.ALICE, ClaimSpec.of("billing", "listens on", "8080", doc));
             ClaimResult port = claims.claim(TestStores.ALICE, ClaimSpec.of("billing", "listens on", "9090", doc));
             assertThat(port.conflicts()).hasSize(1);
-            assertThat(claims.contradictions("BILLING", s.head())).extracting(Contradiction::predicate)
+            assertThat(claims.contradictions("BILLING")).extracting(Contradiction::predicate)
                     .containsExactly("listens on");
             // declared later through the Java API: contradictions at main go, history keeps them
             CommitId before = s.head();
             claims.declareMultiValued(TestStores.ALICE, List.of("Listens On!"));
-            assertThat(claims.contradictions("billing", s.head())).isEmpty();
-            assertThat(claims.contradictions("billing", before)).hasSize(1);
+            assertThat(claims.contradictions("billing")).isEmpty();
+            assertThat(claims.at(before).contradictions("billing")).hasSize(1);
             assertThatThrownBy(() -> claims.declareMultiValued(TestStores.ALICE, List.of("listens on")))
                     .isInstanceOf(RejectedException.class);
             assertThatThrownBy(() -> claims.declareMultiValued(TestStores.ALICE, List.of("?!")))
@@ -236,7 +236,7 @@ class ClaimStoriesTest {
                     .satisfies(e -> assertThat(((RejectedException) e).violations()).extracting(v -> v.rule())
                             .contains(Rule.INVALID_FACT));
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);
-            assertThat(claims.current("x", null, s.head())).isEmpty();
+            assertThat(claims.current("x")).isEmpty();
         }
     }
 }

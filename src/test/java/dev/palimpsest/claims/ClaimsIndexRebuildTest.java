@@ -47,9 +47,9 @@ class ClaimsIndexRebuildTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (Store s = Store.open(gitDir, new KeyHome(dir.resolve("home")))) {
-            List<String> now = s.claims().current(subject, null, s.head()).stream().map(ClaimView::object).toList();
-            List<String> before = s.claims().current(subject, null, mid).stream().map(ClaimView::object).toList();
-            List<String> dead = s.claims().deadEnds(subject, 5, s.head()).kept().stream().map(c -> c.id().value()).toList();
+            List<String> now = s.claims().at(s.head()).current(subject).stream().map(ClaimView::object).toList();
+            List<String> before = s.claims().at(mid).current(subject).stream().map(ClaimView::object).toList();
+            List<String> dead = s.claims().at(s.head()).deadEnds(subject, 5).kept().stream().map(c -> c.id().value()).toList();
             return new Answer(now, before, dead, err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(old);
@@ -118,12 +118,12 @@ class ClaimsIndexRebuildTest {
     void anotherProcessesCommitsAreCaughtUp() throws Exception {
         Path git = build(dir.resolve("a"), "x");
         try (Store reader = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
-            assertThat(reader.claims().current("x", null, reader.head())).extracting(ClaimView::object).containsExactly("two");
+            assertThat(reader.claims().at(reader.head()).current("x")).extracting(ClaimView::object).containsExactly("two");
             try (Store writer = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
                 writer.claims().claim(TestStores.ALICE, ClaimSpec.of("x", "is", "three", FactId.of("doc")));
             }
             // the reader's index has not seen that commit: asking at main catches it up, never stale
-            assertThat(reader.claims().current("x", null, reader.head())).extracting(ClaimView::object)
+            assertThat(reader.claims().at(reader.head()).current("x")).extracting(ClaimView::object)
                     .containsExactly("two", "three");
         }
     }
@@ -138,9 +138,9 @@ class ClaimsIndexRebuildTest {
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (Store s = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
             s.claims().claim(TestStores.ALICE, ClaimSpec.of("x", "is", "three", FactId.of("doc")).id(FactId.of("a3")));
-            assertThat(s.claims().current("x", null, s.head())).extracting(ClaimView::object)
+            assertThat(s.claims().at(s.head()).current("x")).extracting(ClaimView::object)
                     .containsExactly("one", "three");
-            assertThat(s.claims().deadEnds("x", 5, s.head()).kept()).isEmpty();
+            assertThat(s.claims().at(s.head()).deadEnds("x", 5).kept()).isEmpty();
         } finally {
             System.setErr(old);
         }
@@ -159,7 +159,7 @@ class ClaimsIndexRebuildTest {
         PrintStream old = System.err;
         System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         try (Store s = Store.open(git, new KeyHome(dir.resolve("a/home")))) {
-            s.claims().current("x", null, s.head());
+            s.claims().at(s.head()).current("x");
             for (String batch : List.of("b", "c")) {
                 var tx = s.begin(TestStores.ALICE);
                 for (int i = 0; i < 6; i++) {

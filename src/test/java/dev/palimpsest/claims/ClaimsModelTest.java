@@ -146,7 +146,7 @@ class ClaimsModelTest {
                         .filter(x -> live(x, step) && EntityKey.of(x.s).equals(key))
                         .sorted(Comparator.<M>comparingInt(x -> x.written).thenComparing(x -> x.id))
                         .map(x -> x.id).toList();
-                assertThat(s.claims().current(subject, null, at)).extracting(c -> c.id().value())
+                assertThat(s.claims().at(at).current(subject)).extracting(c -> c.id().value())
                         .as("current %s at step %d", subject, step).containsExactlyElementsOf(expectedCurrent);
                 // dead ends
                 int max = rnd.nextInt(4);
@@ -165,7 +165,7 @@ class ClaimsModelTest {
                     }
                 }
                 dead.sort(Comparator.<M>comparingInt(x -> -correction.get(x.id)).thenComparing(x -> x.id));
-                DeadEnds d = s.claims().deadEnds(subject, max, at);
+                DeadEnds d = s.claims().at(at).deadEnds(subject, max);
                 assertThat(d.kept()).extracting(c -> c.id().value()).as("dead ends %s at step %d", subject, step)
                         .containsExactlyElementsOf(dead.stream().limit(max).map(x -> x.id).toList());
                 assertThat(d.omitted()).isEqualTo(Math.max(0, dead.size() - max));
@@ -183,12 +183,12 @@ class ClaimsModelTest {
                     }
                 });
                 Set<String> actual = new TreeSet<>();
-                for (Contradiction c : s.claims().contradictions(null, at)) {
+                for (Contradiction c : s.claims().at(at).contradictions()) {
                     actual.add(c.subject() + "|" + c.predicate() + "="
                             + c.claims().stream().map(v -> v.id().value()).sorted().toList());
                 }
                 assertThat(actual).as("contradictions at step %d", step).isEqualTo(expectedGroups);
-                assertThat(s.claims().contradictions(subject, at)).allSatisfy(c -> assertThat(c.subject()).isEqualTo(key));
+                assertThat(s.claims().at(at).contradictions(subject)).allSatisfy(c -> assertThat(c.subject()).isEqualTo(key));
             }
         }
         // a fresh process (a new Store) answers the same from the persisted index
@@ -197,7 +197,7 @@ class ClaimsModelTest {
             int step = commits.size() / 2;
             List<String> expected = claims.stream().filter(x -> live(x, step) && EntityKey.of(x.s).equals("grapharc"))
                     .sorted(Comparator.<M>comparingInt(x -> x.written).thenComparing(x -> x.id)).map(x -> x.id).toList();
-            assertThat(s.claims().current("GraphARC", null, at)).extracting(ClaimView::id).extracting(FactId::value)
+            assertThat(s.claims().at(at).current("GraphARC")).extracting(ClaimView::id).extracting(FactId::value)
                     .containsExactlyElementsOf(expected);
         }
     }

@@ -39,6 +39,52 @@ class CliForgetTest extends CliStoreTest {
         assertThat(audit.code()).as(audit.out() + audit.err()).isEqualTo(Main.OK);
     }
 
+    @Test
+    void seed002SequenceUnderTheDefaultEncryptModeEndsWithUnlearnCheckClean() {
+        ok("init", "--actor", "alice");
+        ok("assert", "--actor", "alice", "--id", "a", "--kind", "note", "--sensitive", "--body",
+                "Patient Zelda Quixote lives at 12 Harbour Lane");
+        ok("assert", "--actor", "alice", "--id", "b", "--kind", "claim", "--ref", "a", "--quote",
+                "a=Zelda Quixote lives at 12 Harbour", "--body", "needs a ramp at the door");
+        ok("assert", "--actor", "alice", "--id", "c", "--kind", "claim", "--ref", "b", "--body", "the ramp was built");
+        assertThat(ok("show", "b", "--json").out()).contains("needs a ramp at the door");
+        Run before = cmd("unlearn-check", "a", "--json");
+        assertThat(before.code()).as(before.err()).isEqualTo(Main.AUDIT_VIOLATIONS);
+        assertThat(flat(before)).contains("\"readable\":[\"b\",\"c\"]");
+
+        Run f = ok("forget", "--actor", "alice", "a", "--with-derived", "--reason", "erasure request", "--json");
+        assertThat(flat(f)).contains("\"forgotten\":[\"a\",\"b\",\"c\"]").contains("\"review\":[]");
+        String commit = flat(f).replaceAll("(?s).*\"commit\":\"([0-9a-f]{40})\".*", "$1");
+        Run show = cmd("show", "b");
+        assertThat(show.code()).isEqualTo(Main.NOT_FOUND);
+        assertThat(show.err()).contains("forgotten at " + commit);
+
+        Run after = cmd("unlearn-check", "a", "--json");
+        assertThat(after.code()).as(after.out() + after.err()).isEqualTo(Main.OK);
+        assertThat(flat(after)).contains("\"derivations\":[\"b\",\"c\"]").contains("\"readable\":[]");
+        assertThat(cmd("search", "ramp").out()).doesNotContain("ramp");
+        Run audit = cmd("audit", "--json");
+        assertThat(audit.code()).as(audit.out() + audit.err()).isEqualTo(Main.OK);
+    }
+
+    @Test
+    void aPlaintextCiterIsWrittenOnlyWithPlaintextAndStaleShowsTheSourceForgotten() {
+        ok("init", "--actor", "alice");
+        ok("assert", "--actor", "alice", "--id", "a", "--kind", "note", "--sensitive", "--body",
+                "Patient Zelda Quixote lives at 12 Harbour Lane");
+        ok("assert", "--actor", "alice", "--id", "p", "--kind", "claim", "--ref", "a", "--plaintext", "--body",
+                "a ramp request was filed");
+        Run f = ok("forget", "--actor", "alice", "a", "--with-derived", "--reason", "erasure request", "--json");
+        assertThat(flat(f)).contains("\"forgotten\":[\"a\"]").contains("\"review\":[\"p\"]");
+        String commit = flat(f).replaceAll("(?s).*\"commit\":\"([0-9a-f]{40})\".*", "$1");
+        assertThat(ok("show", "p").out()).contains("a ramp request was filed");
+        assertThat(flat(ok("stale", "p", "--json"))).contains("\"status\":\"forgotten\"")
+                .contains("\"current_commit\":\"" + commit + "\"");
+        assertThat(flat(ok("explain", "p", "--json"))).contains("\"status\":\"forgotten\",\"forgotten_at\":\""
+                + commit + "\"");
+        assertThat(cmd("unlearn-check", "a").code()).isEqualTo(Main.AUDIT_VIOLATIONS);
+    }
+
     private static String flat(Run r) {
         return r.out().replaceAll("\\s+", "");
     }

@@ -174,4 +174,35 @@ class CliJudgeTest {
         assertThat(cmd("rederive-audit", "--revoke-relation", "regulates", "--tau", "0.5").code()).isEqualTo(5);
         assertThat(cmd("rederive-audit", "--draws", "3").code()).isEqualTo(2);
     }
+
+    @Test
+    void rederiveAuditReportsASecondOraclesAgreementAndApplyVerdictDistrustsTheLeakyLayers() throws Exception {
+        ok(cmd("ingest", "--actor", "alice", "--file", "examples/receipts-corpus.yaml", "--json"));
+        ok(cmd("entail", "--actor", "alice", "--json"));
+        try (LocalChatServer yes = new LocalChatServer(msg -> "{\"supported\": true}")) {
+            JsonNode r = ok(judged("rederive-audit", "--retract-source", "pmid-40057077", "--draws", "3",
+                    "--judge2-url", yes.url(), "--judge2-model", "other/model", "--temperature", "0.5",
+                    "--apply-verdict", "--actor", "alice", "--json"));
+            JsonNode second = r.get("layers").get("summary").get("second_oracle");
+            assertThat(second.get("oracle").asText()).isEqualTo("other/model");
+            assertThat(second.get("both_decided").asInt()).isEqualTo(2);
+            assertThat(second.get("disagree_ids").toString()).isEqualTo("[\"s-aim2\"]");
+            assertThat(yes.messages()).isNotEmpty();
+            assertThat(r.get("under").get("flat").asText()).isEqualTo("trust");
+            // the first oracle calls every artifact but the flat summary dead: merges and summaries leak
+            assertThat(r.get("policy").get("layers").toString())
+                    .isEqualTo("{\"merge\":\"distrust\",\"edge\":\"trust\",\"summary\":\"distrust\"}");
+        }
+        JsonNode shown = ok(cmd("policy", "show", "--json"));
+        assertThat(shown.get("layers").get("summary").asText()).isEqualTo("distrust");
+        JsonNode set = ok(cmd("policy", "set", "merge", "trust", "--actor", "alice", "--json"));
+        assertThat(set.get("layers").get("merge").asText()).isEqualTo("trust");
+        assertThat(set.get("commit").isTextual()).isTrue();
+        assertThat(ok(cmd("policy", "set", "merge", "trust", "--actor", "alice", "--json")).get("commit").isNull())
+                .isTrue();
+        assertThat(ok(cmd("policy", "label-free", "--actor", "alice", "--json")).get("label_free").asBoolean()).isTrue();
+        assertThat(cmd("policy", "set", "assertion", "trust", "--actor", "alice").code()).isEqualTo(2);
+        assertThat(cmd("rederive-audit", "--retract-source", "pmid-40057077", "--apply-verdict").code()).isEqualTo(2);
+        assertThat(cmd("audit").code()).isZero();
+    }
 }

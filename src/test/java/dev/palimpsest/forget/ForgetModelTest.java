@@ -143,7 +143,7 @@ class ForgetModelTest {
             }
         }
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 
@@ -159,15 +159,15 @@ class ForgetModelTest {
             for (CommitId c : commits) {
                 assertThat(catchThrowableOfType(() -> s.read(f, c), NotFoundException.class)).as(f + " at " + c)
                         .hasMessageContaining("forgotten at");
-                assertThat(s.recall().search(SearchQuery.of(token(i), List.of()).at(c))).as("search " + f + " at " + c)
+                assertThat(s.recall().search(SearchQuery.builder(token(i)).at(c).build())).as("search " + f + " at " + c)
                         .noneMatch(h -> h.id().equals(f));
-                BriefRequest br = BriefRequest.of(List.of("ent" + f.value()));
-                String brief = String.join("\n", s.recall().brief(new BriefRequest(br.entities(), token(i), c,
-                        br.maxTokens(), br.maxDeadEnds())).sections().stream().flatMap(x -> x.lines().stream()).toList());
+                BriefRequest br = BriefRequest.builder().entity("ent" + f.value()).build();
+                String brief = String.join("\n", s.recall().brief(br.toBuilder().query(token(i)).at(c)
+                        .build()).sections().stream().flatMap(x -> x.lines().stream()).toList());
                 assertThat(brief).as("brief " + f + " at " + c).doesNotContain(token(i) + " ");
             }
             if (claims.contains(f)) {
-                List<ClaimView> cur = s.claims().chain("ent" + f.value(), "has", s.head());
+                List<ClaimView> cur = s.claims().at(s.head()).chain("ent" + f.value(), "has");
                 assertThat(cur).as("claims of " + f).isEmpty();
             }
         }

@@ -37,14 +37,14 @@ class ForgetScanTest {
         try (Store s = TestStores.init(dir)) {
             ForgetTest.writeAB(s);
             git = s.gitDir();
-            assertThat(s.recall().search(SearchQuery.of("Zelda Quixote", List.of()))).isNotEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("Zelda Quixote").build())).isNotEmpty();
             s.claims();
             key = Files.readAllBytes(s.gitDir().resolve("palimpsest-vault").resolve(
                     dev.palimpsest.internal.layout.StorePaths.shard(FactId.of("a"))).resolve("a.key"));
             assertThat(hits(git, key)).as("the scan finds the key while it exists").isNotEmpty();
             s.erasure().forget(ALICE, List.of(FactId.of("a")), "erasure request", false);
             s.erasure().expire(ALICE, ForgetTest.DEADLINE.plusSeconds(1), false);
-            assertThat(s.recall().search(SearchQuery.of("Zelda Quixote", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("Zelda Quixote").build())).isEmpty();
         }
         for (String secret : new String[] {ForgetTest.SECRET_A, ForgetTest.QUOTE, ForgetTest.SECRET_B, "Zelda"}) {
             assertThat(hits(git, secret.getBytes(StandardCharsets.UTF_8))).as(secret).isEmpty();

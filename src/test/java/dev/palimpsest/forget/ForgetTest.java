@@ -89,7 +89,7 @@ class ForgetTest {
             assertThat(after.derivations()).containsExactly(b);
             assertThat(after.readable()).isEmpty();
             assertThat(after.clean()).isTrue();
-            assertThat(s.recall().search(SearchQuery.of("Harbour Lane", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("Harbour Lane").build())).isEmpty();
         }
     }
 
@@ -105,7 +105,7 @@ class ForgetTest {
             tx.assertFact(FactSpec.of(Kind.of("note"), SECRET_B).id(sy).asSensitive());
             tx.commit();
             tx = s.begin(ALICE);
-            tx.assertFact(FactSpec.of(Kind.of("note"), "a plain note citing sx").id(n).refs(RefSpec.cites(sx)));
+            tx.assertFact(FactSpec.of(Kind.of("note"), "a plain note citing sx").id(n).refs(RefSpec.cites(sx)).asPlaintext());
             tx.commit();
             tx = s.begin(ALICE);
             var receipt = new dev.palimpsest.model.Receipt(List.of(List.of(dev.palimpsest.model.Pin.of(sx),
@@ -137,7 +137,7 @@ class ForgetTest {
                     .hasMessageContaining("forgotten at " + r.commit().hex());
         }
         try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(dir.resolve("store.git"))) {
-            assertThat(a.audit(null, dev.palimpsest.model.AuditProgress.none()).violations())
+            assertThat(a.audit(dev.palimpsest.model.AuditProgress.none()).violations())
                     .as("the cascade is forgotten in the forget's commit").isEmpty();
         }
     }
@@ -188,7 +188,7 @@ class ForgetTest {
                 assertThat(catchThrowableOfType(() -> s.read(sum, c), NotFoundException.class))
                         .hasMessageContaining("forgotten at " + r.commit().hex());
             }
-            assertThat(s.recall().search(SearchQuery.of("lighthouse", List.of()))).noneMatch(h -> h.id().equals(sum));
+            assertThat(s.recall().search(SearchQuery.builder("lighthouse").build())).noneMatch(h -> h.id().equals(sum));
             assertThat(s.erasure().unlearnCheck(sx).readable()).isEmpty();
             assertThat(((FactRead.Found) s.read(other, s.head())).fact().body()).isEqualTo("the harbour has a lighthouse");
         }

@@ -86,7 +86,7 @@ class ForgetGitInteropTest {
 
         GitCli.git(dir, "gc", "--prune=now", "--quiet").ok();
         try (Auditor a = Auditor.open(dir)) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 }

@@ -40,10 +40,10 @@ final class McpLineClient implements AutoCloseable {
         return new McpLineClient(ChildJvm.start(command(store, home, actor)));
     }
 
-    /** The command line of the server JVM. */
+    /** The command line of the server JVM, listing every tool. */
     static List<String> command(Path store, Path home, String actor) {
         return ChildJvm.command(Main.class, "mcp", "--store", store.toString(), "--home", home.toString(), "--actor",
-                actor);
+                actor, "--tools", "all");
     }
 
     /** A JSON-RPC request line; {@code id} is written as JSON (a quoted string or a number). */

@@ -110,6 +110,18 @@ class McpServerTest {
                 .extracting(McpSchema.ResourceTemplate::uriTemplate)
                 .containsExactlyInAnyOrder("palimpsest://fact/{id}", "palimpsest://fact/{id}@{commit}");
         assertThat(alice.stderr).anyMatch(l -> l.startsWith("palimpsest mcp: serving ") && l.endsWith("(run run-a)"));
+        assertThat(alice.client.listPrompts().prompts()).extracting(McpSchema.Prompt::name)
+                .containsExactly("recall", "record");
+        McpSchema.GetPromptResult recall = alice.client.getPrompt(new McpSchema.GetPromptRequest("recall",
+                Map.of("question", "how long until auth times out?")));
+        assertThat(((McpSchema.TextContent) recall.messages().get(0).content()).text()).contains("Call brief");
+        McpSchema.CompleteResult ids = alice.client.completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference("palimpsest://fact/{id}"),
+                new McpSchema.CompleteRequest.CompleteArgument("id", "c")));
+        assertThat(ids.completion().values()).containsExactly("c1", "c2");
+        McpSchema.CompleteResult entities = alice.client.completeCompletion(new McpSchema.CompleteRequest(
+                new McpSchema.PromptReference("recall"), new McpSchema.CompleteRequest.CompleteArgument("entity", "Au")));
+        assertThat(entities.completion().values()).containsExactly("auth service");
     }
 
     @Test
@@ -149,10 +161,12 @@ class McpServerTest {
         JsonNode known = alice.ok("known_entities", Map.of("prefix", "Auth")).get("entities");
         assertThat(known).isEqualTo(cliJson("known-entities", "--prefix", "Auth"));
         assertThat(known.get(0).get("key").asText()).isEqualTo("auth service");
-        JsonNode brief = alice.ok("brief", Map.of("entity", List.of("auth-service"), "max_tokens", 1000));
-        assertThat(brief.get("text").asText()).contains("60s").contains("30s (superseded by t3");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) brief).remove("text");
-        assertThat(brief).isEqualTo(cliJson("brief", "--entity", "auth-service", "--max-tokens", "1000"));
+        McpSchema.CallToolResult brief = alice.call("brief", Map.of("entity", List.of("auth-service"), "max_tokens",
+                1000));
+        assertThat(((McpSchema.TextContent) brief.content().get(0)).text()).contains("60s")
+                .contains("30s (superseded by t3");
+        assertThat(McpTestClient.JSON.valueToTree(brief.structuredContent()).equals(
+                cliJson("brief", "--entity", "auth-service", "--max-tokens", "1000"))).isTrue();
         JsonNode review = alice.ok("review", Map.of()).get("items");
         assertThat(review).isEqualTo(cliJson("review"));
         assertThat(ids(review)).contains("c2");

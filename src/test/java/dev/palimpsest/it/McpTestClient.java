@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The MCP SDK's own client, driving {@code palimpsest mcp} in a child JVM over stdio: {@code java -jar}
  * of the runnable jar when the system property {@code palimpsest.jar} names it (the failsafe run,
- * after package), otherwise this JVM's class path. Collects the server's standard error.
+ * after package), otherwise this JVM's class path; the server lists every tool ({@code --tools all}).
+ * Collects the server's standard error.
  */
 final class McpTestClient implements AutoCloseable {
     /** Sends every non-ASCII character as a JSON escape, so a lone surrogate goes out as {@code \\ud800}. */
@@ -38,7 +39,8 @@ final class McpTestClient implements AutoCloseable {
         } else {
             args.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.palimpsest.cli.Main"));
         }
-        args.addAll(List.of("mcp", "--store", store.toString(), "--home", home.toString(), "--actor", actor));
+        args.addAll(List.of("mcp", "--store", store.toString(), "--home", home.toString(), "--actor", actor, "--tools",
+                "all"));
         if (run != null) {
             args.addAll(List.of("--run", run));
         }

@@ -101,7 +101,7 @@ class ClaimReviewRecordTest {
                     null, null);
             ScriptedJudge no = ScriptedJudge.of("openai/gpt-4o-mini", List.of("{\"supported\": false}"), true);
             var head = s.head();
-            assertThatThrownBy(() -> s.claims().claimVerified(TestStores.ALICE, spec, null, no))
+            assertThatThrownBy(() -> s.claims().claimVerified(TestStores.ALICE, spec, no))
                     .isInstanceOfSatisfying(RejectedException.class, e -> {
                         assertThat(e.violations().get(0).rule()).isEqualTo(Rule.CLAIM_NOT_VERIFIED);
                         assertThat(e.violations().get(0).message())
@@ -111,7 +111,7 @@ class ClaimReviewRecordTest {
             assertThat(no.received().get(0).messages().get(0).content()).contains("Claim: budgets bound iterations\n");
             ScriptedJudge yes = ScriptedJudge.of("openai/gpt-4o-mini", List.of("{\"supported\": true, \"reason\": \"r\"}"),
                     false);
-            s.claims().claimVerified(TestStores.ALICE, spec, null, yes);
+            s.claims().claimVerified(TestStores.ALICE, spec, yes);
             FactRead.Found f = (FactRead.Found) s.read(FactId.of("c1"), s.head());
             assertThat(f.fact().grounding().review()).isEqualTo(new ClaimReview("openai/gpt-4o-mini", true, "r"));
             assertThat(f.fact().grounding().subject()).isEqualTo("budgets");

@@ -79,6 +79,24 @@ class JudgePartsTest {
     }
 
     @Test
+    void routingVariantsAndDatedSnapshotsNameTheSameModel() {
+        assertThat(Vendors.sameModel("x/accept:free", "x/accept")).isTrue();
+        assertThat(Vendors.sameModel("openrouter/anthropic/claude-3-5-sonnet:beta",
+                "anthropic/claude-3-5-sonnet-20241022")).isTrue();
+        assertThat(Vendors.sameModel("claude-3-5-sonnet@20240620", "claude-3-5-sonnet-latest")).isTrue();
+        assertThat(Vendors.sameModel("gpt-4o-2024-08-06", "openai/gpt-4o")).isTrue();
+        assertThat(Vendors.sameModel("gpt-3.5-turbo-0125", "gpt-3.5-turbo")).isTrue();
+        assertThat(Vendors.sameModel("gemini-1.5-pro-002", "google/gemini-1.5-pro-001")).isTrue();
+        assertThat(Vendors.model("openrouter/meta-llama/llama-3-70b-instruct:free")).isEqualTo("llama-3-70b-instruct");
+        assertThat(Vendors.vendor("claude-3-opus-20240229:thinking")).isEqualTo("anthropic");
+        // a version number is part of the name, a snapshot is not
+        assertThat(Vendors.sameModel("gpt-4", "gpt-4o")).isFalse();
+        assertThat(Vendors.sameModel("claude-3-5-sonnet", "claude-3-7-sonnet")).isFalse();
+        assertThat(Vendors.sameModel("llama-3-70b", "llama-3-8b")).isFalse();
+        assertThat(Vendors.model("vendor/20240620")).isEqualTo("20240620");
+    }
+
+    @Test
     void retriesBackOffByDoubling() {
         Duration b = Duration.ofMillis(500);
         assertThat(OpenAiJudge.delay(b, 1)).isEqualTo(Duration.ofMillis(500));
@@ -110,11 +128,11 @@ class JudgePartsTest {
     void cachedJudgeKeepsItsModelAndSkipsTornLines() throws Exception {
         Path f = tmp.resolve("c.jsonl");
         java.nio.file.Files.writeString(f, "{\"key\":\"" + CachingJudge.key("m", JudgeRequest.user("q", 0))
-                + "\",\"reply\":\"cached\"}\n{\"key\":\"torn");
-        CachingJudge j = new CachingJudge(ScriptedJudge.of("m", List.of("fresh"), true), f);
+                + "\",\"reply\":\"{\\\"supported\\\": true}\"}\n{\"key\":\"torn");
+        CachingJudge j = new CachingJudge(ScriptedJudge.of("m", List.of("{\"supported\": false}"), true), f);
         assertThat(j.model()).isEqualTo("m");
-        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("cached");
-        assertThat(j.complete(JudgeRequest.user("other", 0))).isEqualTo("fresh");
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("{\"supported\": true}");
+        assertThat(j.complete(JudgeRequest.user("other", 0))).isEqualTo("{\"supported\": false}");
         assertThat(j.hits()).isEqualTo(1);
         assertThat(j.misses()).isEqualTo(1);
     }

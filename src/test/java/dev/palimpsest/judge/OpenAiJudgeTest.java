@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The OpenAI-compatible adapter against a local chat-completions server with scripted replies. */
 class OpenAiJudgeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String FIRST = "{\"supported\": true}";
+    private static final String SECOND = "{\"supported\": false, \"reason\": \"no\"}";
     private HttpServer server;
     private final List<String> bodies = Collections.synchronizedList(new ArrayList<>());
     private final List<String> auth = Collections.synchronizedList(new ArrayList<>());
@@ -49,6 +51,10 @@ class OpenAiJudgeTest {
             Object[] step = script.poll();
             if (step == null) {
                 step = new Object[] {500, "script exhausted"};
+            }
+            if ("stall-body".equals(step[0]) || "drip".equals(step[0]) || "huge".equals(step[0])) {
+                misbehave((String) step[0], ex);
+                return;
             }
             if ("sleep".equals(step[0])) {
                 try {
@@ -108,6 +114,16 @@ class OpenAiJudgeTest {
     }
 
     @Test
+    void aSampledDrawSendsItsTemperatureAndSeed() throws Exception {
+        script.add(new Object[] {200, "a"});
+        judge(null, Duration.ofSeconds(5), 0).complete(JudgeRequest.sampled("q", 2, 0.7));
+        JsonNode sent = JSON.readTree(bodies.get(0));
+        assertThat(sent.get("temperature").asDouble()).isEqualTo(0.7);
+        assertThat(sent.get("seed").asInt()).isEqualTo(2);
+        assertThatThrownBy(() -> JudgeRequest.sampled("q", 0, 2.5)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void retriesServerErrorsAndRateLimitsThenSucceeds() {
         script.add(new Object[] {503, "busy"});
         script.add(new Object[] {429, "slow down"});
@@ -159,6 +175,56 @@ class OpenAiJudgeTest {
                 .hasMessageContaining("timed out after 1000 ms");
     }
 
+    /** Headers at once, then a body that stalls, drips a byte every 100 ms, or never ends. */
+    private static void misbehave(String how, com.sun.net.httpserver.HttpExchange ex) {
+        byte[] b = ("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"supported\\\": true}\"}}]}")
+                .getBytes(StandardCharsets.UTF_8);
+        try (var out = ex.getResponseBody()) {
+            ex.sendResponseHeaders(200, "huge".equals(how) ? 0 : b.length);
+            if ("huge".equals(how)) {
+                byte[] chunk = new byte[64 * 1024];
+                java.util.Arrays.fill(chunk, (byte) ' ');
+                for (int i = 0; i < 64; i++) {
+                    out.write(chunk);
+                }
+                out.write(b);
+                return;
+            }
+            out.write(b, 0, 10);
+            out.flush();
+            if ("stall-body".equals(how)) {
+                Thread.sleep(4000);
+                out.write(b, 10, b.length - 10);
+                return;
+            }
+            for (int i = 10; i < b.length; i++) {
+                Thread.sleep(100);
+                out.write(b[i]);
+                out.flush();
+            }
+        } catch (IOException | InterruptedException gone) {
+            // the client gave up
+        }
+    }
+
+    @Test
+    void theTimeoutBoundsTheBodyToo() {
+        for (String how : List.of("stall-body", "drip")) {
+            script.add(new Object[] {how});
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> judge("k", Duration.ofMillis(1000), 0).complete(JudgeRequest.user("q", 0)))
+                    .as(how).hasMessageContaining("timed out after 1000 ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as(how).isLessThan(Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
+    void aReplyOverTheSizeLimitIsRefused() {
+        script.add(new Object[] {"huge"});
+        assertThatThrownBy(() -> judge("k", Duration.ofSeconds(10), 0).complete(JudgeRequest.user("q", 0)))
+                .hasMessageContaining("I/O error");
+    }
+
     @Test
     void aReplyWithoutContentIsAFailureNotAnAnswer() {
         script.add(new Object[] {200, ""});
@@ -169,19 +235,19 @@ class OpenAiJudgeTest {
     @Test
     void aReRunIsServedFromTheCacheFileWithoutCallingTheServer() throws Exception {
         Path file = tmp.resolve("idx/judge-cache.jsonl");
-        script.add(new Object[] {200, "first"});
-        script.add(new Object[] {200, "second"});
+        script.add(new Object[] {200, FIRST});
+        script.add(new Object[] {200, SECOND});
         CachingJudge j = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
-        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("first");
-        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("first");
-        assertThat(j.complete(JudgeRequest.user("q", 1))).isEqualTo("second"); // another draw is another request
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo(FIRST);
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo(FIRST);
+        assertThat(j.complete(JudgeRequest.user("q", 1))).isEqualTo(SECOND); // another draw is another request
         assertThat(j.hits()).isEqualTo(1);
         assertThat(j.misses()).isEqualTo(2);
         assertThat(bodies).hasSize(2);
         assertThat(Files.readAllLines(file)).hasSize(2).allSatisfy(l -> assertThat(l).doesNotContain("\"k\""));
         CachingJudge rerun = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
-        assertThat(rerun.complete(JudgeRequest.user("q", 0))).isEqualTo("first");
-        assertThat(rerun.complete(JudgeRequest.user("q", 1))).isEqualTo("second");
+        assertThat(rerun.complete(JudgeRequest.user("q", 0))).isEqualTo(FIRST);
+        assertThat(rerun.complete(JudgeRequest.user("q", 1))).isEqualTo(SECOND);
         assertThat(rerun.hits()).isEqualTo(2);
         assertThat(rerun.misses()).isZero();
         assertThat(bodies).hasSize(2);
@@ -191,20 +257,48 @@ class OpenAiJudgeTest {
     void failuresAreNeverCached() throws Exception {
         Path file = tmp.resolve("c.jsonl");
         script.add(new Object[] {500, "x"});
-        script.add(new Object[] {200, "ok"});
+        script.add(new Object[] {200, FIRST});
         CachingJudge j = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
         assertThatThrownBy(() -> j.complete(JudgeRequest.user("q", 0))).isInstanceOf(PalimpsestInternalException.class);
-        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo("ok");
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo(FIRST);
         assertThat(Files.readAllLines(file)).hasSize(1);
     }
 
     @Test
-    void cacheKeysSeparateModelsMessagesRolesAndDraws() {
+    void aQuotaBannerAnsweredWith200IsNotCachedSoTheRecoveredEndpointIsAskedAgain() throws Exception {
+        Path file = tmp.resolve("c.jsonl");
+        String banner = "Rate limit exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day";
+        script.add(new Object[] {200, banner});
+        script.add(new Object[] {200, FIRST});
+        CachingJudge j = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo(banner);
+        assertThat(Files.exists(file)).isFalse();
+        CachingJudge recovered = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
+        assertThat(recovered.complete(JudgeRequest.user("q", 0))).isEqualTo(FIRST);
+        assertThat(Files.readAllLines(file)).hasSize(1).allSatisfy(l -> assertThat(l).doesNotContain("Rate limit"));
+        assertThat(bodies).hasSize(2);
+    }
+
+    @Test
+    void anUnparseableReplyLeftInAnOlderCacheFileIsAskedAgain() throws Exception {
+        Path file = tmp.resolve("c.jsonl");
+        Files.writeString(file, JSON.createObjectNode().put("key", CachingJudge.key("openai/gpt-4o-mini",
+                JudgeRequest.user("q", 0))).put("reply", "quota exceeded").toString() + "\n");
+        script.add(new Object[] {200, SECOND});
+        CachingJudge j = new CachingJudge(judge("k", Duration.ofSeconds(5), 0), file);
+        assertThat(j.complete(JudgeRequest.user("q", 0))).isEqualTo(SECOND);
+        assertThat(j.misses()).isEqualTo(1);
+    }
+
+    @Test
+    void cacheKeysSeparateModelsMessagesRolesDrawsAndTemperatures() {
         String k = CachingJudge.key("m", JudgeRequest.user("q", 0));
         assertThat(k).hasSize(64).isEqualTo(CachingJudge.key("m", JudgeRequest.user("q", 0)));
         assertThat(CachingJudge.key("m2", JudgeRequest.user("q", 0))).isNotEqualTo(k);
         assertThat(CachingJudge.key("m", JudgeRequest.user("q ", 0))).isNotEqualTo(k);
         assertThat(CachingJudge.key("m", JudgeRequest.user("q", 1))).isNotEqualTo(k);
+        assertThat(CachingJudge.key("m", JudgeRequest.sampled("q", 0, 1.0))).isNotEqualTo(k)
+                .isNotEqualTo(CachingJudge.key("m", JudgeRequest.sampled("q", 0, 0.5)));
         assertThat(CachingJudge.key("m", new JudgeRequest(List.of(new JudgeRequest.Message("system", "q")), 0)))
                 .isNotEqualTo(k);
     }
@@ -212,7 +306,11 @@ class OpenAiJudgeTest {
     @Test
     void badConfigurationIsRefused() {
         assertThatThrownBy(() -> new OpenAiJudge("ftp://x", "m", null, Duration.ofSeconds(1), 0, Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(dev.palimpsest.model.JudgeUnavailableException.class).hasMessageContaining("'ftp://x'");
+        assertThatThrownBy(() -> new OpenAiJudge(base(), "m", "sk-abc\nX-Evil: 1", Duration.ofSeconds(1), 0, Duration.ZERO))
+                .isInstanceOf(dev.palimpsest.model.JudgeUnavailableException.class)
+                .hasMessageContaining("no valid HTTP header value: character 7 of 16 is a control character")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("sk-abc"));
         assertThatThrownBy(() -> new OpenAiJudge(base(), " ", null, Duration.ofSeconds(1), 0, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new OpenAiJudge(base(), "m", null, Duration.ofSeconds(1), -1, Duration.ZERO))

@@ -45,7 +45,7 @@ class McpToolsTest {
                 StoreOptions.defaults().withFsync(false).withRun("run-7"));
         session = new Session(store, TestStores.ALICE, "run-7");
         tools = new java.util.HashMap<>();
-        PalimpsestMcpServer.tools(session).forEach(t -> tools.put(t.name(), t));
+        PalimpsestMcpServer.tools(session, ToolSet.ALL).forEach(t -> tools.put(t.name(), t));
         ok("assert", Map.of("id", "pmid-1", "kind", "source", "body", SOURCE));
     }
 
@@ -88,6 +88,150 @@ class McpToolsTest {
         tools.values().forEach(t -> assertThat(t.readOnly()).as(t.name()).isEqualTo(!writes.contains(t.name())));
         Set<String> destructive = Set.of("retract", "forget", "expire");
         tools.values().forEach(t -> assertThat(t.destructive()).as(t.name()).isEqualTo(destructive.contains(t.name())));
+    }
+
+    @Test
+    void theCoreSetIsTheTwelveToolsAnAgentNeedsMostAndAllListsEveryTool() {
+        List<String> core = PalimpsestMcpServer.tools(session, ToolSet.CORE).stream().map(ToolDef::name).toList();
+        assertThat(core).containsExactly("brief", "search", "current", "dead_ends", "contradictions", "show", "history",
+                "claim", "assert", "revise", "supersede", "retract");
+        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(25);
+        assertThat(ToolSet.of("ALL")).isEqualTo(ToolSet.ALL);
+        assertThat(ToolSet.CORE.label()).isEqualTo("core");
+        assertThatThrownBy(() -> ToolSet.of("some")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("core or all");
+    }
+
+    @Test
+    void toolsListOfTheCoreSetFitsInTwelveKilobytesAndSaysTheSharedArgumentsOnlyInTheInstructions() throws Exception {
+        String core = PalimpsestMcpServer.toolsList(session, ToolSet.CORE, JSON);
+        String all = PalimpsestMcpServer.toolsList(session, ToolSet.ALL, JSON);
+        int coreBytes = core.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        int allBytes = all.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        System.out.println("tools/list bytes: core " + coreBytes + ", all " + allBytes);
+        assertThat(coreBytes).isLessThanOrEqualTo(12_000);
+        assertThat(allBytes / JSON.readTree(all).get("tools").size()).as("bytes per tool in all").isLessThan(1_000);
+        assertThat(JSON.readTree(core).get("tools")).hasSize(12);
+        for (JsonNode tool : JSON.readTree(all).get("tools")) {
+            tool.get("inputSchema").get("properties").forEach(p -> assertThat(p.get("description").asText())
+                    .as(tool.get("name") + " " + p).hasSizeLessThanOrEqualTo(100));
+            assertThat(tool.get("description").asText()).as(tool.get("name").asText()).hasSizeLessThanOrEqualTo(400);
+            assertThat(tool.get("annotations").has("title")).as("the title is said once").isFalse();
+        }
+        assertThat(PalimpsestMcpServer.INSTRUCTIONS).contains("at = the commit to read as of")
+                .contains("quote-not-found").contains("{\"error\": {exit, kind, message, violations}}");
+        assertThat(all).doesNotContain("Answers are exactly what was true");
+    }
+
+    @Test
+    void briefSaysItsTextOnceAsTheTextContentBesideTheStructuredSections() throws Exception {
+        ok("claim", Map.of("subject", "auth-service", "predicate", "times out after", "object", "30s", "sources",
+                List.of("pmid-1")));
+        McpSchema.CallToolResult r = call("brief", Map.of("entity", List.of("auth-service")));
+        assertThat(r.isError()).isFalse();
+        String text = ((McpSchema.TextContent) r.content().get(0)).text();
+        assertThat(r.content()).hasSize(1);
+        assertThat(text).startsWith("Known facts (with provenance):\n").contains("30s");
+        JsonNode structured = JSON.valueToTree(r.structuredContent());
+        assertThat(structured.has("text")).isFalse();
+        assertThat(structured.get("sections").get(0).get("lines").get(0).asText()).contains("30s");
+        assertThat(structured.get("tokens").asInt()).isPositive();
+    }
+
+    @Test
+    void theRecallPromptTellsTheAgentToBriefFirstAndCiteIdsAndTheRecordPromptToQuoteItsSource() {
+        McpSchema.GetPromptResult recall = Prompts.recall(Map.of("question", "why do logins time out?", "entity",
+                "auth-service"));
+        String r = ((McpSchema.TextContent) recall.messages().get(0).content()).text();
+        assertThat(recall.messages()).hasSize(1);
+        assertThat(recall.messages().get(0).role()).isEqualTo(McpSchema.Role.USER);
+        assertThat(r).contains("Question: why do logins time out?").contains("Call brief with query \"why do logins"
+                + " time out?\" and entity [\"auth-service\"]").contains("search").contains("Cite the id");
+        McpSchema.GetPromptResult record = Prompts.record(Map.of("finding", "Auth times out after 30s",
+                "source", "pmid-1"));
+        String w = ((McpSchema.TextContent) record.messages().get(0).content()).text();
+        assertThat(w).contains("Finding: Auth times out after 30s").contains("Source: pmid-1").contains("assert it first")
+                .contains("call claim with sources").contains("quote").contains("quote-not-found");
+        assertThat(Prompts.all()).extracting(p -> p.prompt().name()).containsExactly("recall", "record");
+    }
+
+    @Test
+    void aPromptWithoutItsRequiredArgumentIsInvalidParams() {
+        assertThatThrownBy(() -> Prompts.record(Map.of("finding", "x", "source", "  ")))
+                .isInstanceOfSatisfying(McpError.class, e -> assertThat(e.getJsonRpcError().code())
+                        .isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS))
+                .hasMessageContaining("source");
+        assertThatThrownBy(() -> Prompts.recall(Map.of())).isInstanceOf(McpError.class).hasMessageContaining("question");
+    }
+
+    @Test
+    void factIdsCompleteByPrefixAmongTheLiveFactsInIdOrder() throws Exception {
+        ok("assert", Map.of("id", "pmid-3", "body", "third"));
+        ok("assert", Map.of("id", "pmid-2", "body", "second"));
+        ok("assert", Map.of("id", "other", "body", "elsewhere"));
+        ok("assert", Map.of("id", "pmid-4", "body", "gone"));
+        ok("retract", Map.of("ids", List.of("pmid-4"), "reason", "wrong", "no_cascade", true));
+        McpSchema.CompleteResult.CompleteCompletion c = complete(new McpSchema.PromptReference("record"), "source", "PMID");
+        assertThat(c.values()).containsExactly("pmid-1", "pmid-2", "pmid-3");
+        assertThat(c.hasMore()).isFalse();
+        assertThat(c.total()).isEqualTo(3);
+        assertThat(complete(new McpSchema.ResourceReference(FactResources.LATEST), "id", "oth").values())
+                .containsExactly("other");
+        assertThat(complete(new McpSchema.PromptReference("record"), "finding", "pm").values()).isEmpty();
+    }
+
+    @Test
+    void completionsStopAtAHundredValuesAndSayThereAreMore() throws Exception {
+        var tx = store.begin(TestStores.ALICE);
+        for (int i = 0; i < 120; i++) {
+            tx.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.CLAIM, "n" + i)
+                    .id(dev.palimpsest.model.FactId.of(String.format("n-%03d", i))));
+        }
+        tx.commit();
+        McpSchema.CompleteResult.CompleteCompletion c = complete(new McpSchema.ResourceReference(FactResources.PINNED),
+                "id", "n-");
+        assertThat(c.values()).hasSize(Completions.MAX).startsWith("n-000").endsWith("n-099");
+        assertThat(c.hasMore()).isTrue();
+        assertThat(c.total()).isNull();
+        assertThat(complete(new McpSchema.ResourceReference(FactResources.PINNED), "id", "n-11").values())
+                .containsExactly("n-110", "n-111", "n-112", "n-113", "n-114", "n-115", "n-116", "n-117", "n-118",
+                        "n-119");
+    }
+
+    @Test
+    void entityKeysCompleteByTheKeyOfThePrefixAmongEntitiesWithALiveClaim() throws Exception {
+        ok("claim", Map.of("subject", "Auth Service", "predicate", "times out after", "object", "30s", "sources",
+                List.of("pmid-1")));
+        ok("claim", Map.of("subject", "authz", "predicate", "is", "object", "strict", "sources", List.of("pmid-1")));
+        String gone = ok("claim", Map.of("subject", "auth-old", "predicate", "is", "object", "legacy", "sources",
+                List.of("pmid-1"))).get("id").asText();
+        ok("retract", Map.of("ids", List.of(gone), "reason", "decommissioned", "no_cascade", true));
+        ok("claim", Map.of("subject", "billing", "predicate", "is", "object", "late", "sources", List.of("pmid-1")));
+        assertThat(complete(new McpSchema.PromptReference("recall"), "entity", "AUTH").values())
+                .containsExactly("auth service", "authz");
+        assertThat(complete(new McpSchema.PromptReference("record"), "entity", "Auth S").values())
+                .containsExactly("auth service");
+        assertThat(complete(new McpSchema.PromptReference("recall"), "entity", "").values())
+                .containsExactly("auth service", "authz", "billing");
+    }
+
+    @Test
+    void aCommitCompletesAmongTheNamedFactsCommitsNewestFirstElseAmongMains() throws Exception {
+        String first = ok("assert", Map.of("id", "h3", "body", "first words")).get("commit").asText();
+        String second = ok("revise", Map.of("id", "h3", "body", "second words")).get("commit").asText();
+        ok("assert", Map.of("id", "h4", "body", "unrelated"));
+        McpSchema.CompleteRequest req = new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference(FactResources.PINNED),
+                new McpSchema.CompleteRequest.CompleteArgument("commit", ""),
+                new McpSchema.CompleteRequest.CompleteContext(Map.of("id", "h3")));
+        assertThat(Completions.complete(session, req).completion().values()).containsExactly(second, first);
+        assertThat(complete(new McpSchema.ResourceReference(FactResources.PINNED), "commit", first.substring(0, 7))
+                .values()).containsExactly(first);
+        McpSchema.CompleteRequest never = new McpSchema.CompleteRequest(
+                new McpSchema.ResourceReference(FactResources.PINNED),
+                new McpSchema.CompleteRequest.CompleteArgument("commit", ""),
+                new McpSchema.CompleteRequest.CompleteContext(Map.of("id", "Not An Id!")));
+        assertThat(Completions.complete(session, never).completion().values()).isEmpty();
     }
 
     @Test
@@ -164,6 +308,19 @@ class McpToolsTest {
         assertThat(clean.get("clean").asBoolean()).isTrue();
         assertThat(JSON.convertValue(clean.get("derivations"), List.class)).containsExactlyInAnyOrder("c1", "cite");
         assertThat(clean.get("readable")).isEmpty();
+    }
+
+    @Test
+    void forgetWithDerivedErasesTheSealedCitersAndPlaintextKeepsACiterInTheClear() throws Exception {
+        ok("assert", Map.of("id", "pii", "kind", "note", "body", "Zelda Quixote lives at 12 Harbour Lane", "sensitive", true));
+        ok("assert", Map.of("id", "cite", "body", "needs a ramp", "refs", List.of("pii")));
+        ok("assert", Map.of("id", "open", "body", "a ramp was requested", "refs", List.of("pii"), "plaintext", true));
+        JsonNode f = ok("forget", Map.of("ids", List.of("pii"), "reason", "erasure", "with_derived", true));
+        assertThat(JSON.convertValue(f.get("forgotten"), List.class)).containsExactly("pii", "cite");
+        assertThat(JSON.convertValue(f.get("review"), List.class)).containsExactly("open");
+        JsonNode stale = ok("stale", Map.of("id", "open"));
+        assertThat(stale.get("refs").get(0).get("status").asText()).isEqualTo("forgotten");
+        assertThat(stale.get("refs").get(0).get("current_commit").asText()).isEqualTo(f.get("commit").asText());
     }
 
     @Test
@@ -289,6 +446,12 @@ class McpToolsTest {
         assertThat(look.get("conflicts").findValuesAsText("id")).containsExactly("g1");
         assertThat(ok("contradictions", Map.of("subject", "\ufeffGINA")).get("contradictions").get(0).get("claims"))
                 .hasSize(2);
+    }
+
+    private McpSchema.CompleteResult.CompleteCompletion complete(McpSchema.CompleteReference ref, String argument,
+            String prefix) {
+        return Completions.complete(session, new McpSchema.CompleteRequest(ref,
+                new McpSchema.CompleteRequest.CompleteArgument(argument, prefix))).completion();
     }
 
     private JsonNode resource(String uri) throws Exception {

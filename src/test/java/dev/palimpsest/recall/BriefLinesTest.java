@@ -44,7 +44,7 @@ class BriefLinesTest {
             var tx = s.begin(TestStores.ALICE);
             tx.retract(FactId.of("x1"), "never measured");
             tx.commit();
-            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxDeadEnds(2));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(2));
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
             List<String> dead = b.sections().get(1).lines();
             assertThat(dead).hasSize(3);
@@ -53,7 +53,7 @@ class BriefLinesTest {
             assertThat(dead.get(1)).matches("- auth-service times out after 20s \\(superseded by v3 at " + HEX
                     + "\\) \\[source: incident-9, actor: alice, commit: " + HEX + ", time: " + TIME + "]");
             assertThat(dead.get(2)).isEqualTo("- (+1 older correction omitted)");
-            Brief all = s.recall().brief(BriefRequest.of(List.of("auth-service")));
+            Brief all = s.recall().brief(BriefRequest.builder().entity("auth-service").build());
             assertThat(all.sections().get(1).lines().get(2)).matches("- auth-service times out after 30s \\(superseded"
                     + " by v2 at " + HEX + "\\) \\[source: incident-9, actor: alice, run: run-7, commit: " + HEX
                     + ", time: " + TIME + "]");
@@ -69,7 +69,7 @@ class BriefLinesTest {
             supersede(s, "a1", "a2", "auth-service", "20s", doc);
             supersede(s, "r1", "r2", "redis", "2s", doc);
             supersede(s, "a2", "a3", "auth-service", "10s", doc);
-            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service", "redis")).withMaxDeadEnds(2));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").entity("redis").build().withMaxDeadEnds(2));
             List<String> dead = b.sections().get(b.sections().size() - 1).lines();
             assertThat(dead).hasSize(3);
             assertThat(dead.get(0)).startsWith("- auth-service times out after 20s (superseded by a3 at ");
@@ -85,7 +85,7 @@ class BriefLinesTest {
             RecallStoriesTest.claim(s, "a1", "auth-service", "depends on", "redis", doc);
             claim(s, "r1", "redis", "3s", doc, null);
             supersede(s, "r1", "r2", "redis", "2s", doc);
-            Brief b = s.recall().brief(new BriefRequest(List.of("auth-service"), "document", null, 0, 5));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").query("document").maxDeadEnds(5).build());
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN);
             List<String> known = b.sections().get(0).lines();
             assertThat(known).anySatisfy(l -> assertThat(l).matches("- document incident-9 \\[actor: alice, time: "
@@ -105,7 +105,7 @@ class BriefLinesTest {
             tx.retract(FactId.of("r1"), "wrong");
             tx.retract(FactId.of("a1"), "wrong");
             tx.commit();
-            Brief b = s.recall().brief(BriefRequest.of(List.of("redis", "auth-service")));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("redis").entity("auth-service").build());
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.DEAD_ENDS);
             assertThat(b.sections().get(0).lines()).hasSize(2).satisfiesExactly(
                     l -> assertThat(l).startsWith("- auth-service times out after 30s (retracted at "),

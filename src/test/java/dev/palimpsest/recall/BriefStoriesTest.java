@@ -48,7 +48,7 @@ class BriefStoriesTest {
     void aBriefHasKnownFactsContradictionsAndDeadEndsWithProvenance() throws Exception {
         try (Store s = TestStores.init(dir)) {
             authService(s);
-            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service")));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build());
             assertThat(b.sections()).extracting(Brief.Section::name)
                     .containsExactly(Brief.KNOWN, Brief.CONTRADICTIONS, Brief.DEAD_ENDS);
             List<String> known = b.sections().get(0).lines();
@@ -76,8 +76,8 @@ class BriefStoriesTest {
     void aNinetyTokenBriefKeepsTheHeadOfThePriorityOrderAndSaysWhatItOmitted() throws Exception {
         try (Store s = TestStores.init(dir)) {
             authService(s);
-            Brief full = s.recall().brief(BriefRequest.of(List.of("auth-service")));
-            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxTokens(90));
+            Brief full = s.recall().brief(BriefRequest.builder().entity("auth-service").build());
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxTokens(90));
             List<String> all = new ArrayList<>();
             full.sections().forEach(x -> all.addAll(x.lines()));
             List<String> kept = new ArrayList<>();
@@ -90,7 +90,7 @@ class BriefStoriesTest {
             // one more entry would not have fitted
             assertThat(Tokens.count(b.text().replace(kept.get(kept.size() - 1) + "\n",
                     kept.get(kept.size() - 1) + "\n" + all.get(kept.size()) + "\n"))).isGreaterThan(90);
-            Brief tiny = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxTokens(3));
+            Brief tiny = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxTokens(3));
             assertThat(tiny.sections()).isEmpty();
             assertThat(tiny.text()).isEqualTo("(+" + all.size() + " lines omitted to fit a 3-token budget)\n");
         }
@@ -106,7 +106,7 @@ class BriefStoriesTest {
             CommitId third = s.head();
             supersede(s, "v3", "v4", "times out after", "15s", doc);
             supersede(s, "v4", "v5", "times out after", "10s", doc);
-            Brief b = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxDeadEnds(2));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(2));
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
             assertThat(b.sections().get(0).lines()).singleElement().satisfies(l -> assertThat(l)
                     .startsWith("- auth-service times out after 10s [source: incident-4412@"));
@@ -115,10 +115,10 @@ class BriefStoriesTest {
             assertThat(dead.get(0)).startsWith("- auth-service times out after 15s (superseded by v5 at ");
             assertThat(dead.get(1)).startsWith("- auth-service times out after 20s (superseded by v4 at ");
             assertThat(dead.get(2)).isEqualTo("- (+2 older corrections omitted)");
-            Brief none = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxDeadEnds(0));
+            Brief none = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(0));
             assertThat(none.sections().get(1).lines()).containsExactly("- (+4 older corrections omitted)");
             // as of the third commit: v3 is current, two dead ends, nothing omitted
-            Brief then = s.recall().brief(BriefRequest.of(List.of("auth-service")).withMaxDeadEnds(2).at(third));
+            Brief then = s.recall().brief(BriefRequest.builder().entity("auth-service").maxDeadEnds(2).at(third).build());
             assertThat(then.sections().get(0).lines().get(0)).startsWith("- auth-service times out after 20s ");
             assertThat(then.sections().get(1).lines()).hasSize(2).noneMatch(l -> l.contains("omitted"));
         }

@@ -39,7 +39,7 @@ class ForgedFilesSearchTest {
         }
         Forgery.unsignedCommitOnMain(g, "mallory", Map.of("artifacts", "redis leaks".getBytes(StandardCharsets.UTF_8)));
         try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").build().with(10, 0));
             assertThat(RecallStoriesTest.ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
         }
     }
@@ -49,13 +49,13 @@ class ForgedFilesSearchTest {
         Path g;
         try (Store s = TestStores.init(dir)) {
             RecallStoriesTest.seedGraph(s);
-            assertThat(s.recall().search(SearchQuery.of("redis", List.of()))).isNotEmpty(); // indexed up to here
+            assertThat(s.recall().search(SearchQuery.builder("redis").build())).isNotEmpty(); // indexed up to here
             g = s.gitDir();
         }
         String path = StorePaths.factPath(Kind.CLAIM, FactId.of("bad"));
         Forgery.unsignedCommitOnMain(g, "mallory", Map.of(path, "id: [redis leaks".getBytes(StandardCharsets.UTF_8)));
         try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").build().with(10, 0));
             assertThat(RecallStoriesTest.ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
         }
     }
@@ -65,7 +65,7 @@ class ForgedFilesSearchTest {
         Path g;
         try (Store s = TestStores.init(dir)) {
             RecallStoriesTest.seedGraph(s);
-            assertThat(s.recall().search(SearchQuery.of("redis", List.of()))).isNotEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("redis").build())).isNotEmpty();
             g = s.gitDir();
         }
         String from = StorePaths.factPath(Kind.CLAIM, FactId.of("r1"));
@@ -82,7 +82,7 @@ class ForgedFilesSearchTest {
             List<SearchHit> hits = s.recall().search(RecallStoriesTest.about("redis"));
             assertThat(hits).filteredOn(h -> h.id().value().equals("r9")).singleElement()
                     .satisfies(h -> assertThat(h.time()).isEqualTo(authored));
-            Brief b = s.recall().brief(BriefRequest.of(List.of("redis")));
+            Brief b = s.recall().brief(BriefRequest.builder().entity("redis").build());
             assertThat(b.sections()).extracting(Brief.Section::name).contains(Brief.CONTRADICTIONS);
             assertThat(b.text()).containsPattern("'6\\.0\\.1' \\(r9, source: arch-md, [^)]*time: 2001-02-03T04:05:06Z\\)");
         }

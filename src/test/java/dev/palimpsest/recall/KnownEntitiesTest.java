@@ -50,7 +50,7 @@ class KnownEntitiesTest {
             tx.retract(FactId.of("r2"), "not reproducible");
             tx.commit();
             assertThat(s.recall().knownEntities("redis", 10)).containsExactly(new KnownEntity("redis", 2));
-            assertThat(s.recall().knownEntities("redis", before, 10)).containsExactly(new KnownEntity("redis", 3));
+            assertThat(s.recall().knownEntities("redis", 10, before)).containsExactly(new KnownEntity("redis", 3));
             assertThat(s.recall().knownEntities("connection", 10)).isEmpty();
             assertThatThrownBy(() -> s.recall().knownEntities("", 0)).isInstanceOf(IllegalArgumentException.class);
         }

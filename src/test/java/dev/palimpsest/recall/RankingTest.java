@@ -52,7 +52,7 @@ class RankingTest {
             assertion(tx, "b-hop", "pier", "holds", "boats");
             assertion(tx, "c-spell", "abcdxy", "is", "far"); // abcdqr: 2 of 4 + 4 trigrams shared, 0.5
             tx.commit();
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("abcdqr", List.of("anchor")).with(10, 1));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("abcdqr").entity("anchor").build().with(10, 1));
             assertThat(RecallStoriesTest.ids(hits)).containsExactly("a-anchor", "c-spell", "b-hop");
             assertThat(hits.get(1).score()).isEqualTo(hits.get(2).score()).isEqualTo(0.45);
             assertThat(hits.get(1).channel()).isEqualTo(Channel.SPELLING);
@@ -73,10 +73,10 @@ class RankingTest {
                 named.add("solo-" + i);
             }
             tx.commit();
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("stores", named).with(30, 1));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("stores").entities(named).build().with(30, 1));
             assertThat(RecallStoriesTest.ids(hits)).containsExactly("s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8",
                     "s9", "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9");
-            List<SearchHit> more = s.recall().search(SearchQuery.of("stores", named.subList(0, 9)).with(30, 1));
+            List<SearchHit> more = s.recall().search(SearchQuery.builder("stores").entities(named.subList(0, 9)).build().with(30, 1));
             assertThat(more).filteredOn(h -> h.hops() == 1).singleElement().satisfies(h -> {
                 assertThat(h.via()).isEqualTo(FactId.of("w0")); // the best text hit, ties by id
                 assertThat(h.id()).isEqualTo(FactId.of("n0"));
@@ -100,7 +100,7 @@ class RankingTest {
             }
             tx.commit();
             // 21 superseded versions match better; a pool of 3 * 1 + 20 still reaches the 22nd
-            assertThat(s.recall().search(SearchQuery.of("harbour", List.of()).with(1, 0))).singleElement()
+            assertThat(s.recall().search(SearchQuery.builder("harbour").build().with(1, 0))).singleElement()
                     .satisfies(h -> {
                         assertThat(h.id()).isEqualTo(FactId.of("t"));
                         assertThat(h.channel()).isEqualTo(Channel.LEXICAL);
@@ -124,7 +124,7 @@ class RankingTest {
             }
             tx.commit();
             // misspelt (no word of the index): the 21 superseded harbourmaster keys spell it better (16 / 21)
-            assertThat(s.recall().search(SearchQuery.of("harbormaster", List.of()).with(1, 0))).singleElement()
+            assertThat(s.recall().search(SearchQuery.builder("harbormaster").build().with(1, 0))).singleElement()
                     .satisfies(h -> {
                         assertThat(h.id()).isEqualTo(FactId.of("t"));
                         assertThat(h.channel()).isEqualTo(Channel.SPELLING);

@@ -47,7 +47,7 @@ class ReadAheadRebuildTest {
             var tx = s.begin(TestStores.ALICE);
             tx.assertFact(FactSpec.of(Kind.SOURCE, "the runbook").id(FactId.of("doc")));
             tx.commit();
-            s.recall().search(SearchQuery.of("runbook", List.of())); // the index follows every write from here
+            s.recall().search(SearchQuery.builder("runbook").build()); // the index follows every write from here
             for (int i = 0; i < 180; i++) {
                 String subject = "svc-" + rnd.nextInt(12);
                 ClaimSpec spec = ClaimSpec.of(subject, "depends on", "store " + rnd.nextInt(30), FactId.of("doc"))
@@ -95,7 +95,7 @@ class ReadAheadRebuildTest {
     }
 
     private static List<String> ask(Store s, String q, CommitId at) throws Exception {
-        SearchQuery query = q.startsWith("svc-") ? SearchQuery.of(null, List.of(q)).at(at) : SearchQuery.of(q, List.of()).at(at);
+        SearchQuery query = q.startsWith("svc-") ? SearchQuery.builder().entity(q).at(at).build() : SearchQuery.builder(q).at(at).build();
         List<String> out = new ArrayList<>();
         for (SearchHit h : s.recall().search(query)) {
             out.add(h.id().value() + " " + h.channel() + " " + h.score() + " " + h.hops() + " " + h.via());

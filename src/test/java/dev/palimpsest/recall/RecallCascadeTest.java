@@ -35,7 +35,7 @@ class RecallCascadeTest {
     static double tainted(Store s, CommitId at, Set<String> dead, List<String> seen) throws Exception {
         int taintedQueries = 0;
         for (String q : QUERIES) {
-            List<SearchHit> top = s.recall().search(SearchQuery.of(q, List.of()).at(at));
+            List<SearchHit> top = s.recall().search(SearchQuery.builder(q).at(at).build());
             boolean hit = false;
             for (SearchHit h : top) {
                 seen.add(h.id().value());
@@ -69,13 +69,13 @@ class RecallCascadeTest {
             assertThat(tainted(s, after, dead, seenAfter)).isZero();
             assertThat(seenAfter).contains("a5", "m1", "s-aim2"); // what still stands is still found
             for (String q : QUERIES) {
-                for (SearchHit h : s.recall().search(SearchQuery.of(q, List.of()).at(after))) {
+                for (SearchHit h : s.recall().search(SearchQuery.builder(q).at(after).build())) {
                     if (h.id().value().equals("s-aim2")) {
                         assertThat(h.body()).isEqualTo("ERK1/2 signalling regulates apoptosis.");
                     }
                 }
             }
-            assertThat(s.recall().search(SearchQuery.of("AIM2 suppresses", List.of()).at(after).with(10, 0)))
+            assertThat(s.recall().search(SearchQuery.builder("AIM2 suppresses").at(after).build().with(10, 0)))
                     .extracting(h -> h.id().value()).doesNotContain("s-aim2", "s-aim2-flat", "a2");
         }
     }

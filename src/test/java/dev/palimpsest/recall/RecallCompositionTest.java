@@ -35,7 +35,7 @@ class RecallCompositionTest {
     }
 
     private static List<SearchHit> search(Store s, String text, List<String> entities) throws Exception {
-        return s.recall().search(SearchQuery.of(text, entities).with(10, 0));
+        return s.recall().search(SearchQuery.builder(text).entities(entities).hops(0).build());
     }
 
     @Test
@@ -97,7 +97,7 @@ class RecallCompositionTest {
             gina(s);
             plain(s, "h-salsa", "Gina will teach salsa on Fridays");
             plain(s, "h-other", "the salsa class is full");
-            List<SearchHit> hits = search(s, null, List.of("Gina"));
+            List<SearchHit> hits = search(s, "", List.of("Gina"));
             assertThat(RecallStoriesTest.ids(hits)).containsExactlyInAnyOrder("g-job", "g-dance", "h-salsa");
             SearchHit salsa = hits.stream().filter(h -> h.id().value().equals("h-salsa")).findFirst().orElseThrow();
             assertThat(salsa.channel()).isEqualTo(Channel.ENTITY);

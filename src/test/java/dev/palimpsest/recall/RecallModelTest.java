@@ -120,8 +120,8 @@ class RecallModelTest {
                 State m = at.get(c);
                 Set<String> visible = m.visible();
                 for (String e : ENTITIES) {
-                    List<SearchHit> hits = s.recall().search(new SearchQuery(null, List.of(e), c, 1000, 0, null, e,
-                            null, null, null));
+                    List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity(e).subject(e).at(c).limit(1000)
+                            .hops(0).build());
                     Set<String> expected = new TreeSet<>();
                     for (String v : visible) {
                         if (m.subjects().get(v).equals(e)) {
@@ -137,8 +137,8 @@ class RecallModelTest {
                 }
                 String word = WORDS[rnd.nextInt(WORDS.length)];
                 for (String q : List.of(word, word + " " + ENTITIES[rnd.nextInt(ENTITIES.length)])) {
-                    for (SearchHit h : s.recall().search(new SearchQuery(q, List.of(), c, 1000, 2, null, null, null,
-                            null, null))) {
+                    for (SearchHit h : s.recall().search(SearchQuery.builder(q).at(c).limit(1000).hops(2)
+                            .build())) {
                         assertThat(h.id().value().equals("doc") || visible.contains(h.id().value()))
                                 .as("%s returned for '%s' at %s", h.id(), q, c).isTrue();
                         if (!h.id().value().equals("doc")) {

@@ -52,7 +52,7 @@ class RecallStoriesTest {
 
     /** The claims whose subject is {@code entity} (named, and filtered on the subject), 10 hits, no hop. */
     static SearchQuery about(String entity) {
-        return new SearchQuery(null, List.of(entity), null, 10, 0, null, entity, null, null, null);
+        return SearchQuery.builder().entity(entity).subject(entity).hops(0).build();
     }
 
     static List<String> ids(List<SearchHit> hits) {
@@ -64,7 +64,7 @@ class RecallStoriesTest {
             throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            List<SearchHit> hits = s.recall().search(SearchQuery.of(null, List.of("auth-service")));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity("auth-service").build());
             assertThat(ids(hits)).containsExactly("a1", "a2", "b1", "p1", "r1", "r2");
             assertThat(hits.subList(0, 2)).allSatisfy(h -> {
                 assertThat(h.score()).isEqualTo(1.0);
@@ -89,7 +89,7 @@ class RecallStoriesTest {
             assertThat(b1.run()).isEqualTo("run-12");
             assertThat(b1.actor()).isEqualTo(TestStores.ALICE);
             // no hop: the claims that name the entity, the subject's first
-            assertThat(ids(s.recall().search(SearchQuery.of(null, List.of("Auth Service")).with(10, 0))))
+            assertThat(ids(s.recall().search(SearchQuery.builder().entity("Auth Service").hops(0).build())))
                     .containsExactly("a1", "a2", "b1");
         }
     }
@@ -98,7 +98,7 @@ class RecallStoriesTest {
     void connectionLeakFindsTheRedisIssueThenItsDependent() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("connection leak", List.of()));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("connection leak").build());
             assertThat(ids(hits)).containsExactly("r2", "a1");
             assertThat(hits.get(0).score()).isEqualTo(0.9);
             assertThat(hits.get(0).channel()).isEqualTo(Channel.LEXICAL);
@@ -106,7 +106,7 @@ class RecallStoriesTest {
             assertThat(hits.get(1).via()).isEqualTo(FactId.of("r2"));
             assertThat(hits.get(1).hops()).isEqualTo(1);
             // two hops: a1's other neighbours at 0.45^2 * 0.9 (a2 shares a1's subject: no edge)
-            List<SearchHit> two = s.recall().search(SearchQuery.of("connection leak", List.of()).with(10, 2));
+            List<SearchHit> two = s.recall().search(SearchQuery.builder("connection leak").build().with(10, 2));
             assertThat(ids(two)).containsExactly("r2", "a1", "b1", "r1");
             assertThat(two.get(2).score()).isCloseTo(0.9 * 0.45 * 0.45, within(1e-12));
             assertThat(two.get(3).hops()).isEqualTo(2);
@@ -118,7 +118,7 @@ class RecallStoriesTest {
     void whoDependsOnAuthServiceFindsBillingService() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("who depends on auth-service", List.of()));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("who depends on auth-service").build());
             assertThat(ids(hits).subList(0, 2)).containsExactlyInAnyOrder("a1", "b1");
             assertThat(hits.get(0).score()).isEqualTo(0.9);
             assertThat(hits).allSatisfy(h -> assertThat(h.score()).isLessThanOrEqualTo(0.9));
@@ -129,7 +129,7 @@ class RecallStoriesTest {
     void namedEntitiesAlwaysOutrankTextMatches() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("connection leak", List.of("platform team")));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("connection leak").entity("platform team").build());
             // p1 has the subject, a2 the object "platform team"; neither matches the text: the band's lower part
             assertThat(ids(hits).subList(0, 3)).containsExactly("p1", "a2", "r2");
             assertThat(hits.get(0).score()).isCloseTo(0.91 + 0.09 * 0.25, within(1e-12));
@@ -142,17 +142,17 @@ class RecallStoriesTest {
     void theSpellingChannelFindsAuthserviceButNotRedsi() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("authservice", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("authservice").build().with(10, 0));
             assertThat(ids(hits)).containsExactly("a1", "a2", "b1");
             assertThat(hits).allSatisfy(h -> {
                 assertThat(h.channel()).isEqualTo(Channel.SPELLING);
                 assertThat(h.score()).isEqualTo(0.9);
             });
             // one letter off still clears the minimum similarity, scaled by it
-            List<SearchHit> near = s.recall().search(SearchQuery.of("platfrom team", List.of()).with(10, 0));
+            List<SearchHit> near = s.recall().search(SearchQuery.builder("platfrom team").build().with(10, 0));
             assertThat(ids(near)).contains("a2", "p1");
             // a spelling hit scores 0.9 times its best similarity (here 0.6: 6 of 10 + 10 trigrams shared)
-            List<SearchHit> spelled = s.recall().search(SearchQuery.of("platfromteam", List.of()).with(10, 0));
+            List<SearchHit> spelled = s.recall().search(SearchQuery.builder("platfromteam").build().with(10, 0));
             assertThat(ids(spelled)).contains("p1");
             assertThat(spelled).allSatisfy(h -> {
                 assertThat(h.channel()).isEqualTo(Channel.SPELLING);
@@ -160,7 +160,7 @@ class RecallStoriesTest {
             });
             assertThat(spelled.stream().filter(h -> h.id().value().equals("p1")).findFirst().orElseThrow().score())
                     .isEqualTo(0.9 * 0.6);
-            assertThat(s.recall().search(SearchQuery.of("redsi", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("redsi").build())).isEmpty();
         }
     }
 
@@ -169,7 +169,7 @@ class RecallStoriesTest {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
             // redis is a word of the index: no spelling hit at a flat 0.9; naming the subject key is a boost
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("redis", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").hops(0).build());
             assertThat(ids(hits)).containsExactly("r1", "r2", "a1");
             assertThat(hits).allSatisfy(h -> assertThat(h.channel()).isEqualTo(Channel.LEXICAL));
             assertThat(hits.get(0).score()).isEqualTo(0.9);
@@ -206,10 +206,10 @@ class RecallStoriesTest {
     void noQueryAndNoEntityReturnsNothing() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            assertThat(s.recall().search(SearchQuery.of(null, List.of()))).isEmpty();
-            assertThat(s.recall().search(SearchQuery.of("   ", List.of()))).isEmpty();
-            assertThat(s.recall().search(SearchQuery.of("the of and", List.of()))).isEmpty();
-            Brief b = s.recall().brief(BriefRequest.of(List.of()));
+            assertThat(s.recall().search(SearchQuery.builder().build())).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("   ").build())).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("the of and").build())).isEmpty();
+            Brief b = s.recall().brief(BriefRequest.builder().build());
             assertThat(b.sections()).isEmpty();
             assertThat(b.text()).isEmpty();
         }
@@ -219,18 +219,16 @@ class RecallStoriesTest {
     void filtersNarrowEveryChannelAndHop() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            SearchQuery q = new SearchQuery(null, List.of("auth-service"), null, 10, 1, null, null, "depends on", null,
-                    null);
+            SearchQuery q = SearchQuery.builder().entity("auth-service").predicate("depends on").build();
             assertThat(ids(s.recall().search(q))).containsExactly("a1", "b1");
-            SearchQuery bySubject = new SearchQuery(null, List.of("auth-service"), null, 10, 1, null, "redis", null,
-                    null, null);
+            SearchQuery bySubject = SearchQuery.builder().entity("auth-service").subject("redis").build();
             assertThat(ids(s.recall().search(bySubject))).isEmpty(); // no hop-0 hit, so no hop
-            SearchQuery byKind = new SearchQuery("document", List.of(), null, 10, 0, Kind.SOURCE, null, null, null, null);
+            SearchQuery byKind = SearchQuery.builder("document").hops(0).kind(Kind.SOURCE).build();
             assertThat(ids(s.recall().search(byKind))).containsExactly("arch-md");
-            SearchQuery byRun = new SearchQuery("redis", List.of(), null, 10, 0, null, null, null, null, "run-99");
+            SearchQuery byRun = SearchQuery.builder("redis").hops(0).run("run-99").build();
             assertThat(s.recall().search(byRun)).isEmpty();
-            SearchQuery byActor = new SearchQuery(null, List.of("redis"), null, 10, 0, null, null, null,
-                    dev.palimpsest.model.ActorName.of("bob"), null);
+            SearchQuery byActor = SearchQuery.builder().entity("redis").hops(0)
+                    .actor(dev.palimpsest.model.ActorName.of("bob")).build();
             assertThat(s.recall().search(byActor)).isEmpty();
         }
     }
@@ -249,14 +247,14 @@ class RecallStoriesTest {
             List<SearchHit> now = s.recall().search(about("redis"));
             assertThat(ids(now)).containsExactly("r1");
             assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
-            List<SearchHit> then = s.recall().search(about("redis").at(before));
+            List<SearchHit> then = s.recall().search(about("redis").toBuilder().at(before).build());
             assertThat(ids(then)).containsExactly("r1", "r2");
             assertThat(then.get(0).body()).isEqualTo("redis runs version 7.2.4");
-            assertThat(ids(s.recall().search(SearchQuery.of("patched", List.of()).with(10, 0)))).containsExactly("r1");
-            assertThat(s.recall().search(SearchQuery.of("patched", List.of()).at(before))).isEmpty();
-            assertThat(s.recall().search(SearchQuery.of("connection leak", List.of()))).isEmpty();
-            assertThatThrownBy(() -> s.recall().search(SearchQuery.of("x", List.of())
-                    .at(CommitId.of("0123456789012345678901234567890123456789"))))
+            assertThat(ids(s.recall().search(SearchQuery.builder("patched").build().with(10, 0)))).containsExactly("r1");
+            assertThat(s.recall().search(SearchQuery.builder("patched").at(before).build())).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("connection leak").build())).isEmpty();
+            assertThatThrownBy(() -> s.recall().search(SearchQuery.builder("x")
+                    .at(CommitId.of("0123456789012345678901234567890123456789")).build()))
                     .isInstanceOf(NotFoundException.class);
         }
     }

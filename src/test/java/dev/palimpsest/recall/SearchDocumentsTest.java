@@ -40,7 +40,7 @@ class SearchDocumentsTest {
     }
 
     private static List<SearchHit> search(Store s, String text, int hops) throws Exception {
-        return s.recall().search(SearchQuery.of(text, List.of()).with(10, hops));
+        return s.recall().search(SearchQuery.builder(text).hops(hops).build());
     }
 
     private static List<String> via(List<SearchHit> hits) {
@@ -51,7 +51,7 @@ class SearchDocumentsTest {
     void aHitNamesItsTriplesSubjectPredicateAndObject() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seed(s);
-            SearchHit a1 = s.recall().search(SearchQuery.of(null, List.of("erk"))).get(0);
+            SearchHit a1 = s.recall().search(SearchQuery.builder().entity("erk").build()).get(0);
             assertThat(a1.id()).isEqualTo(A1);
             assertThat(List.of(a1.subject(), a1.predicate(), a1.object())).containsExactly("ERK", "regulates", "apoptosis");
         }

@@ -48,7 +48,7 @@ class SearchIndexRebuildTest {
             tx.commit();
             s.claims().claim(TestStores.ALICE, ClaimSpec.of(subject, "is", "one", FactId.of("doc")).id(FactId.of("a1")));
             mid = s.head();
-            assertThat(s.recall().search(SearchQuery.of(null, List.of(subject)))).hasSize(1); // opens the index
+            assertThat(s.recall().search(SearchQuery.builder().entity(subject).build())).hasSize(1); // opens the index
             s.claims().supersede(TestStores.ALICE, FactId.of("a1"), ClaimSpec.of(subject, "is", "two",
                     FactId.of("doc")).id(FactId.of("a2")));
             return s.gitDir();
@@ -62,8 +62,8 @@ class SearchIndexRebuildTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (Store s = Store.open(gitDir, new KeyHome(gitDir.getParent().resolve("home")))) {
-            List<String> now = ids(s.recall().search(SearchQuery.of(null, List.of(subject))));
-            List<String> before = ids(s.recall().search(SearchQuery.of(null, List.of(subject)).at(mid)));
+            List<String> now = ids(s.recall().search(SearchQuery.builder().entity(subject).build()));
+            List<String> before = ids(s.recall().search(SearchQuery.builder().entity(subject).at(mid).build()));
             return new Answer(now, before, err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(old);
@@ -108,7 +108,7 @@ class SearchIndexRebuildTest {
                     .containsExactly("r1", "r2");
         }
         try (Store s = Store.open(g, new KeyHome(dir.resolve("a").resolve("home")))) {
-            assertThat(s.recall().search(SearchQuery.of("patched", List.of()))).isEmpty(); // reused, not rebuilt
+            assertThat(s.recall().search(SearchQuery.builder("patched").build())).isEmpty(); // reused, not rebuilt
             var tx = s.begin(TestStores.ALICE);
             tx.revise(FactId.of("r1"), "redis runs version 7.2.4, patched in place", List.of());
             tx.retract(FactId.of("r2"), "not reproducible");
@@ -116,7 +116,7 @@ class SearchIndexRebuildTest {
             List<SearchHit> now = s.recall().search(RecallStoriesTest.about("redis"));
             assertThat(ids(now)).containsExactly("r1");
             assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
-            assertThat(s.recall().search(SearchQuery.of("connection leak", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("connection leak").build())).isEmpty();
         }
     }
 
@@ -124,7 +124,7 @@ class SearchIndexRebuildTest {
     void aWriteMoreThanASecondAfterTheLastSaveIsSavedWithItsCommit() throws Exception {
         try (Store s = TestStores.init(dir.resolve("a"))) {
             RecallStoriesTest.seedGraph(s);
-            assertThat(s.recall().search(SearchQuery.of(null, List.of("redis")))).isNotEmpty();
+            assertThat(s.recall().search(SearchQuery.builder().entity("redis").build())).isNotEmpty();
             assertThat(savedCommit(s.gitDir())).isEqualTo(s.head().hex());
             Thread.sleep(1100);
             s.claims().claim(TestStores.ALICE, ClaimSpec.of("redis", "runs on", "k8s", FactId.of("arch-md"))
@@ -157,7 +157,7 @@ class SearchIndexRebuildTest {
         Answer a = ask(g, "auth");
         assertRight(a);
         assertThat(a.err().lines().filter(l -> l.contains("search index")).toList()).singleElement().satisfies(l -> assertThat(l)
-                .isEqualTo("palimpsest: building the search index " + index(g) + " (missing); rebuilding it from git"));
+                .isEqualTo("INFO SearchIndex - building the search index " + index(g) + " (missing); rebuilding it from git"));
         assertThat(Files.isDirectory(index(g))).isTrue();
         assertThat(ask(g, "auth").err()).doesNotContain("search index");
     }
@@ -234,7 +234,7 @@ class SearchIndexRebuildTest {
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (Store s = Store.open(g, new KeyHome(g.getParent().resolve("home")))) {
             s.claims().claim(TestStores.ALICE, ClaimSpec.of("auth", "is", "three", FactId.of("doc")).id(FactId.of("a4")));
-            assertThat(ids(s.recall().search(SearchQuery.of(null, List.of("auth"))))).containsExactly("a1", "a4");
+            assertThat(ids(s.recall().search(SearchQuery.builder().entity("auth").build()))).containsExactly("a1", "a4");
         } finally {
             System.setErr(old);
         }
@@ -247,20 +247,20 @@ class SearchIndexRebuildTest {
         Path g = build(dir.resolve("a"), "auth");
         try (Store one = Store.open(g, new KeyHome(g.getParent().resolve("home")));
                 Store two = Store.open(g, new KeyHome(g.getParent().resolve("home")))) {
-            assertThat(ids(one.recall().search(SearchQuery.of(null, List.of("auth"))))).containsExactly("a2");
+            assertThat(ids(one.recall().search(SearchQuery.builder().entity("auth").build()))).containsExactly("a2");
             PrintStream old = System.err;
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             try {
                 two.claims().claim(TestStores.ALICE, ClaimSpec.of("auth", "runs on", "k8s", FactId.of("doc"))
                         .id(FactId.of("a3")));
-                assertThat(ids(two.recall().search(SearchQuery.of(null, List.of("auth"))))).containsExactly("a2", "a3");
+                assertThat(ids(two.recall().search(SearchQuery.builder().entity("auth").build()))).containsExactly("a2", "a3");
             } finally {
                 System.setErr(old);
             }
             assertThat(err.toString(StandardCharsets.UTF_8)).contains("keeping the search index in memory");
             // the first catches up with the other's write from git on its next question
-            assertThat(ids(one.recall().search(SearchQuery.of(null, List.of("auth"))))).containsExactly("a2", "a3");
+            assertThat(ids(one.recall().search(SearchQuery.builder().entity("auth").build()))).containsExactly("a2", "a3");
         }
     }
 

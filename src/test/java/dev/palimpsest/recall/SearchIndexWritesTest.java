@@ -38,7 +38,7 @@ class SearchIndexWritesTest {
     @Test
     void aStoresFirstQuestionBuildsAndSavesItsIndexAtOnceEvenAtItsGenesis() throws Exception {
         try (Store s = TestStores.init(dir)) {
-            assertThat(s.recall().search(SearchQuery.of("anything", List.of()))).isEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("anything").build())).isEmpty();
             assertThat(savedCommit(s.gitDir())).isEqualTo(s.head().hex());
         }
     }
@@ -91,7 +91,7 @@ class SearchIndexWritesTest {
             assertThat(savedCommit(g)).isEqualTo(one.head().hex()); // caught up with the write, not at the question
             assertThat(named(one, "redis")).containsExactly("r1", "r2", "r3", "r4");
             assertThat(RecallStoriesTest.ids(one.recall().search(RecallStoriesTest.about("redis")
-                    .at(before)))).containsExactly("r1", "r2", "r3");
+                    .toBuilder().at(before).build()))).containsExactly("r1", "r2", "r3");
         }
     }
 
@@ -102,10 +102,10 @@ class SearchIndexWritesTest {
             var tx = s.begin(TestStores.ALICE);
             tx.assertFact(FactSpec.of(Kind.CLAIM, "a note on bob the builder").id(FactId.of("bob")));
             tx.commit();
-            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.of("builder", List.of())))).containsExactly("bob");
+            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.builder("builder").build()))).containsExactly("bob");
             String key = new KeyHome(dir.resolve("home")).generateKey(bob, "bob@example.org");
             s.begin(TestStores.ALICE).addKey(bob, key, KeyRole.AGENT).commit(); // writes keys/bob.yaml
-            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.of("builder", List.of())))).containsExactly("bob");
+            assertThat(RecallStoriesTest.ids(s.recall().search(SearchQuery.builder("builder").build()))).containsExactly("bob");
         }
     }
 }

@@ -24,7 +24,7 @@ class SpellingChannelTest {
             FactId doc = RecallStoriesTest.source(s, "edge-doc");
             RecallStoriesTest.claim(s, "c1", "c-d-n", "serves", "static files", doc);
             // cdn is no word of c1's text (c, d, n); the whole query cdnxyz is 0.4 similar to cdn
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("cdn xyz", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("cdn xyz").build().with(10, 0));
             assertThat(hits).singleElement().satisfies(h -> {
                 assertThat(h.id()).isEqualTo(FactId.of("c1"));
                 assertThat(h.channel()).isEqualTo(Channel.SPELLING);
@@ -39,7 +39,7 @@ class SpellingChannelTest {
             FactId doc = RecallStoriesTest.source(s, "edge-doc");
             RecallStoriesTest.claim(s, "c1", "c-d-n", "serves", "static files", doc);
             // c.d.n is one word to the text channel, but its key c d n is the subject key: named, not fuzzed
-            List<SearchHit> hits = s.recall().search(SearchQuery.of("c.d.n", List.of()).with(10, 0));
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("c.d.n").build().with(10, 0));
             assertThat(hits).singleElement().satisfies(h -> {
                 assertThat(h.id()).isEqualTo(FactId.of("c1"));
                 assertThat(h.channel()).isEqualTo(Channel.LEXICAL);

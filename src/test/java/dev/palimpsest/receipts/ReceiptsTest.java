@@ -67,7 +67,7 @@ class ReceiptsTest {
             assertThat(after.fact().body()).endsWith("(reworded)");
             assertThat(after.fact().grounding()).isEqualTo(before.fact().grounding());
             try (dev.palimpsest.api.Auditor a = dev.palimpsest.api.Auditor.open(store.gitDir())) {
-                assertThat(a.audit((String) null, dev.palimpsest.model.AuditProgress.none()).violations()).isEmpty();
+                assertThat(a.audit(dev.palimpsest.model.AuditProgress.none()).violations()).isEmpty();
             }
         }
     }

@@ -69,7 +69,7 @@ class SharedStoreTest {
     @Test
     void aSupersessionLandedByAnotherInstanceIsSeenByTheGate() throws Exception {
         try (Store a = open(); Store b = open()) {
-            assertThat(b.claims().current("tenant", null, b.head())).hasSize(1); // b's indexes are loaded
+            assertThat(b.claims().at(b.head()).current("tenant")).hasSize(1); // b's indexes are loaded
             a.claims().supersede(ALICE, old, claim(FactId.of("fix-a"), "tenant", "moved in", "April"));
             RejectedException e = catchThrowableOfType(
                     () -> b.claims().supersede(ALICE, old, claim(FactId.of("fix-b"), "tenant", "moved in", "May")),
@@ -77,7 +77,7 @@ class SharedStoreTest {
             assertThat(e).isNotNull();
             assertThat(e.violations()).extracting(v -> v.rule()).containsExactly(Rule.ALREADY_SUPERSEDED);
             assertThat(e.violations().get(0).message()).contains("fix-a");
-            assertThat(b.claims().current("tenant", null, b.head())).extracting(c -> c.object()).containsExactly("April");
+            assertThat(b.claims().at(b.head()).current("tenant")).extracting(c -> c.object()).containsExactly("April");
         }
         assertThat(audit()).isEmpty();
     }
@@ -94,17 +94,17 @@ class SharedStoreTest {
         try (Store a = open(); Store b = open()) {
             // b reads everything it caches: the fact, the claims index, the search index
             assertThat(b.read(secret, written).toString()).contains(SECRET);
-            assertThat(b.claims().current("tenant", "note", written)).extracting(c -> c.object())
+            assertThat(b.claims().at(written).current("tenant", "note")).extracting(c -> c.object())
                     .containsExactly(SECRET_OBJECT);
-            assertThat(b.recall().search(SearchQuery.of("Lantern Row", List.of()).at(written))).isNotEmpty();
+            assertThat(b.recall().search(SearchQuery.builder("Lantern Row").at(written).build())).isNotEmpty();
 
             a.erasure().forget(ALICE, List.of(secret), "erasure request", false);
 
             assertThat(catchThrowableOfType(() -> b.read(secret, written), NotFoundException.class))
                     .hasMessageContaining("forgotten");
-            assertThat(b.claims().current("tenant", "note", written).toString()).doesNotContain(SECRET);
-            assertThat(b.claims().deadEnds("tenant", 50, b.head()).toString()).doesNotContain(SECRET);
-            assertThat(b.recall().search(SearchQuery.of("Lantern Row", List.of()).at(written))).isEmpty();
+            assertThat(b.claims().at(written).current("tenant", "note").toString()).doesNotContain(SECRET);
+            assertThat(b.claims().at(b.head()).deadEnds("tenant", 50).toString()).doesNotContain(SECRET);
+            assertThat(b.recall().search(SearchQuery.builder("Lantern Row").at(written).build())).isEmpty();
             // b writes (its listeners save their indexes) and closes (its search index is saved)
             b.claims().claim(ALICE, claim(FactId.of("later"), "tenant", "rent", "900"));
             assertThat(b.erasure().unlearnCheck(secret).readable()).isEmpty();
@@ -166,7 +166,7 @@ class SharedStoreTest {
             var t = s.begin(ALICE);
             t.assertFact(FactSpec.of(Kind.of("note"), SECRET_OBJECT).id(secret).asSensitive());
             t.commit();
-            assertThat(s.recall().search(SearchQuery.of("Lantern Row", List.of()))).isNotEmpty();
+            assertThat(s.recall().search(SearchQuery.builder("Lantern Row").build())).isNotEmpty();
         }
         copyTree(search, saved);
         try (Store s = open()) {

@@ -62,10 +62,10 @@ class MergeIndexTest {
         try (Store s = rs.open(b)) {
             s.claims().claim(CAROL, ClaimSpec.of("auth-service", "times out after", "30s", SRC).id(FactId.of("t-b")));
             s.begin(CAROL).retract(SRC, "the incident report was withdrawn").commit();
-            assertThat(s.claims().current("auth-service", "times out after", s.head())).hasSize(1);
+            assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(1);
             assertThat(s.replication().pull("origin", CAROL, NONE)).isInstanceOf(PullResult.Merged.class);
-            assertThat(s.claims().current("auth-service", "times out after", s.head())).hasSize(2);
-            assertThat(s.claims().contradictions("auth-service", s.head())).hasSize(1);
+            assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(2);
+            assertThat(s.claims().at(s.head()).contradictions("auth-service")).hasSize(1);
             assertThat(s.read(FactId.of("x"), s.head())).isInstanceOf(FactRead.Found.class);
             assertThat(s.read(SRC, s.head())).isInstanceOf(FactRead.Retracted.class);
             s.replication().push("origin", NONE);
@@ -74,12 +74,12 @@ class MergeIndexTest {
         assertThat(answers(b, Replicas.headId(b))).isEqualTo(merged);
         assertThat(rebuilt(b)).isEqualTo(merged);
         try (Store s = rs.open(a)) {
-            assertThat(s.claims().current("auth-service", "times out after", s.head())).hasSize(1);
+            assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(1);
             assertThat(s.replication().pull("origin", ALICE, NONE)).isInstanceOf(PullResult.FastForward.class);
             assertThat(answers(s, s.head())).isEqualTo(merged);
             assertThat(facts(s, aTip)).isEqualTo(atA.subList(0, 4));
             CommitId old = aTip;
-            assertThatThrownBy(() -> s.claims().current("auth-service", "times out after", old))
+            assertThatThrownBy(() -> s.claims().at(old).current("auth-service", "times out after"))
                     .isInstanceOf(NotFoundException.class).hasMessageContaining("not on main's history");
         }
         assertThat(rebuilt(a)).isEqualTo(merged);
@@ -103,11 +103,11 @@ class MergeIndexTest {
 
     private static List<String> answers(Store s, CommitId at) throws Exception {
         List<String> out = facts(s, at);
-        out.add("current " + s.claims().current("auth-service", "times out after", at).stream()
+        out.add("current " + s.claims().at(at).current("auth-service", "times out after").stream()
                 .map(c -> c.id().value()).sorted().toList());
-        out.add("contradictions " + s.claims().contradictions("auth-service", at).size());
+        out.add("contradictions " + s.claims().at(at).contradictions("auth-service").size());
         out.add("stale t-a " + s.stale(FactId.of("t-a"), at));
-        out.add("search " + s.recall().search(SearchQuery.of("written", List.of("auth-service")).at(at)).stream()
+        out.add("search " + s.recall().search(SearchQuery.builder("written").entity("auth-service").at(at).build()).stream()
                 .map(h -> h.id().value() + " " + h.channel() + " " + h.hops()).sorted().toList());
         return out;
     }

@@ -55,7 +55,7 @@ final class Replicas {
         try (Store s = Store.initializer(hub).home(home).actor(ALICE).options(OPTIONS).create()) {
             String bob = home.generateKey(BOB, "bob@example.org");
             String carol = home.generateKey(CAROL, "carol@example.org");
-            s.begin(ALICE).addKey(BOB, bob, KeyRole.AGENT).addKey(CAROL, carol, KeyRole.AGENT).commit();
+            s.begin(ALICE).addKey(BOB, bob, KeyRole.HUMAN).addKey(CAROL, carol, KeyRole.HUMAN).commit();
         }
         return new Replicas(dir, home, hub);
     }

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A seeded random history written through the public API, and so through the gate — random
  * asserts, revisions, retractions, re-adds and refs (with the invalid transactions the gate
- * rejects), supersessions, merges, subsumptions, a second actor's key, an ingest batch with
- * receipts, entailment and a cleanup cascade — passes the audit with no violation: the gate never
+ * rejects), supersessions, merges, subsumptions, a second actor's key (an agent, in a store whose
+ * {@code agents_may} grants it everything), an ingest batch with receipts, entailment and a cleanup cascade — passes the audit with no violation: the gate never
  * writes what the rule book forbids. The seed comes from {@link Seeds}
  * ({@code -Dpalimpsest.seed=N} replays it).
  */
@@ -46,7 +46,9 @@ class GateHistoryAuditTest {
     void aSeededRandomHistoryWrittenThroughTheGateAuditsClean(Seed seed) throws Exception {
         Random rnd = seed.random();
         int landed;
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = Store.initializer(dir.resolve("store.git")).home(new KeyHome(dir.resolve("home")))
+                .actor(TestStores.ALICE).options(dev.palimpsest.model.StoreOptions.defaults().withFsync(false))
+                .agentsMay(java.util.EnumSet.allOf(dev.palimpsest.model.AgentPermission.class)).create()) {
             HistoryGenerator g = new HistoryGenerator(s, new TemporalModel(s.head()), seed.value(), 12);
             g.run(120);
             s.begin(TestStores.ALICE).addKey(BOB, new KeyHome(dir.resolve("home")).generateKey(BOB), KeyRole.AGENT)
@@ -94,7 +96,7 @@ class GateHistoryAuditTest {
 
     private static AuditReport audit(Path gitDir) throws Exception {
         try (Auditor a = Auditor.open(gitDir)) {
-            return a.audit(null, AuditProgress.none());
+            return a.audit(AuditProgress.none());
         }
     }
 }

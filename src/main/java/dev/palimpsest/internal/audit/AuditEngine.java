@@ -48,6 +48,7 @@ public final class AuditEngine {
         List<AuditCheck> all = new java.util.ArrayList<>(standardChecks());
         all.add(new ForgetCheck(repo, checkVault));
         all.add(new SupersessionCheck(repo));
+        all.add(new RoleCheck(repo));
         return all;
     }
 

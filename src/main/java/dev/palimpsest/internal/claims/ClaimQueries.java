@@ -147,6 +147,35 @@ public final class ClaimQueries {
         return out;
     }
 
+    /**
+     * The subject keys that start with {@code prefixKey} and have a live claim at {@code seq}, in key
+     * order, at most {@code limit}.
+     */
+    public List<String> subjects(String prefixKey, int limit, int seq) {
+        List<String> out = new ArrayList<>();
+        synchronized (index) {
+            List<String> matching = new ArrayList<>();
+            index.subjects().forEach(s -> {
+                if (s.startsWith(prefixKey)) {
+                    matching.add(s);
+                }
+            });
+            matching.sort(null);
+            for (String s : matching) {
+                if (out.size() == limit) {
+                    break;
+                }
+                for (ClaimsIndex.Version v : index.aboutSubject(s)) {
+                    if (v.liveAt(seq)) {
+                        out.add(s);
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private List<String> sortedSubjects() {
         List<String> all = new ArrayList<>();
         index.subjects().forEach(all::add);

@@ -36,10 +36,11 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * this process writes from the writer's own changes (as a {@link Writer.CommitListener}), and
  * caught up from git whenever a commit asked about is not indexed yet. A log that is missing,
  * corrupt, of another format or store, or disagrees with git is rebuilt from git, saying so in one
- * line on standard error. The file is rewritten atomically (temporary file, then rename) or
+ * line logged (slf4j). The file is rewritten atomically (temporary file, then rename) or
  * appended to whole records, always under the writer lock. Thread-safe (synchronized).
  */
 public final class ClaimsIndex implements Writer.CommitListener {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClaimsIndex.class);
     static final String FILE = "claims-v1.log";
 
     /** One version of a claim, live over commits [from, to). */
@@ -108,7 +109,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
         if (Files.exists(idx.file, LinkOption.NOFOLLOW_LINKS)
                 && !Files.isRegularFile(idx.file, LinkOption.NOFOLLOW_LINKS)) {
             idx.persistable = false;
-            notice(idx.file + " is not a regular file; the claims index is kept in memory only");
+            LOG.warn(idx.file + " is not a regular file; the claims index is kept in memory only");
         } else {
             String problem;
             try {
@@ -143,7 +144,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
     }
 
     private static void notice(String message) {
-        System.err.println("palimpsest: " + message);
+        LOG.info(message);
     }
 
     /** How many times this index was rebuilt from git on open (0 or 1). */
@@ -437,7 +438,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
             persistHeld();
         } catch (IOException | RuntimeException e) {
             // the commit landed; the next question catches the index up from git
-            notice("could not update the claims index after " + commit.name() + ": " + e.getMessage());
+            LOG.warn("could not update the claims index after " + commit.name() + ": " + e.getMessage());
         }
     }
 
@@ -463,7 +464,7 @@ public final class ClaimsIndex implements Writer.CommitListener {
                     persistedLength);
             persistedCount = framed.size();
         } catch (IOException e) {
-            notice("cannot save the claims index " + file + ": " + e.getMessage());
+            LOG.warn("cannot save the claims index " + file + ": " + e.getMessage());
         }
     }
 }

@@ -40,13 +40,14 @@ import org.eclipse.jgit.lib.ObjectReader;
  * again; versions the file lacks are taken from the writer's own commits ({@link #learn}) or
  * decoded from their blobs, and appended, one record per commit.
  * A file that is missing, corrupt, torn, of another format or of another store is discarded and
- * rebuilt from git, saying so in one line on standard error; something other than a regular file
+ * rebuilt from git, saying so in one log line (slf4j); something other than a regular file
  * at its path leaves the index in memory only. Writes (whole-record appends, or a rewrite through
  * a temporary file and an atomic rename) happen under the writer lock; when the lock cannot be
  * taken (this thread is the writer) saving waits for the next catch-up. Thread-safe (synchronized;
  * the writer lock is always taken before this object's monitor).
  */
 final class ReceiptMembers {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReceiptMembers.class);
     static final String FILE = "receipts-v1.log";
     private static final Set<String> ARTIFACT_KINDS = Set.of(Kind.MERGE.value(), Kind.EDGE.value(), Kind.SUMMARY.value());
     /** Artifact blobs decoded by any instance in this JVM (a test hook). */
@@ -190,14 +191,14 @@ final class ReceiptMembers {
     // ---- persistence ----
 
     private static void notice(String message) {
-        System.err.println("palimpsest: " + message);
+        LOG.info(message);
     }
 
-    /** Reads the file bound to {@code genesis}; anything unusable is discarded with one line on stderr. */
+    /** Reads the file bound to {@code genesis}; anything unusable is discarded with one log line. */
     private void load(ObjectId genesis) {
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             persistable = false;
-            notice(file + " is not a regular file; the receipt-members index is kept in memory only");
+            LOG.warn(file + " is not a regular file; the receipt-members index is kept in memory only");
             return;
         }
         String problem;
@@ -273,7 +274,7 @@ final class ReceiptMembers {
             persistedCount = framed.size();
         } catch (IOException e) {
             persistable = false;
-            notice("cannot save the receipt-members index " + file + ": " + e.getMessage());
+            LOG.warn("cannot save the receipt-members index " + file + ": " + e.getMessage());
         }
     }
 }

@@ -201,10 +201,19 @@ public final class Forgetting {
 
     /** The members of {@code closure} a forget at {@code at} must forget too: sealed derived artifacts not yet forgotten. */
     public SortedSet<FactId> cascade(SortedSet<FactId> closure, ObjectId at) {
+        return cascade(closure, at, false);
+    }
+
+    /**
+     * The members of {@code closure} a forget at {@code at} forgets too: with {@code withDerived},
+     * every sealed member not yet forgotten (citers and quoters included); without, the sealed
+     * derived artifacts only ({@link #cascade(SortedSet, ObjectId)}).
+     */
+    public SortedSet<FactId> cascade(SortedSet<FactId> closure, ObjectId at, boolean withDerived) {
         TreeSet<FactId> out = new TreeSet<>();
         try (Snapshot s = Snapshot.of(repo, at)) {
             for (FactId m : closure) {
-                if (derivedKind(kind(m, at)) && s.blobAt(StorePaths.tombstonePath(m)) == null && allSealed(m, at)) {
+                if ((withDerived || derivedKind(kind(m, at))) && s.blobAt(StorePaths.tombstonePath(m)) == null && allSealed(m, at)) {
                     out.add(m);
                 }
             }

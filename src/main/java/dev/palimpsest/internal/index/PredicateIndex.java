@@ -33,6 +33,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * by writers under the writer lock. Thread-safe (synchronized).
  */
 public final class PredicateIndex {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PredicateIndex.class);
     private final GitRepo repo;
     private final IndexLog log;
     private final CommitGraph graph = new CommitGraph();
@@ -57,13 +58,13 @@ public final class PredicateIndex {
      * does not check out against git (bad header or an older format, another genesis, a logged
      * commit missing or with another first parent) is discarded and rebuilt from git, and a log
      * path that is not a regular file is left alone (the index then lives in memory only); either
-     * is said in one line on standard error.
+     * is said in one log line (slf4j).
      */
     public static PredicateIndex open(GitRepo repo) {
         PredicateIndex idx = new PredicateIndex(repo);
         if (!idx.log.usable()) {
             idx.persistable = false;
-            notice(idx.log.file() + " is not a regular file; the predicate index is kept in memory only");
+            LOG.warn(idx.log.file() + " is not a regular file; the predicate index is kept in memory only");
         } else {
             String problem;
             try {
@@ -114,7 +115,7 @@ public final class PredicateIndex {
     }
 
     private static void notice(String message) {
-        System.err.println("palimpsest: " + message);
+        LOG.info(message);
     }
 
     /** True when this process indexed commits the persisted log does not hold yet. */
@@ -196,6 +197,33 @@ public final class PredicateIndex {
             chain = graph.parentChain(chain);
         }
         return null;
+    }
+
+    /**
+     * The ids of the facts live at {@code commit} that start with {@code prefix}, in id order, at
+     * most {@code limit}: one pass over the ids ever written, checking liveness only for an id that
+     * would be among the first {@code limit}.
+     */
+    public synchronized List<String> liveIdsWithPrefix(String prefix, ObjectId commit, int limit) {
+        catchUp(commit);
+        java.util.PriorityQueue<String> first = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+        if (limit > 0) {
+            for (String id : facts.keySet()) {
+                if (!id.startsWith(prefix) || first.size() == limit && id.compareTo(first.peek()) >= 0) {
+                    continue;
+                }
+                FactState st = state(FactId.of(id), commit);
+                if (st != null && st.live()) {
+                    first.add(id);
+                    if (first.size() > limit) {
+                        first.poll();
+                    }
+                }
+            }
+        }
+        List<String> out = new ArrayList<>(first);
+        out.sort(null);
+        return out;
     }
 
     /**

@@ -20,7 +20,9 @@ import java.util.Map;
  * A judge that answers a request it has seen before from a file instead of asking again: the key is
  * the SHA-256 of the model and the exact request (every message's role and text, and the draw), the
  * file holds one JSON line {@code {"key", "reply"}} per call, appended as calls succeed. Only replies
- * are cached, never failures; a line that does not parse is skipped. Thread-safe (synchronised).
+ * that are well-formed verdicts ({@link Reviewer#parseable}) are cached: a failure, a quota banner
+ * or any other unparseable reply is asked again next time, and such a line in an older file, or a
+ * line that does not parse, is skipped. Thread-safe (synchronised).
  */
 public final class CachingJudge implements Judge {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,7 +49,8 @@ public final class CachingJudge implements Judge {
     private void load(String line) {
         try {
             JsonNode n = JSON.readTree(line);
-            if (n != null && n.path("key").isTextual() && n.path("reply").isTextual()) {
+            if (n != null && n.path("key").isTextual() && n.path("reply").isTextual()
+                    && Reviewer.parseable(n.get("reply").asText())) {
                 replies.put(n.get("key").asText(), n.get("reply").asText());
             }
         } catch (IOException e) {
@@ -60,12 +63,18 @@ public final class CachingJudge implements Judge {
         return inner.model();
     }
 
-    /** The cache key of {@code r} for judge {@code model}: hex SHA-256 over model, draw and messages. */
+    /**
+     * The cache key of {@code r} for judge {@code model}: hex SHA-256 over model, draw, temperature (when
+     * set; a request without one keys as before temperatures existed) and messages.
+     */
     public static String key(String model, JudgeRequest r) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             StringBuilder s = new StringBuilder();
             s.append(JSON.writeValueAsString(model)).append('\n').append(r.draw()).append('\n');
+            if (r.temperature().isPresent()) {
+                s.append("temperature ").append(r.temperature().getAsDouble()).append('\n');
+            }
             for (JudgeRequest.Message m : r.messages()) {
                 s.append(JSON.writeValueAsString(m.role())).append(':').append(JSON.writeValueAsString(m.content()))
                         .append('\n');
@@ -86,6 +95,9 @@ public final class CachingJudge implements Judge {
         }
         misses++;
         String reply = inner.complete(request);
+        if (!Reviewer.parseable(reply)) {
+            return reply;
+        }
         replies.put(k, reply);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());

@@ -17,8 +17,8 @@ import dev.palimpsest.model.Verdict;
  */
 public final class Reviewer {
     public static final int CONTEXT_CHARS = 240;
-    public static final String UNPARSEABLE = "reviewer reply unparseable — failing closed";
-    public static final String NOT_BOOLEAN = "reviewer 'supported' was not a JSON boolean — failing closed";
+    public static final String UNPARSEABLE = Verdict.UNPARSEABLE;
+    public static final String NOT_BOOLEAN = Verdict.NOT_BOOLEAN;
     /** Exactly one JSON value with nothing after it, and no key twice: anything ambiguous fails closed. */
     private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -50,6 +50,12 @@ public final class Reviewer {
                 + "Evidence (verbatim from source): " + evidence + "\n"
                 + "Surrounding source context: " + context + "\n"
                 + "Reply with JSON: {\"supported\": true|false, \"reason\": \"...\"}";
+    }
+
+    /** True when {@code reply} is a well-formed verdict (one JSON object whose {@code supported} is a boolean). */
+    public static boolean parseable(String reply) {
+        String why = judged(reply).reason();
+        return !UNPARSEABLE.equals(why) && !NOT_BOOLEAN.equals(why);
     }
 
     /** The verdict a reply gives a claim whose quote is anchored. */

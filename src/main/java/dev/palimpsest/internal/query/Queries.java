@@ -113,6 +113,10 @@ public final class Queries {
         }
     }
 
+    public List<FactId> liveIds(String prefix, CommitId at, int limit) throws NotFoundException {
+        return index.liveIdsWithPrefix(prefix, commit(at), limit).stream().map(FactId::of).toList();
+    }
+
     public boolean live(FactId id, CommitId at) throws NotFoundException {
         return state(id, at).live();
     }
@@ -130,7 +134,14 @@ public final class Queries {
     }
 
     public List<RefStatus> stale(FactId id, CommitId at) throws NotFoundException {
-        return Dependents.stale(index, state(id, at), ObjectId.fromString(at.hex()));
+        ObjectId c = ObjectId.fromString(at.hex());
+        List<RefStatus> out = new java.util.ArrayList<>();
+        for (RefStatus r : Dependents.stale(index, state(id, at), c)) {
+            ObjectId tomb = r.status() == RefStatus.Status.RETRACTED ? forgottenAt.apply(r.target(), c) : null;
+            out.add(tomb == null ? r : new RefStatus(r.target(), r.role(), RefStatus.Status.FORGOTTEN, r.pinned(),
+                    CommitId.of(tomb.name()), null));
+        }
+        return out;
     }
 
     public Weight weight(FactId id, CommitId at) throws NotFoundException {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.palimpsest.internal.yaml.GroundingCodec;
 import dev.palimpsest.internal.yaml.FormatException;
 import dev.palimpsest.internal.yaml.Ontology;
+import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
@@ -27,8 +28,9 @@ import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * An ingest batch as read from YAML (see README, "Ingest files"): optional {@code policy} and
- * {@code ontology}, then {@code sources}, {@code assertions} and {@code artifacts}. Receipts with
+ * An ingest batch as read from YAML or JSON (see README, "Ingest files", and docs/loading.md): optional
+ * {@code policy} and {@code ontology}, then {@code sources}, {@code assertions}, {@code claims} and
+ * {@code artifacts}. Receipts with
  * more than {@link Receipt#MAX_BUNDLES} bundles keep the smallest (listed in {@link #truncated});
  * with {@code strict} that is a violation instead. Parsing reports every problem at once.
  * Immutable once parsed.
@@ -37,13 +39,20 @@ public final class BatchFile {
     /** One fact of the batch, ready for {@code Transaction.assertFact} with a grounding. */
     public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
 
+    /** One claim of the batch: its spec and the claim it supersedes (null: none). */
+    public record ClaimItem(ClaimSpec spec, FactId supersedes) {}
+
     private static final YAMLMapper MAPPER = new YAMLMapper(YAMLFactory.builder().loaderOptions(loaderOptions()).build());
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON_MAPPER = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     public final String policy;
     public final Ontology ontology;
     /** Predicates the batch declares multi-valued (never contradictions among claims); empty when none. */
     public final List<String> multiValued = new ArrayList<>();
     public final List<Item> items = new ArrayList<>();
+    /** The batch's claims, in file order; written after its sources and assertions. */
+    public final List<ClaimItem> claims = new ArrayList<>();
     public final List<FactId> truncated = new ArrayList<>();
     public final List<Violation> problems = new ArrayList<>();
     private final boolean strict;
@@ -66,7 +75,8 @@ public final class BatchFile {
         String p = null;
         Ontology o = Ontology.EMPTY;
         try {
-            only(root, "batch", "policy", "ontology", "multi_valued", "sources", "assertions", "artifacts");
+            only(root, "batch", "policy", "ontology", "multi_valued", "sources", "assertions", "claims",
+                    "artifacts");
             JsonNode mv = root.get("multi_valued");
             if (mv != null && !mv.isNull()) {
                 if (!mv.isArray()) {
@@ -92,6 +102,12 @@ public final class BatchFile {
         for (JsonNode n : list(root, "assertions")) {
             guard(n, "assertion", () -> assertion(n));
         }
+        List<JsonNode> cs = list(root, "claims");
+        for (int i = 0; i < cs.size(); i++) {
+            JsonNode n = cs.get(i);
+            String what = n.hasNonNull("id") ? "claim " + n.get("id").asText() : "claims[" + i + "]";
+            guardAs(n, what, () -> claim(n, what));
+        }
         for (JsonNode n : list(root, "artifacts")) {
             guard(n, "artifact", () -> artifact(n));
         }
@@ -114,19 +130,44 @@ public final class BatchFile {
             return empty;
         }
         JsonNode root;
+        boolean json = looksLikeJson(yaml);
+        String format = json ? "JSON" : "YAML";
         try {
-            root = MAPPER.readTree(yaml);
+            root = json ? JSON_MAPPER.readTree(yaml) : MAPPER.readTree(yaml);
         } catch (IOException e) {
             BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
-            empty.problem("batch", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            empty.problem("batch", "not valid " + format + where(e) + ": "
+                    + e.getMessage().lines().findFirst().orElse("").replaceAll(" \\(for .*\\)$", ""));
             return empty;
         }
         if (root == null || !root.isObject()) {
             BatchFile empty = new BatchFile(MAPPER.createObjectNode(), strict);
-            empty.problem("batch", "expected a YAML mapping with sources, assertions and artifacts");
+            empty.problem("batch", "expected a " + format + " mapping with sources, assertions, claims and artifacts");
             return empty;
         }
         return new BatchFile(root, strict);
+    }
+
+    /** True when the first character that is not whitespace (or a byte-order mark) opens a JSON object or array. */
+    static boolean looksLikeJson(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b == '{' || b == '[') {
+                return true;
+            }
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != (byte) 0xEF && b != (byte) 0xBB && b != (byte) 0xBF) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** " at line L, column C" of a parse failure, when the parser knows it. */
+    private static String where(IOException e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException p && p.getLocation() != null
+                && p.getLocation().getLineNr() > 0) {
+            return " at line " + p.getLocation().getLineNr() + ", column " + p.getLocation().getColumnNr();
+        }
+        return "";
     }
 
     private interface Step {
@@ -142,6 +183,90 @@ public final class BatchFile {
         } catch (FormatException | IllegalArgumentException e) {
             problem(what + " " + n.path("id").asText("?"), e.getMessage());
         }
+    }
+
+    private void guardAs(JsonNode n, String what, Step step) {
+        try {
+            if (!n.isObject()) {
+                throw new FormatException("each claim must be a mapping");
+            }
+            step.run();
+        } catch (FormatException | IllegalArgumentException e) {
+            problem(what, e.getMessage());
+        }
+    }
+
+    /**
+     * A claim: subject, predicate, object, and its sources as {@code source} (an id, with an optional
+     * {@code quote}) or {@code sources} (a list of {@code {id, quote}}), never both; optional
+     * {@code id}, {@code body}, {@code run}, {@code confidence} and {@code supersedes}.
+     */
+    private void claim(JsonNode n, String w) throws FormatException {
+        only(n, w, "id", "subject", "predicate", "object", "source", "quote", "sources", "run", "confidence", "body",
+                "supersedes");
+        FactId id = n.hasNonNull("id") ? id(n) : null;
+        String subject = text(n, "subject", w, true);
+        String predicate = text(n, "predicate", w, true);
+        String object = text(n, "object", w, true);
+        if (subject.isBlank() || predicate.isBlank() || object.isBlank()) {
+            throw new FormatException(w + ": subject, predicate and object must not be blank");
+        }
+        if (predicate.length() > Limits.MAX_PREDICATE) {
+            throw new FormatException(w + ": the predicate is " + predicate.length() + " characters, over the limit of "
+                    + Limits.MAX_PREDICATE);
+        }
+        List<RefSpec> sources = new ArrayList<>();
+        if (n.has("source") && n.has("sources")) {
+            throw new FormatException(w + ": give 'source' (with 'quote') or 'sources', not both");
+        }
+        if (n.has("sources")) {
+            JsonNode l = n.get("sources");
+            if (!l.isArray() || l.isEmpty()) {
+                throw new FormatException(w + ": 'sources' must be a non-empty list of {id, quote}");
+            }
+            for (JsonNode s : l) {
+                if (s.isTextual()) {
+                    sources.add(RefSpec.of(FactId.of(s.textValue()), RefRole.SOURCE));
+                    continue;
+                }
+                if (!s.isObject()) {
+                    throw new FormatException(w + ": each of 'sources' must be an id or a mapping {id, quote}");
+                }
+                only(s, w + " source", "id", "quote");
+                String quote = text(s, "quote", w + " source", false);
+                RefSpec r = RefSpec.of(FactId.of(text(s, "id", w + " source", true)), RefRole.SOURCE);
+                sources.add(quote == null ? r : r.withQuote(quote));
+            }
+        } else {
+            String quote = text(n, "quote", w, false);
+            RefSpec r = RefSpec.of(FactId.of(text(n, "source", w, true)), RefRole.SOURCE);
+            sources.add(quote == null ? r : r.withQuote(quote));
+        }
+        if (n.has("quote") && n.has("sources")) {
+            throw new FormatException(w + ": with 'sources' give each quote inside its source");
+        }
+        ClaimSpec spec = ClaimSpec.of(subject, predicate, object, sources.get(0).target()).sources(sources);
+        if (id != null) {
+            spec = spec.id(id);
+        }
+        String run = text(n, "run", w, false);
+        if (run != null) {
+            spec = spec.run(run);
+        }
+        JsonNode c = n.get("confidence");
+        if (c != null && !c.isNull()) {
+            if (!c.isNumber()) {
+                throw new FormatException(w + ": confidence must be a number in [0, 1]");
+            }
+            spec = spec.confidence(c.doubleValue());
+        }
+        String body = text(n, "body", w, false);
+        if (body != null) {
+            spec = spec.body(body);
+        }
+        spec.toFactSpec();
+        String old = text(n, "supersedes", w, false);
+        claims.add(new ClaimItem(spec, old == null ? null : FactId.of(old)));
     }
 
     private void source(JsonNode n) throws FormatException {

@@ -29,9 +29,15 @@ public final class Cleanup {
     private final Map<Integer, int[]> bySource = new HashMap<>();
     private final Map<String, int[]> byPredicate = new HashMap<>();
 
+    /** Cleanup under the trust policy of the graph's commit. */
     public Cleanup(ReceiptGraph g) {
+        this(g, Liveness.policyOf(g));
+    }
+
+    /** Cleanup under {@code policy} instead of the commit's own (a dry run or a benchmark). */
+    public Cleanup(ReceiptGraph g, dev.palimpsest.model.TrustPolicy policy) {
         this.g = g;
-        this.baseline = Liveness.at(g);
+        this.baseline = Liveness.at(g, policy);
         Map<Integer, ReceiptGraph.IntList> src = new HashMap<>();
         Map<String, ReceiptGraph.IntList> pred = new HashMap<>();
         for (int n = 0; n < g.size(); n++) {
@@ -48,6 +54,11 @@ public final class Cleanup {
 
     public ReceiptGraph graph() {
         return g;
+    }
+
+    /** The trust policy this cleanup plans under. */
+    public dev.palimpsest.model.TrustPolicy policy() {
+        return baseline.policy;
     }
 
     public Liveness baseline() {
@@ -119,12 +130,23 @@ public final class Cleanup {
         removed.sort(Comparator.comparingInt((Integer n) -> g.kind[n]).thenComparing(n -> g.ids.get(n)));
         List<CleanupPlan.Removal> removals = new ArrayList<>(removed.size());
         for (int n : removed) {
-            String why = g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
+            String why = l.policy.distrusts(Layer.parse(ReceiptGraph.LAYER[g.kind[n]])) && !allUnitsDead(l, n)
+                    ? "receipt touched (" + ReceiptGraph.LAYER[g.kind[n]] + " receipts distrusted)"
+                    : g.flat[n] && l.policy.flat() == Policy.DISTRUST && !l.unitDead(g.firstUnit[n])
                     ? "flat summary receipt touched (policy distrust)" : "no live bundle";
             removals.add(new CleanupPlan.Removal(g.ids.get(n), Layer.parse(ReceiptGraph.LAYER[g.kind[n]]), why));
         }
         return new CleanupPlan(CommitId.of(g.commit.name()), operation, targets, reason,
-                g.config.distrustFlat() ? Policy.DISTRUST : Policy.TRUST, rootIds, removals, revisions, touched);
+                l.policy.flat(), rootIds, removals, revisions, touched);
+    }
+
+    private boolean allUnitsDead(Liveness l, int n) {
+        for (int u = g.firstUnit[n]; u < g.firstUnit[n + 1]; u++) {
+            if (!l.unitDead(u)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True when {@code id} is a live artifact without a live bundle or with dead sentences (cleanup pending). */

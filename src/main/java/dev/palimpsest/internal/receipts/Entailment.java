@@ -37,6 +37,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * valid for its older commit, is used next time. Not thread-safe: the caller serialises runs.
  */
 public final class Entailment {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Entailment.class);
     /**
      * A prepared run: what to write ({@code changes}), how many edges are entailed, whether it
      * started from a kept or saved state rather than from scratch ({@code incremental}), and how it
@@ -197,9 +198,9 @@ public final class Entailment {
         }
     }
 
-    /** One line on standard error: a saved state that is not this store's history's is not used. */
+    /** One log line: a saved state that is not this store's history's is not used. */
     private void notice(List<String> why) {
-        System.err.println("palimpsest: ignored the entailment state " + EntailStateFile.path(repo.gitDir()) + " ("
+        LOG.info("ignored the entailment state " + EntailStateFile.path(repo.gitDir()) + " ("
                 + why.get(why.size() - 1) + "); recomputing from scratch");
     }
 

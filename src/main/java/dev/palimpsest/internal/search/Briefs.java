@@ -45,7 +45,11 @@ public final class Briefs {
 
     /** The brief of {@code r} at commit number {@code seq}. */
     public Brief brief(BriefRequest r, int seq) {
-        SearchQuery q = new SearchQuery(r.query(), r.entities(), null, MAX_FACTS, 1, null, null, null, null, null);
+        SearchQuery.Builder b = SearchQuery.builder().entities(r.entities()).limit(MAX_FACTS);
+        if (r.query() != null) {
+            b.text(r.query());
+        }
+        SearchQuery q = b.build();
         List<Ranker.Found> found = ranker.search(q, seq);
         List<String> known = new ArrayList<>();
         Map<String, String> subjects = new LinkedHashMap<>();

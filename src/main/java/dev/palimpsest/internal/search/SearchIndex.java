@@ -48,14 +48,17 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * carries the manifest (format, genesis, indexed commit and its number) as commit user data, so the
  * documents and the commit they describe are saved atomically. On open the index is reused when the
  * manifest names this store's genesis and a commit on main's first-parent chain at its number, then
- * caught up from there; it is rebuilt from git, saying so on standard error (with progress on a
- * terminal), when missing, unreadable, of another format or store, or off main's history. Writes of
+ * caught up from there; it is rebuilt from git, saying so through its logger (with progress on the
+ * logger {@code dev.palimpsest.progress}), when missing, unreadable, of another format or store, or off main's history. Writes of
  * this process are applied from the writer's own changes ({@link Writer.CommitListener}); the Lucene
  * commit follows at most every second and on {@link #close} (a crash loses only what the next open
  * catches up from git). When another process holds the index, this one keeps an in-memory index
  * rebuilt from git. Thread-safe (synchronized writes; searches use refreshed searchers).
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SearchIndex.class);
+    /** Where catch-up progress goes: a logger of its own, so a program can show it (or not) apart from notices. */
+    private static final org.slf4j.Logger PROGRESS = org.slf4j.LoggerFactory.getLogger("dev.palimpsest.progress");
     static final String DIR = "search-v1";
     static final String FORMAT = "palimpsest-search-6";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
@@ -271,7 +274,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     }
 
     private static void notice(String message) {
-        System.err.println("palimpsest: " + message);
+        LOG.info(message);
     }
 
     /** How many times the index was rebuilt from git on open (0 or 1). */
@@ -328,7 +331,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             restart(); // its documents of the facts forgotten since may hold plaintext: start again from git
             return;
         }
-        Progress shown = progress && System.console() != null ? new Progress(indexedSeq + 1, target) : null;
+        Progress shown = progress && PROGRESS.isInfoEnabled() ? new Progress(indexedSeq + 1, target) : null;
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
             for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
@@ -345,8 +348,11 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         }
     }
 
-    /** A catch-up's progress on standard error, made only on a terminal. */
-    @dev.palimpsest.model.DoNotMutate("only a terminal sees it (it is made only on one), and tests run without one")
+    /**
+     * A catch-up's progress, logged to {@code dev.palimpsest.progress} at info every 2000 commits and at
+     * the end (the CLI shows it on a terminal only).
+     */
+    @dev.palimpsest.model.DoNotMutate("a log line only, and tests run with the progress logger off")
     private static final class Progress {
         private final int first;
         private final int total;
@@ -359,13 +365,13 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
         void at(int seq) {
             if ((seq - first + 1) % 2000 == 0) {
-                System.err.print("\rpalimpsest: search index: " + (seq - first + 1) + "/" + total + " commits");
+                PROGRESS.info("search index: {}/{} commits", seq - first + 1, total);
             }
         }
 
         void done() {
-            System.err.printf("\rpalimpsest: search index: %d/%d commits in %.1f s%n", total, total,
-                    (System.nanoTime() - started) / 1e9);
+            PROGRESS.info("search index: {}/{} commits in {} s", total, total,
+                    String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9));
         }
     }
 
@@ -439,7 +445,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             // the commit landed; the next question catches the index up from git
-            notice("could not update the search index after " + commit.name() + ": " + e.getMessage());
+            LOG.warn("could not update the search index after " + commit.name() + ": " + e.getMessage());
         }
     }
 
@@ -489,7 +495,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             changed = false;
             lastCommit = System.nanoTime();
         } catch (IOException e) {
-            notice("cannot save the search index " + path + ": " + e.getMessage());
+            LOG.warn("cannot save the search index " + path + ": " + e.getMessage());
         }
     }
 

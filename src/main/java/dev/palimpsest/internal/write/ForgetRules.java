@@ -9,7 +9,8 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The gate's forget rule: a forget of a sealed fact removes its file and writes its tombstone, and
- * cascades to the sealed derived artifacts of its closure; a forget without a reason, of a fact
+ * cascades to the sealed derived artifacts of its closure (with derived: to every sealed member of
+ * it); a forget without a reason, of a fact
  * never written, already forgotten, or written in plaintext is reported to the gate. Not
  * thread-safe (one per gate).
  */
@@ -20,7 +21,7 @@ final class ForgetRules {
         this.gate = gate;
     }
 
-    /** Forgets {@code f.id()} (and, recursively, the sealed derived artifacts of its closure). */
+    /** Forgets {@code f.id()} (and, recursively, the sealed derived artifacts, or all sealed members, of its closure). */
     void forget(ActorName actor, Operation.Forget f, FactId root) {
         FactId id = f.id();
         String subject = "fact " + id;
@@ -69,9 +70,10 @@ final class ForgetRules {
         gate.forgotten.add(id);
         gate.message.add("forget", CommitMessage.FACT, id.value(), f.reason());
         FactId cause = root == null ? id : root;
-        for (FactId m : gate.forgetting.cascade(closure, at)) {
+        for (FactId m : gate.forgetting.cascade(closure, at, f.withDerived())) {
             if (!gate.touched.contains(m)) {
-                forget(actor, new Operation.Forget(m, "cascade of forget " + cause + " (" + f.reason() + ")", null), cause);
+                String why = root == null ? "cascade of forget " + cause + " (" + f.reason() + ")" : f.reason();
+                forget(actor, new Operation.Forget(m, why, null, f.withDerived()), cause);
             }
         }
     }

@@ -15,10 +15,18 @@ public sealed interface Operation {
     String verb();
 
     /** Creates a store: its config and its first actor's public key. */
-    record Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention)
-            implements Operation {
+    record Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention,
+            java.util.Set<dev.palimpsest.model.AgentPermission> agentsMay) implements Operation {
+        public Init(ActorName actor, String armoredPublicKey, String encrypt, java.util.Map<String, String> retention) {
+            this(actor, armoredPublicKey, encrypt, retention, java.util.Set.of());
+        }
+
         public Init(ActorName actor, String armoredPublicKey) {
             this(actor, armoredPublicKey, null, null);
+        }
+
+        public Init {
+            agentsMay = java.util.Set.copyOf(agentsMay == null ? java.util.Set.of() : agentsMay);
         }
 
         @Override
@@ -34,7 +42,13 @@ public sealed interface Operation {
      * triple and the receipts, whose members the gate pins (see {@link ReceiptRules}).
      */
     record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
-            Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil) implements Operation {
+            Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext)
+            implements Operation {
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
+                Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil) {
+            this(id, kind, body, confidence, refs, poolEvidence, grounding, run, sensitive, retainUntil, false);
+        }
+
         public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
                 Grounding grounding, String run) {
             this(id, kind, body, confidence, refs, poolEvidence, grounding, run, false, null);
@@ -94,9 +108,15 @@ public sealed interface Operation {
     /**
      * Forgets a sealed fact: writes its tombstone (digest, reason, actor, {@code deadline} when it
      * expired, closure), removes its file when live, and forgets the sealed derived artifacts of its
-     * closure in the same commit. The caller destroys the data keys once the commit landed.
+     * closure in the same commit; {@code withDerived} forgets every sealed member of the closure
+     * (citers and quoters too). The caller destroys the data keys once the commit landed.
      */
-    record Forget(FactId id, String reason, java.time.Instant deadline) implements Operation {
+    record Forget(FactId id, String reason, java.time.Instant deadline, boolean withDerived) implements Operation {
+        /** A forget that cascades to the sealed derived artifacts (merges, edges, summaries) of the closure only. */
+        public Forget(FactId id, String reason, java.time.Instant deadline) {
+            this(id, reason, deadline, false);
+        }
+
         public Forget {
             Objects.requireNonNull(id, "id");
         }
@@ -149,14 +169,23 @@ public sealed interface Operation {
         }
     }
 
-    /** Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it) and more axioms. */
-    record Configure(String policy, Ontology ontology, List<String> multiValued) implements Operation {
+    /**
+     * Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it), more axioms, more
+     * multi-valued predicates, and layers whose receipts are trusted (true) or ignored (false).
+     */
+    record Configure(String policy, Ontology ontology, List<String> multiValued, java.util.Map<String, Boolean> layerTrust)
+            implements Operation {
         public Configure(String policy, Ontology ontology) {
             this(policy, ontology, List.of());
         }
 
+        public Configure(String policy, Ontology ontology, List<String> multiValued) {
+            this(policy, ontology, multiValued, java.util.Map.of());
+        }
+
         public Configure {
             multiValued = List.copyOf(multiValued == null ? List.of() : multiValued);
+            layerTrust = java.util.Map.copyOf(layerTrust == null ? java.util.Map.of() : layerTrust);
         }
 
         @Override

@@ -87,7 +87,8 @@ final class ReceiptRules {
                 return;
             }
             next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
-                    current.refs(), current.pooled(), r.grounding()).withRetainUntil(current.retainUntil());
+                    current.refs(), current.pooled(), r.grounding()).withRetainUntil(current.retainUntil())
+                    .withPlaintext(current.plaintext());
             if (current.seal() != null) {
                 gate.toSeal.add(id);
             }
@@ -123,7 +124,8 @@ final class ReceiptRules {
         }
         StoreConfig next;
         try {
-            next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued());
+            next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued())
+                    .withLayerTrust(c.layerTrust());
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;
@@ -147,7 +149,8 @@ final class ReceiptRules {
                 ss.add(sr == null ? s : new Sentence(s.text(), sr));
             }
             Fact pinned = new Fact(f.id(), f.kind(), f.body(), f.confidence(), f.refs(), f.pooled(),
-                    g.withReceipts(r == null ? g.receipt() : r, ss)).withRetainUntil(f.retainUntil());
+                    g.withReceipts(r == null ? g.receipt() : r, ss)).withRetainUntil(f.retainUntil())
+                    .withPlaintext(f.plaintext());
             deferred.put(f.id(), new Deferred(pinned, d.path(), d.carried(), d.carriedAt(), d.readd()));
             gate.pending.put(f.id(), pinned);
             gate.putFact(d.path(), pinned);

@@ -36,6 +36,13 @@ final class RefResolver {
     }
 
     private FactId currentReferrer;
+    /** The targets of the refs the last {@link #resolve(FactId, List, List)} resolved whose pinned version is sealed. */
+    private final Set<FactId> sealedTargets = new HashSet<>();
+
+    /** The targets, among the refs the last call to {@link #resolve(FactId, List, List)} resolved, whose version is sealed. */
+    Set<FactId> sealedTargets() {
+        return Set.copyOf(sealedTargets);
+    }
 
     /**
      * The new refs {@code specs} of {@code referrer} resolve to (each pinned to its target's last
@@ -44,6 +51,7 @@ final class RefResolver {
      */
     List<Ref> resolve(FactId referrer, List<RefSpec> specs, List<Ref> existing) {
         currentReferrer = referrer;
+        sealedTargets.clear();
         List<Ref> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Ref e : existing) {
@@ -71,6 +79,9 @@ final class RefResolver {
         }
         Fact same = gate.pending.get(s.target());
         if (s.at() == null && same != null) {
+            if (gate.toSeal.contains(s.target())) {
+                sealedTargets.add(s.target());
+            }
             return RefRules.subsumes(s.role(), s.target(), same.kind(), sink)
                     && RefRules.quote(s.quote(), s.target(), same.body(), sink)
                     ? new Ref(s.target(), s.role(), null, null, s.quote(), sealQuote(s, gate.toSeal.contains(s.target())))
@@ -91,6 +102,7 @@ final class RefResolver {
         }
         Optional<FactVersion> version;
         boolean sealedTarget = false;
+        boolean checked = false;
         Snapshot snap = at.equals(gate.parent.commit()) ? gate.parent : Snapshot.of(gate.repo, at);
         try {
             version = (snap == gate.parent ? gate.versions : new Versions(gate.index, snap)).existsAt(s.target());
@@ -108,15 +120,22 @@ final class RefResolver {
                     return null;
                 }
                 sealedTarget = target != null && target.seal() != null;
+                checked = true;
                 if (target == null || !RefRules.subsumes(s.role(), s.target(), target.kind(), sink)
                         || !RefRules.quote(s.quote(), s.target(), target.body(), sink)) {
                     return null;
                 }
             }
+            if (!checked) {
+                sealedTarget = sealedVersion(snap, version.get());
+            }
         } finally {
             if (snap != gate.parent) {
                 snap.close();
             }
+        }
+        if (sealedTarget) {
+            sealedTargets.add(s.target());
         }
         return new Ref(s.target(), s.role(), version.get().commit(), version.get().blob(), s.quote(),
                 sealQuote(s, sealedTarget));
@@ -136,6 +155,16 @@ final class RefResolver {
             return gate.repo.repository().getObjectDatabase().has(id)
                     && gate.parent.reader().open(id).getType() == Constants.OBJ_COMMIT;
         } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** True when version {@code v} is sealed (read without opening it; an undecodable version is not). */
+    private static boolean sealedVersion(Snapshot snap, FactVersion v) {
+        try {
+            return dev.palimpsest.internal.yaml.CanonicalFacts.fact(snap.read(ObjectId.fromString(v.blob().hex())),
+                    v.id().value()).seal() != null;
+        } catch (FormatException | RuntimeException e) {
             return false;
         }
     }

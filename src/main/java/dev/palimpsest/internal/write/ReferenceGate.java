@@ -66,6 +66,8 @@ final class ReferenceGate {
     private final ClaimRules claims = new ClaimRules(this);
     private final RefResolver resolver = new RefResolver(this);
     private final ForgetRules forgets = new ForgetRules(this);
+    private final GovernanceRules governance = new GovernanceRules(this);
+    private ActorName actor;
 
     /** {@code parent} is null only for the genesis commit. */
     ReferenceGate(GitRepo repo, PredicateIndex index, Snapshot parent,
@@ -79,6 +81,7 @@ final class ReferenceGate {
     }
 
     Plan check(ActorName actor, List<Operation> ops) throws RejectedException {
+        this.actor = actor;
         if (ops.isEmpty()) {
             throw new RejectedException(Rule.EMPTY_TRANSACTION, "transaction", "a transaction needs at least one operation");
         }
@@ -120,7 +123,8 @@ final class ReferenceGate {
             return;
         }
         try {
-            files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current().withSealing(i.encrypt(), i.retention())));
+            files.put(StorePaths.CONFIG, FactCodec.encode(StoreConfig.current().withSealing(i.encrypt(), i.retention())
+                    .withAgentsMay(i.agentsMay())));
         } catch (IllegalArgumentException e) {
             violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
             return;
@@ -152,6 +156,8 @@ final class ReferenceGate {
             return;
         }
         List<Ref> refs = resolver.resolve(id, a.refs(), List.of());
+        Set<FactId> sealedCited = resolver.sealedTargets();
+        governance.supersessions(actor, id, refs);
         java.util.SortedMap<FactId, Double> pooled = null;
         if (a.poolEvidence()) {
             List<FactId> inputs = refs.stream().filter(r -> RefRole.MERGED_FROM.equals(r.role())).map(Ref::id).toList();
@@ -159,11 +165,9 @@ final class ReferenceGate {
         }
         java.util.SortedMap<FactId, Double> pool = pooled;
         java.time.Instant deadline = retainUntil(a);
-        Fact full = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
+        Fact built = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
                 a.run(), null, deadline));
-        if (full != null && !"file".equals(a.kind().value()) && derivedFromSealed(full)) {
-            toSeal.add(id);
-        }
+        Fact full = built == null ? null : inheritSeal(a, built, sealedCited);
         if (full == null || !claims.claim(a, full) | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
         }
@@ -203,10 +207,19 @@ final class ReferenceGate {
         String body = r.body() == null ? current.body() : r.body();
         Double confidence = r.confidence() == null ? current.confidence() : r.confidence();
         List<Ref> added = resolver.resolve(id, r.addRefs(), current.refs());
+        Set<FactId> sealedCited = resolver.sealedTargets();
+        governance.supersessions(actor, id, added);
+        if (current.seal() == null && !current.plaintext() && !sealedCited.isEmpty()
+                && !"file".equals(current.kind().value())) {
+            violation(Rule.PLAINTEXT_CITER, subject, "is plaintext and would cite sealed " + new java.util.TreeSet<>(
+                    sealedCited) + "; its plaintext versions cannot be forgotten, so assert a new fact (sealed by "
+                    + "default) or one written with plaintext explicitly");
+            return;
+        }
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
-                current.grounding(), current.run(), current.seal(), current.retainUntil()));
+                current.grounding(), current.run(), current.seal(), current.retainUntil(), current.plaintext()));
         if (same == null) {
             return;
         }
@@ -218,7 +231,7 @@ final class ReferenceGate {
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
-                current.run(), null, current.retainUntil());
+                current.run(), null, current.retainUntil(), current.plaintext());
         putFact(loc.path(), next);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : next.body());
@@ -260,6 +273,9 @@ final class ReferenceGate {
             return;
         }
         FactVersion version = Versions.version(id, state).orElseThrow();
+        if (!governance.retraction(actor, id, version)) {
+            return;
+        }
         files.put(loc.path(), null);
         files.put(StorePaths.retractionPathOf(loc.path()), FactCodec.encode(new RetractionRecord(version, r.reason(),
                 actor)));
@@ -312,6 +328,31 @@ final class ReferenceGate {
         }
         java.time.Duration d = "file".equals(a.kind().value()) ? null : config().retentionOf(a.kind());
         return d == null ? null : java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plus(d);
+    }
+
+    /**
+     * Sensitivity follows provenance: a fact that cites, quotes or rests on sealed content ({@code
+     * sealedCited}, or sealed receipt members) is sealed, unless the writer asked for plaintext, which
+     * the fact then records. Null (with a violation) when plaintext is asked of a fact sealed for
+     * another reason (sensitive, a deadline, {@code encrypt: all}, its kind's retention).
+     */
+    private Fact inheritSeal(Operation.Assert a, Fact f, Set<FactId> sealedCited) {
+        if ("file".equals(a.kind().value())) {
+            return f;
+        }
+        if (a.plaintext()) {
+            if (toSeal.contains(f.id())) {
+                violation(Rule.INVALID_FACT, "fact " + f.id(), "is sealed (written sensitive, with a retention "
+                        + "deadline, by its kind's retention or under encrypt: all); plaintext only waives the seal a "
+                        + "fact inherits from the sealed content it cites");
+                return null;
+            }
+            return f.withPlaintext(true);
+        }
+        if (!sealedCited.isEmpty() || derivedFromSealed(f)) {
+            toSeal.add(f.id());
+        }
+        return f;
     }
 
     /** True when {@code f} is a derived artifact whose refs or receipts name a sealed fact. */

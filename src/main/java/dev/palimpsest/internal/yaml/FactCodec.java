@@ -78,6 +78,9 @@ public final class FactCodec {
         if (f.retainUntil() != null) {
             n.put("retain_until", f.retainUntil().toString());
         }
+        if (f.plaintext()) {
+            n.put("plaintext", true);
+        }
         return n;
     }
 
@@ -90,7 +93,7 @@ public final class FactCodec {
     public static Fact decodeFact(byte[] bytes, String what, SealKeys keys) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
         Yaml.onlyFields(n, what, "id", "kind", "sealed", "body", "confidence", "run", "pooled", "refs", "subject",
-                "predicate", "object", "flat", "receipt", "sentences", "review", "retain_until");
+                "predicate", "object", "flat", "receipt", "sentences", "review", "retain_until", "plaintext");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));
@@ -174,10 +177,22 @@ public final class FactCodec {
                 }
             }
             return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what),
-                    Yaml.text(n, "run", what, false), seal, retainUntil);
+                    Yaml.text(n, "run", what, false), seal, retainUntil, plaintext(n, what));
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
+    }
+
+    /** The {@code plaintext} field: absent is false; present, it must be {@code true}. */
+    private static boolean plaintext(JsonNode n, String what) throws FormatException {
+        JsonNode p = n.get("plaintext");
+        if (p == null) {
+            return false;
+        }
+        if (!p.isBoolean() || !p.booleanValue()) {
+            throw new FormatException(what + ": field 'plaintext' must be true when present");
+        }
+        return true;
     }
 
     public static byte[] encode(RetractionRecord r) {
@@ -233,12 +248,47 @@ public final class FactCodec {
             ObjectNode rn = n.putObject("retention");
             c.retention().forEach(rn::put);
         }
+        if (!c.agentsMay().isEmpty()) {
+            ArrayNode am = n.putArray("agents_may");
+            c.agentsMay().forEach(am::add);
+        }
+        if (!c.distrustLayers().isEmpty()) {
+            ArrayNode dl = n.putArray("distrust_layers");
+            c.distrustLayers().forEach(dl::add);
+        }
         return Yaml.write(n);
     }
 
     public static StoreConfig decodeConfig(byte[] bytes, String what) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
-        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention");
+        Yaml.onlyFields(n, what, "format", "layout", "policy", "ontology", "multi_valued", "encrypt", "retention",
+                "agents_may", "distrust_layers");
+        java.util.TreeSet<String> agentsMay = new java.util.TreeSet<>();
+        JsonNode am = n.get("agents_may");
+        if (am != null && !am.isNull()) {
+            if (!am.isArray() || am.isEmpty()) {
+                throw new FormatException(what + ": field 'agents_may' must be a non-empty list of permissions");
+            }
+            for (JsonNode p : am) {
+                if (!p.isTextual()) {
+                    throw new FormatException(what + ": field 'agents_may' must list strings");
+                }
+                agentsMay.add(p.textValue());
+            }
+        }
+        java.util.TreeSet<String> distrustLayers = new java.util.TreeSet<>();
+        JsonNode dl = n.get("distrust_layers");
+        if (dl != null && !dl.isNull()) {
+            if (!dl.isArray() || dl.isEmpty()) {
+                throw new FormatException(what + ": field 'distrust_layers' must be a non-empty list of layers");
+            }
+            for (JsonNode l : dl) {
+                if (!l.isTextual()) {
+                    throw new FormatException(what + ": field 'distrust_layers' must list strings");
+                }
+                distrustLayers.add(l.textValue());
+            }
+        }
         java.util.TreeMap<String, String> retention = new java.util.TreeMap<>();
         JsonNode rn = n.get("retention");
         if (rn != null && !rn.isNull()) {
@@ -274,7 +324,7 @@ public final class FactCodec {
         try {
             return new StoreConfig(f.intValue(), Yaml.text(n, "layout", what, true), Yaml.text(n, "policy", what, false),
                     GroundingCodec.decodeOntology(n.get("ontology"), what), new java.util.TreeSet<>(multiValued),
-                    Yaml.text(n, "encrypt", what, false), retention);
+                    Yaml.text(n, "encrypt", what, false), retention, agentsMay, distrustLayers);
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }

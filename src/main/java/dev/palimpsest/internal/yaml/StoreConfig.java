@@ -5,10 +5,21 @@ import java.util.Objects;
 /**
  * The store configuration file {@code palimpsest.yaml}: format, layout, the flat-summary receipt
  * policy ({@code trust} or {@code distrust}; null means the default, distrust, and is not written)
- * and the ontology's axioms ({@link Ontology#EMPTY} when none, not written). Immutable.
+ * and the ontology's axioms ({@link Ontology#EMPTY} when none, not written), the sealing mode, the
+ * retention defaults, what agent keys may do beyond the default ({@code agents_may}, values of
+ * {@link dev.palimpsest.model.AgentPermission}; empty, not written, by default) and the layers whose
+ * receipts cleanup ignores ({@code distrust_layers}: merge, edge, summary; empty, not written, by
+ * default). Immutable.
  */
 public record StoreConfig(int format, String layout, String policy, Ontology ontology,
-        java.util.SortedSet<String> multiValued, String encrypt, java.util.SortedMap<String, String> retention) {
+        java.util.SortedSet<String> multiValued, String encrypt, java.util.SortedMap<String, String> retention,
+        java.util.SortedSet<String> agentsMay, java.util.SortedSet<String> distrustLayers) {
+    /** A config that grants agent keys nothing beyond the default and trusts every layer's receipts. */
+    public StoreConfig(int format, String layout, String policy, Ontology ontology,
+            java.util.SortedSet<String> multiValued, String encrypt, java.util.SortedMap<String, String> retention) {
+        this(format, layout, policy, ontology, multiValued, encrypt, retention, null, null);
+    }
+
     /** Sealing modes: every fact, facts written sensitive (the default, not written), none. */
     public static final String ENCRYPT_ALL = "all";
     public static final String ENCRYPT_SENSITIVE = "sensitive";
@@ -75,6 +86,49 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
                     + "cannot honour a deadline");
         }
         retention = java.util.Collections.unmodifiableSortedMap(ret);
+        java.util.TreeSet<String> may = new java.util.TreeSet<>();
+        for (String p : agentsMay == null ? java.util.Set.<String>of() : agentsMay) {
+            may.add(dev.palimpsest.model.AgentPermission.parse(p).value());
+        }
+        agentsMay = java.util.Collections.unmodifiableSortedSet(may);
+        java.util.TreeSet<String> dl = new java.util.TreeSet<>();
+        for (String l : distrustLayers == null ? java.util.Set.<String>of() : distrustLayers) {
+            if (!l.equals("merge") && !l.equals("edge") && !l.equals("summary")) {
+                throw new IllegalArgumentException("distrust_layers lists merge, edge or summary, not '" + l + "'");
+            }
+            dl.add(l);
+        }
+        distrustLayers = java.util.Collections.unmodifiableSortedSet(dl);
+    }
+
+    /** True when {@code agents_may} grants agent keys {@code p}. */
+    public boolean agentsMay(dev.palimpsest.model.AgentPermission p) {
+        return agentsMay.contains(p.value());
+    }
+
+    /** The same config granting agent keys exactly {@code grants}. */
+    public StoreConfig withAgentsMay(java.util.Collection<dev.palimpsest.model.AgentPermission> grants) {
+        java.util.TreeSet<String> may = new java.util.TreeSet<>();
+        grants.forEach(g -> may.add(g.value()));
+        return new StoreConfig(format, layout, policy, ontology, multiValued, encrypt, retention, may, distrustLayers);
+    }
+
+    /** True when cleanup ignores the receipts of layer {@code layer} ({@code merge}, {@code edge}, {@code summary}). */
+    public boolean distrusts(String layer) {
+        return distrustLayers.contains(layer);
+    }
+
+    /** The same config with the layers of {@code trust} mapped to false distrusted and those mapped to true trusted. */
+    public StoreConfig withLayerTrust(java.util.Map<String, Boolean> trust) {
+        java.util.TreeSet<String> dl = new java.util.TreeSet<>(distrustLayers);
+        trust.forEach((l, t) -> {
+            if (t) {
+                dl.remove(l);
+            } else {
+                dl.add(l);
+            }
+        });
+        return new StoreConfig(format, layout, policy, ontology, multiValued, encrypt, retention, agentsMay, dl);
     }
 
     /** The sealing mode: {@code all}, {@code sensitive} or {@code none}. */
@@ -91,7 +145,7 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
     /** The same config with a sealing mode and retention defaults. */
     public StoreConfig withSealing(String mode, java.util.Map<String, String> defaults) {
         return new StoreConfig(format, layout, policy, ontology, multiValued, mode,
-                defaults == null ? null : new java.util.TreeMap<>(defaults));
+                defaults == null ? null : new java.util.TreeMap<>(defaults), agentsMay, distrustLayers);
     }
 
     /** The same config with {@code more} predicates (normalised with {@code EntityKey}) declared multi-valued. */
@@ -100,7 +154,7 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
         for (String p : more) {
             mv.add(dev.palimpsest.model.EntityKey.of(p));
         }
-        return new StoreConfig(format, layout, policy, ontology, mv, encrypt, retention);
+        return new StoreConfig(format, layout, policy, ontology, mv, encrypt, retention, agentsMay, distrustLayers);
     }
 
     public static StoreConfig current() {
@@ -114,6 +168,6 @@ public record StoreConfig(int format, String layout, String policy, Ontology ont
 
     public StoreConfig with(String newPolicy, Ontology more) {
         return new StoreConfig(format, layout, newPolicy == null ? policy : newPolicy,
-                more == null ? ontology : ontology.merge(more), multiValued, encrypt, retention);
+                more == null ? ontology : ontology.merge(more), multiValued, encrypt, retention, agentsMay, distrustLayers);
     }
 }

@@ -99,7 +99,7 @@ class AuditEngineTest {
         forgetSealed();
         List<int[]> updates = new ArrayList<>();
         try (Auditor a = Auditor.open(s.gitDir())) {
-            a.audit(null, (done, total) -> updates.add(new int[] {done, total}));
+            a.audit((done, total) -> updates.add(new int[] {done, total}));
         }
         assertThat(updates.get(updates.size() - 1)).containsExactly(5, 5);
     }
@@ -134,7 +134,7 @@ class AuditEngineTest {
         ObjectId c = claimX(s.forge(), "pins the source where the claim was written", new Ref(ForgedCases.SRC,
                 RefRole.of("cites"), s.claimCommit(), s.srcBlob(), null)).commit();
         try (Auditor a = Auditor.open(s.gitDir())) {
-            List<AuditViolation> vs = a.audit(s.claimCommit(), CommitId.of(c.name()), AuditProgress.none())
+            List<AuditViolation> vs = a.auditRange(s.claimCommit(), CommitId.of(c.name()), AuditProgress.none())
                     .violations();
             assertThat(vs).extracting(AuditViolation::rule).containsExactly(Rule.PIN_MISMATCH);
             assertThat(vs.get(0).message()).contains("did not write this version");
@@ -149,7 +149,7 @@ class AuditEngineTest {
             st.files().put(ALICE, "a.txt", f, ForgedCases.SRC, null, List.of(), List.of());
         }
         try (Auditor a = Auditor.open(s.gitDir())) {
-            AuditReport r = a.audit(s.claimCommit(), a.resolve("main"), AuditProgress.none());
+            AuditReport r = a.auditRange(s.claimCommit(), a.resolve("main"), AuditProgress.none());
             assertThat(r.violations()).isEmpty();
             assertThat(r.commits()).isEqualTo(1);
             assertThat(r.files()).as("the record and the content").isEqualTo(2);

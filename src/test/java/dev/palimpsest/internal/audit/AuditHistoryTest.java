@@ -38,7 +38,7 @@ class AuditHistoryTest {
         int commits = 1;
         try (Store s = TestStores.init(dir)) {
             String bobKey = newKey(BOB);
-            s.begin(ALICE).addKey(BOB, bobKey, KeyRole.AGENT).commit();
+            s.begin(ALICE).addKey(BOB, bobKey, KeyRole.HUMAN).commit();
             commits++;
             Transaction t = s.begin(BOB);
             FactId src = t.assertFact(FactSpec.of(Kind.SOURCE, "The harbour board approved the new breakwater by seven votes to two.")
@@ -114,7 +114,7 @@ class AuditHistoryTest {
         }
         int[] last = new int[2];
         try (Auditor a = Auditor.open(gitDir())) {
-            a.audit(null, (done, total) -> {
+            a.audit((done, total) -> {
                 last[0] = done;
                 last[1] = total;
             });
@@ -137,7 +137,7 @@ class AuditHistoryTest {
 
     private AuditReport audit(String range) throws Exception {
         try (Auditor a = Auditor.open(gitDir())) {
-            return a.audit(range, AuditProgress.none());
+            return range == null ? a.audit(AuditProgress.none()) : a.auditRange(range, AuditProgress.none());
         }
     }
 }

@@ -69,7 +69,7 @@ class CommitTimeTest {
         long childTime = Long.parseLong(raw(ObjectId.fromString(child.hex())).committer().when().split(" ")[0]);
         assertThat(childTime).isGreaterThanOrEqualTo(parentTime);
         try (Auditor a = Auditor.open(gitDir())) {
-            assertThat(a.audit(null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 

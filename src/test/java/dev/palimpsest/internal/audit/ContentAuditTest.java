@@ -151,7 +151,7 @@ class ContentAuditTest {
 
     private AuditReport audit() throws Exception {
         try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
-            return a.audit(null, AuditProgress.none());
+            return a.audit(AuditProgress.none());
         }
     }
 

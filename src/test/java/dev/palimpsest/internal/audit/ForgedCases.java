@@ -90,7 +90,60 @@ final class ForgedCases {
         layers(cs);
         claims(cs);
         forgets(cs);
+        roles(cs);
         return cs;
+    }
+
+    private static final ActorName BOT = ActorName.of("bot");
+
+    /** Adds the agent key {@code bot} through the gate (its secret in the key home). */
+    private static void agent(Store s) throws Exception {
+        try (dev.palimpsest.api.Store st = open(s)) {
+            st.begin(ALICE).addKey(BOT, s.home().generateKey(BOT), KeyRole.AGENT).commit();
+        }
+    }
+
+    private static Forge retraction(Store s, FactVersion v, Kind kind) {
+        return Forge.by(s.gitDir(), s.home(), BOT.value()).remove(path(v.id(), kind))
+                .put(StorePaths.retractionPath(v.id()), FactCodec.encode(new RetractionRecord(v, "an agent retracts it",
+                        BOT)))
+                .trailers(BOT.value(), "retract", "Palimpsest-Fact", v.id().value());
+    }
+
+    private static void roles(List<Case> cs) {
+        add(cs, Rule.AGENT_OVERRIDES_HUMAN, s -> {
+            agent(s);
+            return retraction(s, new FactVersion(CLAIM, s.claimCommit(), s.claimBlob()), Kind.CLAIM).commit();
+        });
+        cs.add(new Case(Rule.AGENT_OVERRIDES_HUMAN, Set.of(Rule.AGENT_OVERRIDES_HUMAN), s -> {
+            agent(s);
+            Fact f = new Fact(X, Kind.CLAIM, "An agent supersedes a human's claim.", null,
+                    List.of(new Ref(CLAIM, RefRole.SUPERSEDES, s.claimCommit(), s.claimBlob(), null)));
+            return Forge.by(s.gitDir(), s.home(), BOT.value()).put(path(X, Kind.CLAIM), FactCodec.encode(f))
+                    .trailers(BOT.value(), "assert", "Palimpsest-Fact", X.value()).commit();
+        }, "agent-overrides-human (supersede)"));
+        cs.add(new Case(Rule.AGENT_OVERRIDES_HUMAN, Set.of(Rule.AGENT_OVERRIDES_HUMAN), s -> {
+            agent(s);
+            byte[] grant = FactCodec.encode(dev.palimpsest.internal.yaml.StoreConfig.current().withAgentsMay(
+                    Set.of(dev.palimpsest.model.AgentPermission.OVERRIDE_HUMAN)));
+            return Forge.by(s.gitDir(), s.home(), BOT.value()).put(StorePaths.CONFIG, grant)
+                    .trailers(BOT.value(), "configure", "Palimpsest-Config", StorePaths.CONFIG).commit();
+        }, "agent-overrides-human (agents_may)"));
+        add(cs, Rule.AGENT_RETRACTS_SNAPSHOT, s -> {
+            agent(s);
+            FactId old = FactId.of("bot-claim");
+            FactVersion v;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                var tx = st.begin(BOT);
+                tx.assertFact(dev.palimpsest.model.FactSpec.of(Kind.CLAIM, "The vote was seven to two.").id(old));
+                tx.commit();
+                v = ((dev.palimpsest.model.FactRead.Found) st.read(old, st.head())).version();
+                tx = st.begin(BOT);
+                tx.supersede(old, dev.palimpsest.model.FactSpec.of(Kind.CLAIM, "Recounted: six to three."));
+                tx.commit();
+            }
+            return retraction(s, v, Kind.CLAIM).commit();
+        });
     }
 
     static dev.palimpsest.api.Store open(Store s) throws Exception {

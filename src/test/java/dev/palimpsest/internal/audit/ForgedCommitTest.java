@@ -305,7 +305,7 @@ class ForgedCommitTest {
 
     private AuditReport audit() throws Exception {
         try (Auditor a = Auditor.open(gitDir())) {
-            return a.audit(null, AuditProgress.none());
+            return a.audit(AuditProgress.none());
         }
     }
 

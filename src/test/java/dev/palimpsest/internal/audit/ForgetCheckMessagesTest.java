@@ -50,7 +50,7 @@ class ForgetCheckMessagesTest {
                 .trailers("alice", "forget", "Palimpsest-Fact", SX.value()).commit();
         List<AuditViolation> vs;
         try (Auditor a = Auditor.open(gitDir)) {
-            vs = a.audit(null, AuditProgress.none()).violations();
+            vs = a.audit(AuditProgress.none()).violations();
         }
         assertThat(vs).filteredOn(v -> v.rule() == Rule.FORGET_INCONSISTENT).extracting(AuditViolation::message)
                 .containsExactly("the digest is not the sealed digest of sx's last version (" + digest + ")");

@@ -45,7 +45,7 @@ final class GateHistory {
 
     static AuditReport audit(Path gitDir) throws Exception {
         try (Auditor a = Auditor.open(gitDir)) {
-            return a.audit(null, AuditProgress.none());
+            return a.audit(AuditProgress.none());
         }
     }
 

@@ -105,7 +105,7 @@ class ForeignIndexTest {
         }
         assertThat(stderr()).contains("is not a regular file").doesNotContain("discarded");
         try (Auditor au = Auditor.open(a)) {
-            AuditReport r = au.audit((String) null, AuditProgress.none());
+            AuditReport r = au.audit(AuditProgress.none());
             assertThat(r.violations()).isEmpty();
         }
         assertThat(log(a)).isDirectory();
@@ -118,7 +118,7 @@ class ForeignIndexTest {
         byte[] v1 = {0x50, 0x49, 0x44, 0x58, 0, 0, 0, 1};
         Files.write(log(a), v1);
         try (Auditor au = Auditor.open(a)) {
-            assertThat(au.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(au.audit(AuditProgress.none()).violations()).isEmpty();
         }
         try (Store s = open(a)) {
             assertThat(s.factLiveAtCommit(FactId.of("f1"), s.head())).isTrue();

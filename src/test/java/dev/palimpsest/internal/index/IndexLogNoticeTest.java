@@ -91,7 +91,7 @@ class IndexLogNoticeTest {
     void aBadMagicIsDiscardedNamingTheHeader() throws Exception {
         byte[] b = clean.clone();
         b[0] ^= 0x01;
-        assertThat(discardNotice(b)).isEqualTo("palimpsest: discarded the predicate index " + logFile
+        assertThat(discardNotice(b)).isEqualTo("INFO PredicateIndex - discarded the predicate index " + logFile
                 + " (its header is not a version-2 index header); rebuilding it from git" + System.lineSeparator());
     }
 

@@ -54,13 +54,13 @@ class IndexLogTamperTest {
         log.create(read.genesis());
         log.append(forged);
         try (Auditor a = Auditor.open(gitDir)) {
-            AuditReport r = a.audit((String) null, AuditProgress.none());
+            AuditReport r = a.audit(AuditProgress.none());
             assertThat(r.violations()).extracting(v -> v.rule().id()).containsExactly("index-disagrees");
             assertThat(r.violations().get(0).commit().hex()).isEqualTo(lied.name());
         }
         assertThat(log.file()).doesNotExist();
         try (Auditor a = Auditor.open(gitDir)) {
-            assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
         }
     }
 }

@@ -42,7 +42,7 @@ class SearchIndexTest {
                 int seq = idx.indexedSeq();
                 IndexSearcher s = idx.acquire(seq);
                 int refs = s.getIndexReader().getRefCount();
-                assertThat(new Ranker(idx).search(SearchQuery.of("lighthouse", List.of()), seq)).hasSize(2);
+                assertThat(new Ranker(idx).search(SearchQuery.builder("lighthouse").build(), seq)).hasSize(2);
                 assertThat(s.getIndexReader().getRefCount()).isEqualTo(refs);
                 idx.release(s);
                 assertThat(s.getIndexReader().getRefCount()).isEqualTo(refs - 1);

@@ -182,13 +182,16 @@ class GateSealingTest {
                     .grounding(receiptOnly(receipt(SRC))));
             t.assertFact(FactSpec.of(Kind.CLAIM, "A claim citing the secret.").id(FactId.of("c-ref"))
                     .refs(RefSpec.cites(A)));
+            t.assertFact(FactSpec.of(Kind.CLAIM, "A claim kept plain on purpose.").id(FactId.of("c-plain"))
+                    .refs(RefSpec.cites(A)).asPlaintext());
             t.commit();
             assertSealed(s, FactId.of("m-same"), "Same-transaction member.");
             assertSealed(s, FactId.of("m-ref"), "Cites the secret.");
             assertSealed(s, FactId.of("m-receipt"), "Rests on the secret.");
             assertSealed(s, FactId.of("s-sentence"), "One. Two.");
             assertPlain(s, FactId.of("m-plain"), "Rests on the source only.");
-            assertPlain(s, FactId.of("c-ref"), "A claim citing the secret.");
+            assertSealed(s, FactId.of("c-ref"), "A claim citing the secret.");
+            assertPlain(s, FactId.of("c-plain"), "A claim kept plain on purpose.");
         }
     }
 
