@@ -11,6 +11,8 @@ import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.Brief;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.EntityKey;
+import dev.palimpsest.model.KnownEntity;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchQuery;
@@ -92,12 +94,16 @@ public final class Recall {
     }
 
     /**
-     * The facts relevant to {@code q} at its commit ({@link SearchQuery#commit()}; none: the tip of main when asked), best first: at most
-     * {@code q.limit()}. Naming an entity (a fact's subject, by {@link dev.palimpsest.model.EntityKey})
-     * scores 1.0; BM25 over the text at most 0.9 (the best text match 0.9); the spelling channel
-     * (character trigrams of subject and object keys, Dice similarity at least 0.5) {@code 0.9 *
-     * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt members
-     * and claim entities in both directions. No query text and no entity: an empty list.
+     * The facts relevant to {@code q} at its commit ({@link SearchQuery#commit()}; none: the tip of main
+     * when asked), best first: at most {@code q.limit()}, in bands. A fact a named entity reaches (its
+     * subject or object key, by {@link dev.palimpsest.model.EntityKey}, or all the entity's words in
+     * its text) scores in [0.91, 1.0], ordered by its relevance to the query text and then by how it
+     * names the entity (subject, object, text); a text hit scores at most 0.9 (BM25 over stemmed
+     * English text with possessives dropped, exact words weighing more, and a boost for each subject
+     * key the text names); the spelling channel corrects only words that are no word of the index
+     * (character trigrams of subject and object keys, Dice similarity at least 0.5), scoring {@code
+     * 0.9 * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt
+     * members and claim entities in both directions. No query text and no entity: an empty list.
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */
@@ -117,6 +123,52 @@ public final class Recall {
         });
     }
 
+    /** The most entities one {@link #knownEntities} call lists. */
+    public static final int MAX_ENTITIES = 1000;
+
+    /**
+     * The entity keys that facts live at the tip of main (when asked) name as subject or object, whose
+     * key starts with the key of {@code prefix} (blank: every key), most named first, then by key: at
+     * most {@code limit} (1 to {@value #MAX_ENTITIES}). So an agent can name an entity it did not
+     * invent.
+     */
+    public List<KnownEntity> knownEntities(String prefix, int limit) {
+        Objects.requireNonNull(prefix, "prefix");
+        try {
+            return knownEntitiesAt(prefix, limit, null);
+        } catch (NotFoundException e) {
+            throw new IllegalStateException("the tip of main is not on main's history", e);
+        }
+    }
+
+    /**
+     * {@link #knownEntities(String, int)} at commit {@code at}.
+     *
+     * @throws NotFoundException when the commit is not on main's first-parent history
+     */
+    public List<KnownEntity> knownEntities(String prefix, int limit, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(at, "at");
+        return knownEntitiesAt(prefix, limit, at);
+    }
+
+    /** {@code at} null: the tip of main when asked. */
+    private List<KnownEntity> knownEntitiesAt(String prefix, int limit, CommitId at) throws NotFoundException {
+        if (limit < 1 || limit > MAX_ENTITIES) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_ENTITIES + "], got " + limit);
+        }
+        String key = prefix.isBlank() ? "" : EntityKey.of(prefix);
+        return consistent(() -> {
+            int seq = seq(at);
+            Ranker r;
+            synchronized (this) {
+                open();
+                r = ranker;
+            }
+            return r.knownEntities(key, limit, seq);
+        });
+    }
+
     /**
      * Opens the search index and the claims index it reads, catches both up with main, and asks one
      * question of them, so that a first {@link #search} or {@link #brief} does not wait for that work
@@ -126,7 +178,7 @@ public final class Recall {
      */
     public void prepare() {
         try {
-            search(SearchQuery.of("palimpsest", List.of("palimpsest")));
+            search(SearchQuery.builder("palimpsest").entity("palimpsest").build());
         } catch (NotFoundException e) {
             throw new IllegalStateException("the tip of main is not on main's history", e);
         }

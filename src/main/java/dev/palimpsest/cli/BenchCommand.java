@@ -18,13 +18,13 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", description = "Benchmarks whose numbers the README reports.",
         subcommands = {BenchCommand.Commit.class, BenchCommand.Predicates.class, BenchCommand.Audit.class,
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
-            BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class,
+            BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class, BenchCommand.RecallBenchCmd.class,
             BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class,
             BenchCommand.Torture.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims | bench search");
+        throw new Main.UsageException("name a benchmark: bench commit | bench predicates | bench audit | bench receipts | bench claims | bench search | bench recall");
     }
 
     /** The scratch folder a benchmark builds its stores in. */
@@ -429,6 +429,33 @@ final class BenchCommand implements Callable<Integer> {
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), benchLog())
                     .run(facts, entities, min, max, samples, extra, smallCommits, seed, keep);
+            if (json()) {
+                printJson(r);
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "recall", description = "Recall@5/10/25/50 per question type on a question-to-evidence data file"
+            + " (JSON lines; see docs/recall.md): each evidence passage a fact, plain and claims-shaped, each question"
+            + " the query.")
+    static final class RecallBenchCmd extends Context implements Callable<Integer> {
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The data file (JSON lines).")
+        Path data;
+
+        @Option(names = "--questions", defaultValue = "0", description = "Ask only the first N questions (0: all)."
+                + " Default: ${DEFAULT-VALUE}.")
+        int questions;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (questions < 0 || !Files.isRegularFile(data)) {
+                throw new Main.UsageException("--data names a readable file and --questions >= 0");
+            }
+            var r = new dev.palimpsest.bench.RecallBench(scratch.work(), benchLog()).run(data, questions);
             if (json()) {
                 printJson(r);
             }

@@ -18,7 +18,7 @@ final class HelpGroups {
     static {
         GROUPS.put("Writing", List.of("assert", "revise", "retract", "supersede", "merge", "file", "ingest", "import"));
         GROUPS.put("Reading & recall", List.of("show", "history", "log", "live", "exists", "inbound", "stale", "weight",
-                "search", "brief", "export"));
+                "search", "brief", "known-entities", "export"));
         GROUPS.put("Claims", List.of("claim", "current", "chain", "dead-ends", "contradictions"));
         GROUPS.put("Derivation & receipts", List.of("receipts", "retract-source", "revoke-relation", "review", "entail",
                 "dependents", "explain", "policy"));

@@ -34,7 +34,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             ClaimCommands.Claim.class, ClaimCommands.Current.class, ClaimCommands.Chain.class,
             ClaimCommands.DeadEndsCmd.class, ClaimCommands.Contradictions.class,
             DeriveCommands.Dependents.class, DeriveCommands.Explain.class, FileCommand.class,
-            RecallCommands.Search.class, RecallCommands.BriefCmd.class,
+            RecallCommands.Search.class, RecallCommands.BriefCmd.class, RecallCommands.KnownEntities.class,
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
             PolicyCommand.class,
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,

@@ -6,9 +6,11 @@ import dev.palimpsest.model.Brief;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.KnownEntity;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchQuery;
+import dev.palimpsest.api.Recall;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +44,7 @@ final class RecallCommands {
         String query;
 
         @Option(names = "--entity", paramLabel = "E",
-                description = "An entity known to be relevant: facts with this subject score 1.0. Repeatable.")
+                description = "An entity known to be relevant: the facts naming it (subject, object or text) rank above text hits, ordered by relevance to --query. Repeatable.")
         List<String> entities = new ArrayList<>();
 
         @Mixin
@@ -91,6 +93,52 @@ final class RecallCommands {
                 Optional.ofNullable(r).ifPresent(sq::run);
                 List<SearchHit> hits = store.recall().search(sq.build());
                 printJson(hits.stream().map(RecallCommands::hit).toList());
+            }
+            return Main.OK;
+        }
+    }
+
+    @Command(name = "known-entities", description = "List the normalised entity keys that facts live at the commit"
+            + " name as subject or object, with how many facts name each, most named first (text: key and count a"
+            + " line; with --json: a list of {key, facts}).")
+    static final class KnownEntities extends Context implements Callable<Integer> {
+        @Option(names = "--prefix", paramLabel = "P", defaultValue = "",
+                description = "Only keys starting with the key of P (default: every key).")
+        String prefix;
+
+        @Mixin
+        Shared.At at;
+
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
+                description = "At most N keys (1 to 1000, default 100).")
+        int limit;
+
+        @Override
+        public Integer call() throws Exception {
+            if (limit < 1 || limit > Recall.MAX_ENTITIES) {
+                throw new RejectedException(Parse.INVALID_ARGUMENT, "--limit",
+                        "must be in [1, " + Recall.MAX_ENTITIES + "], got " + limit);
+            }
+            String p = TextInput.arg("--prefix", prefix);
+            try (Store store = open()) {
+                CommitId c = at(store, at.revision);
+                List<KnownEntity> es = c == null ? store.recall().knownEntities(p, limit)
+                        : store.recall().knownEntities(p, limit, c);
+                if (json()) {
+                    List<Map<String, Object>> out = new ArrayList<>();
+                    for (KnownEntity e : es) {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("key", e.key());
+                        m.put("facts", e.facts());
+                        out.add(m);
+                    }
+                    printJson(out);
+                } else {
+                    for (KnownEntity e : es) {
+                        out().println(Render.safe(e.key()) + "\t" + e.facts());
+                    }
+                    out().flush();
+                }
             }
             return Main.OK;
         }

@@ -5,6 +5,8 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.Brief;
 import dev.palimpsest.model.BriefRequest;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.KnownEntity;
+import dev.palimpsest.api.Recall;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchQuery;
 import java.util.ArrayList;
@@ -13,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The recall tools brief and search, over {@link dev.palimpsest.api.Recall}. Stateless. */
+/** The recall tools brief, search and known_entities, over {@link dev.palimpsest.api.Recall}. Stateless. */
 final class RecallTools {
     private static final String ENTITIES = "Entities it is about, e.g. [\"auth-service\"].";
 
@@ -44,7 +46,35 @@ final class RecallTools {
                                 .string("actor", "Only versions by this actor.", false)
                                 .string("run", "Only facts of this agent run.", false),
                         Schema.output().field("hits", "array"),
-                        a -> search(store, a)));
+                        a -> search(store, a)),
+                knownEntities(s));
+    }
+
+    /** known_entities: not a core tool (an agent lists keys to name entities it did not invent). */
+    static ToolDef knownEntities(Session s) {
+        Store store = s.store();
+        return ToolDef.read("known_entities", "List known entities", "Entity keys that live facts name as subject"
+                + " or object, most named first, with counts; pass one as entity to search or brief.",
+                Schema.input().string("prefix", "Only keys starting with this.", false)
+                        .string("at", ReadTools.AT, false)
+                        .integer("limit", "Most keys (default 100).", 1, Recall.MAX_ENTITIES),
+                Schema.output().field("entities", "array"),
+                a -> {
+                    String prefix = a.optText("prefix");
+                    var at = a.at(store);
+                    int limit = a.count("limit", 100);
+                    String p = prefix == null ? "" : prefix;
+                    List<KnownEntity> es = at == null ? store.recall().knownEntities(p, limit)
+                            : store.recall().knownEntities(p, limit, at);
+                    List<Map<String, Object>> out = new ArrayList<>();
+                    for (KnownEntity e : es) {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("key", e.key());
+                        m.put("facts", e.facts());
+                        out.add(m);
+                    }
+                    return Views.listOf("entities", out);
+                });
     }
 
     private static Map<String, Object> brief(Store store, Args a) throws Exception {

@@ -64,8 +64,8 @@ class BulkLoadingTest {
         IngestResult first = ingest(CLAIMS);
         assertThat(first.kinds()).containsEntry("entity-claim", 2).containsEntry("source", 1);
         CommitId at = first.commit().id();
-        assertThat(store.claims().current("payments", "timeout", at)).extracting(ClaimView::object).containsExactly("30s");
-        assertThat(store.claims().current("payments", null, at)).hasSize(2);
+        assertThat(store.claims().at(at).current("payments", "timeout")).extracting(ClaimView::object).containsExactly("30s");
+        assertThat(store.claims().at(at).current("payments")).hasSize(2);
 
         IngestResult fix = ingest("""
                 {"claims": [{"id": "c-timeout-45", "subject": "payments", "predicate": "timeout", "object": "45s",
@@ -73,10 +73,10 @@ class BulkLoadingTest {
                 """);
         CommitId now = fix.commit().id();
         assertThat(store.log(0)).hasSize(3);
-        assertThat(store.claims().current("payments", "timeout", now)).extracting(ClaimView::object).containsExactly("45s");
-        assertThat(store.claims().chain("payments", "timeout", now)).extracting(c -> c.id().value())
+        assertThat(store.claims().at(now).current("payments", "timeout")).extracting(ClaimView::object).containsExactly("45s");
+        assertThat(store.claims().at(now).chain("payments", "timeout")).extracting(c -> c.id().value())
                 .containsExactly("c-timeout-30", "c-timeout-45");
-        assertThat(store.claims().deadEnds("payments", 10, now).kept()).extracting(c -> c.id().value())
+        assertThat(store.claims().at(now).deadEnds("payments", 10).kept()).extracting(c -> c.id().value())
                 .containsExactly("c-timeout-30");
     }
 

@@ -54,10 +54,10 @@ class CliRecallTest {
         assertThat(a1.get("object").asText()).isEqualTo("redis");
         assertThat(a1.get("body").asText()).isEqualTo("auth-service depends on redis");
         assertThat(a1.get("commit").asText()).hasSize(40);
-        JsonNode b1 = hits.get(1);
-        assertThat(b1.get("channel").asText()).isEqualTo("graph");
-        assertThat(b1.get("score").asDouble()).isEqualTo(0.45);
-        assertThat(b1.get("via").asText()).isEqualTo("a1");
+        JsonNode b1 = hits.get(1); // names auth-service as its object: the entity band, below its subject's claims
+        assertThat(b1.get("channel").asText()).isEqualTo("entity");
+        assertThat(b1.get("score").asDouble()).isCloseTo(0.91 + 0.09 * 0.875, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(b1.get("via").isNull()).isTrue();
         assertThat(ok(cmd("search", "--query", "connection leak", "--hops", "0")))
                 .extracting(h -> h.get("id").asText()).containsExactly("r2");
         Run nothing = cmd("search", "--json");
@@ -68,7 +68,21 @@ class CliRecallTest {
         assertThat(ok(cmd("search", "--query", "architecture", "--kind", "source", "--hops", "0")))
                 .extracting(h -> h.get("id").asText()).containsExactly("arch");
         assertThat(ok(cmd("search", "--entity", "redis", "--run", "run-9"))).isEmpty();
-        assertThat(ok(cmd("search", "--entity", "redis", "--actor", "alice", "--hops", "0"))).hasSize(1);
+        assertThat(ok(cmd("search", "--entity", "redis", "--actor", "alice", "--hops", "0")))
+                .extracting(h -> h.get("id").asText()).containsExactly("r2", "a1"); // a1: redis is its object
+    }
+
+    @Test
+    void knownEntitiesListsKeysWithCountsAsJsonAndText() throws Exception {
+        JsonNode all = ok(cmd("known-entities", "--json"));
+        assertThat(all).extracting(e -> e.get("key").asText() + "=" + e.get("facts").asInt())
+                .containsExactly("auth service=2", "redis=2", "billing service=1", "connection leak under tls=1");
+        assertThat(ok(cmd("known-entities", "--prefix", "Red", "--json"))).extracting(e -> e.get("key").asText())
+                .containsExactly("redis");
+        Run text = cmd("known-entities", "--prefix", "auth", "--limit", "1");
+        assertThat(text.code()).as(text.err()).isZero();
+        assertThat(text.out()).isEqualTo("auth service\t2\n");
+        assertThat(cmd("known-entities", "--limit", "0", "--json").code()).isNotZero();
     }
 
     @Test
@@ -84,9 +98,11 @@ class CliRecallTest {
                 + " TLS [source: arch@");
         Run now = cmd("brief", "--entity", "redis");
         assertThat(now.code()).isZero();
-        // retracted: no longer a known fact, now a dead end
-        assertThat(now.out()).startsWith("Superseded or retracted \u2014 do not re-derive these:\n- redis has known"
-                + " issue connection leak under TLS (retracted at ").doesNotContain("Known facts");
+        // retracted: no longer a known fact, now a dead end; a1 names redis as its object, so it is known
+        assertThat(now.out()).startsWith("Known facts (with provenance):\n- auth-service depends on redis [")
+                .contains("Superseded or retracted \u2014 do not re-derive these:\n- redis has known"
+                + " issue connection leak under TLS (retracted at ");
+        assertThat(now.out().substring(0, now.out().indexOf("Superseded"))).doesNotContain("connection leak");
     }
 
     @Test

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class McpServerTest {
     private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
-    private static final Set<String> TOOLS = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live",
+    private static final Set<String> TOOLS = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live",
             "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert", "revise", "supersede",
             "retract", "file_put", "review", "forget", "expire", "unlearn_check");
 
@@ -100,7 +100,7 @@ class McpServerTest {
             assertThat(t.inputSchema()).as(t.name()).containsEntry("type", "object")
                     .containsEntry("additionalProperties", false);
             assertThat(t.outputSchema()).as(t.name()).containsEntry("type", "object");
-            boolean reads = Set.of("brief", "search", "current", "dead_ends", "contradictions", "show", "history", "live", "exists",
+            boolean reads = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "exists",
                     "inbound", "stale", "dependents", "explain", "log", "unlearn_check").contains(t.name());
             assertThat(t.annotations().readOnlyHint()).as(t.name()).isEqualTo(reads);
         }
@@ -158,6 +158,9 @@ class McpServerTest {
         assertThat(ids(hits)).contains("pmid-1");
         assertThat(alice.ok("search", Map.of("entity", List.of("Auth Service"), "hops", 0)).get("hits"))
                 .isEqualTo(cliJson("search", "--entity", "Auth Service", "--hops", "0"));
+        JsonNode known = alice.ok("known_entities", Map.of("prefix", "Auth")).get("entities");
+        assertThat(known).isEqualTo(cliJson("known-entities", "--prefix", "Auth"));
+        assertThat(known.get(0).get("key").asText()).isEqualTo("auth service");
         McpSchema.CallToolResult brief = alice.call("brief", Map.of("entity", List.of("auth-service"), "max_tokens",
                 1000));
         assertThat(((McpSchema.TextContent) brief.content().get(0)).text()).contains("60s")

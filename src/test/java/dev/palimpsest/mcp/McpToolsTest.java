@@ -80,7 +80,7 @@ class McpToolsTest {
 
     @Test
     void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
-        assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "current", "dead_ends", "contradictions", "show",
+        assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show",
                 "history", "live", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
                 "revise", "supersede", "retract", "file_put", "review", "forget", "expire", "unlearn_check");
         Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review", "forget",
@@ -95,7 +95,7 @@ class McpToolsTest {
         List<String> core = PalimpsestMcpServer.tools(session, ToolSet.CORE).stream().map(ToolDef::name).toList();
         assertThat(core).containsExactly("brief", "search", "current", "dead_ends", "contradictions", "show", "history",
                 "claim", "assert", "revise", "supersede", "retract");
-        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(24);
+        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(25);
         assertThat(ToolSet.of("ALL")).isEqualTo(ToolSet.ALL);
         assertThat(ToolSet.CORE.label()).isEqualTo("core");
         assertThatThrownBy(() -> ToolSet.of("some")).isInstanceOf(IllegalArgumentException.class)

@@ -79,7 +79,7 @@ class ForgedFilesSearchTest {
                 new PersonIdent("alice", "alice@example.org", Instant.now(), ZoneOffset.UTC),
                 Map.of(StorePaths.factPath(Kind.CLAIM, FactId.of("r9")), copy));
         try (Store s = Store.open(g, new KeyHome(dir.resolve("home")))) {
-            List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity("redis").build().with(10, 0));
+            List<SearchHit> hits = s.recall().search(RecallStoriesTest.about("redis"));
             assertThat(hits).filteredOn(h -> h.id().value().equals("r9")).singleElement()
                     .satisfies(h -> assertThat(h.time()).isEqualTo(authored));
             Brief b = s.recall().brief(BriefRequest.builder().entity("redis").build());

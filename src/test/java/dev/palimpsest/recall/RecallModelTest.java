@@ -120,8 +120,8 @@ class RecallModelTest {
                 State m = at.get(c);
                 Set<String> visible = m.visible();
                 for (String e : ENTITIES) {
-                    List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity(e).at(c).limit(1000).hops(0)
-                            .build());
+                    List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity(e).subject(e).at(c).limit(1000)
+                            .hops(0).build());
                     Set<String> expected = new TreeSet<>();
                     for (String v : visible) {
                         if (m.subjects().get(v).equals(e)) {

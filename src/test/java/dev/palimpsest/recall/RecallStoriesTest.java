@@ -50,12 +50,18 @@ class RecallStoriesTest {
         claim(s, "r2", "redis", "has known issue", "connection leak under TLS", doc);
     }
 
+    /** The claims whose subject is {@code entity} (named, and filtered on the subject), 10 hits, no hop. */
+    static SearchQuery about(String entity) {
+        return SearchQuery.builder().entity(entity).subject(entity).hops(0).build();
+    }
+
     static List<String> ids(List<SearchHit> hits) {
         return hits.stream().map(h -> h.id().value()).toList();
     }
 
     @Test
-    void namingAnEntityScoresOneAndItsNeighboursPointFourFiveViaTheirParent() throws Exception {
+    void namingAnEntityScoresItsSubjectsClaimsOneItsObjectsClaimsLowerInTheBandAndNeighboursPointFourFive()
+            throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
             List<SearchHit> hits = s.recall().search(SearchQuery.builder().entity("auth-service").build());
@@ -66,23 +72,25 @@ class RecallStoriesTest {
                 assertThat(h.hops()).isZero();
                 assertThat(h.via()).isNull();
             });
-            assertThat(hits.subList(2, 6)).allSatisfy(h -> {
+            // b1 names auth-service as its object: in the entity band, below the subject's claims
+            assertThat(hits.get(2).channel()).isEqualTo(Channel.ENTITY);
+            assertThat(hits.get(2).score()).isCloseTo(0.91 + 0.09 * (0.75 + 0.25 * 0.5), within(1e-12));
+            assertThat(hits.subList(3, 6)).allSatisfy(h -> {
                 assertThat(h.score()).isCloseTo(0.45, within(1e-12));
                 assertThat(h.channel()).isEqualTo(Channel.GRAPH);
                 assertThat(h.hops()).isEqualTo(1);
             });
-            // b1 is reached by the incoming edge: its object is auth-service ("who calls me")
             assertThat(hits).extracting(h -> h.via() == null ? null : h.via().value())
-                    .containsExactly(null, null, "a1", "a2", "a1", "a1");
+                    .containsExactly(null, null, null, "a2", "a1", "a1");
             SearchHit b1 = hits.get(2);
             assertThat(b1.subject()).isEqualTo("billing-service");
             assertThat(b1.object()).isEqualTo("auth-service");
             assertThat(b1.source()).isEqualTo(FactId.of("arch-md"));
             assertThat(b1.run()).isEqualTo("run-12");
             assertThat(b1.actor()).isEqualTo(TestStores.ALICE);
-            // no hop: only the named subject's claims
-            assertThat(ids(s.recall().search(SearchQuery.builder().entity("Auth Service").build().with(10, 0))))
-                    .containsExactly("a1", "a2");
+            // no hop: the claims that name the entity, the subject's first
+            assertThat(ids(s.recall().search(SearchQuery.builder().entity("Auth Service").hops(0).build())))
+                    .containsExactly("a1", "a2", "b1");
         }
     }
 
@@ -122,9 +130,11 @@ class RecallStoriesTest {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
             List<SearchHit> hits = s.recall().search(SearchQuery.builder("connection leak").entity("platform team").build());
-            assertThat(ids(hits).subList(0, 2)).containsExactly("p1", "r2");
-            assertThat(hits.get(0).score()).isEqualTo(1.0);
-            assertThat(hits.get(1).score()).isEqualTo(0.9);
+            // p1 has the subject, a2 the object "platform team"; neither matches the text: the band's lower part
+            assertThat(ids(hits).subList(0, 3)).containsExactly("p1", "a2", "r2");
+            assertThat(hits.get(0).score()).isCloseTo(0.91 + 0.09 * 0.25, within(1e-12));
+            assertThat(hits.get(1).score()).isCloseTo(0.91 + 0.09 * 0.25 * 0.5, within(1e-12));
+            assertThat(hits.get(2).score()).isEqualTo(0.9);
         }
     }
 
@@ -155,14 +165,15 @@ class RecallStoriesTest {
     }
 
     @Test
-    void aFactTheTextChannelAlreadyScoredAsHighlyKeepsItsFirstChannel() throws Exception {
+    void aCorrectlySpeltKeyIsNotFuzzedItsClaimsRankByRelevanceWithTheSubjectBoosted() throws Exception {
         try (Store s = TestStores.init(dir)) {
             seedGraph(s);
-            // redis: the best BM25 match scores 0.9, and so does every exact spelling of the key redis
-            List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").build().with(10, 0));
-            assertThat(ids(hits)).containsExactlyInAnyOrder("a1", "r1", "r2");
-            assertThat(hits).allSatisfy(h -> assertThat(h.score()).isEqualTo(0.9));
-            assertThat(hits).filteredOn(h -> h.channel() == Channel.LEXICAL).isNotEmpty();
+            // redis is a word of the index: no spelling hit at a flat 0.9; naming the subject key is a boost
+            List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").hops(0).build());
+            assertThat(ids(hits)).containsExactly("r1", "r2", "a1");
+            assertThat(hits).allSatisfy(h -> assertThat(h.channel()).isEqualTo(Channel.LEXICAL));
+            assertThat(hits.get(0).score()).isEqualTo(0.9);
+            assertThat(hits.get(2).score()).isLessThan(hits.get(1).score());
         }
     }
 
@@ -233,10 +244,10 @@ class RecallStoriesTest {
             var tx2 = s.begin(TestStores.ALICE);
             tx2.retract(FactId.of("r2"), "not reproducible");
             tx2.commit();
-            List<SearchHit> now = s.recall().search(SearchQuery.builder().entity("redis").build().with(10, 0));
+            List<SearchHit> now = s.recall().search(about("redis"));
             assertThat(ids(now)).containsExactly("r1");
             assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
-            List<SearchHit> then = s.recall().search(SearchQuery.builder().entity("redis").hops(0).at(before).build());
+            List<SearchHit> then = s.recall().search(about("redis").toBuilder().at(before).build());
             assertThat(ids(then)).containsExactly("r1", "r2");
             assertThat(then.get(0).body()).isEqualTo("redis runs version 7.2.4");
             assertThat(ids(s.recall().search(SearchQuery.builder("patched").build().with(10, 0)))).containsExactly("r1");

@@ -104,7 +104,7 @@ class SearchIndexRebuildTest {
         Path g = dir.resolve("a").resolve("store.git");
         try (Store s = TestStores.init(dir.resolve("a"))) {
             RecallStoriesTest.seedGraph(s);
-            assertThat(ids(s.recall().search(SearchQuery.builder().entity("redis").build().with(10, 0))))
+            assertThat(ids(s.recall().search(RecallStoriesTest.about("redis"))))
                     .containsExactly("r1", "r2");
         }
         try (Store s = Store.open(g, new KeyHome(dir.resolve("a").resolve("home")))) {
@@ -113,7 +113,7 @@ class SearchIndexRebuildTest {
             tx.revise(FactId.of("r1"), "redis runs version 7.2.4, patched in place", List.of());
             tx.retract(FactId.of("r2"), "not reproducible");
             tx.commit();
-            List<SearchHit> now = s.recall().search(SearchQuery.builder().entity("redis").build().with(10, 0));
+            List<SearchHit> now = s.recall().search(RecallStoriesTest.about("redis"));
             assertThat(ids(now)).containsExactly("r1");
             assertThat(now.get(0).body()).isEqualTo("redis runs version 7.2.4, patched in place");
             assertThat(s.recall().search(SearchQuery.builder("connection leak").build())).isEmpty();

@@ -32,7 +32,7 @@ class SearchIndexWritesTest {
     }
 
     private static List<String> named(Store s, String entity) throws Exception {
-        return RecallStoriesTest.ids(s.recall().search(SearchQuery.builder().entity(entity).build().with(10, 0)));
+        return RecallStoriesTest.ids(s.recall().search(RecallStoriesTest.about(entity)));
     }
 
     @Test
@@ -90,8 +90,8 @@ class SearchIndexWritesTest {
                     .id(FactId.of("r4")));
             assertThat(savedCommit(g)).isEqualTo(one.head().hex()); // caught up with the write, not at the question
             assertThat(named(one, "redis")).containsExactly("r1", "r2", "r3", "r4");
-            assertThat(RecallStoriesTest.ids(one.recall().search(SearchQuery.builder().entity("redis").hops(0)
-                    .at(before).build()))).containsExactly("r1", "r2", "r3");
+            assertThat(RecallStoriesTest.ids(one.recall().search(RecallStoriesTest.about("redis")
+                    .toBuilder().at(before).build()))).containsExactly("r1", "r2", "r3");
         }
     }
 

@@ -34,15 +34,15 @@ class SpellingChannelTest {
     }
 
     @Test
-    void aQueryOfThreeLettersWithoutItsSpacesSpellsAThreeLetterKey() throws Exception {
+    void aQueryOfThreeLettersWithoutItsSpacesNamesAThreeLetterKey() throws Exception {
         try (Store s = TestStores.init(dir)) {
             FactId doc = RecallStoriesTest.source(s, "edge-doc");
             RecallStoriesTest.claim(s, "c1", "c-d-n", "serves", "static files", doc);
-            // c.d.n is one word to the text channel, its key c d n has no word of three letters: only cdn spells it
+            // c.d.n is one word to the text channel, but its key c d n is the subject key: named, not fuzzed
             List<SearchHit> hits = s.recall().search(SearchQuery.builder("c.d.n").build().with(10, 0));
             assertThat(hits).singleElement().satisfies(h -> {
                 assertThat(h.id()).isEqualTo(FactId.of("c1"));
-                assertThat(h.channel()).isEqualTo(Channel.SPELLING);
+                assertThat(h.channel()).isEqualTo(Channel.LEXICAL);
             });
         }
     }

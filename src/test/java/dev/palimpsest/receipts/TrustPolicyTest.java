@@ -79,7 +79,7 @@ class TrustPolicyTest {
             assertThat(store.receipts().setTrust(TestStores.ALICE, next)).isEmpty();
             assertThat(store.head()).isEqualTo(written);
             try (Auditor a = Auditor.open(store.gitDir())) {
-                assertThat(a.audit((String) null, AuditProgress.none()).violations()).isEmpty();
+                assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
             }
         }
     }

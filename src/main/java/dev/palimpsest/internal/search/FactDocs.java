@@ -12,9 +12,16 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.IntPoint;
@@ -45,6 +52,8 @@ final class FactDocs {
     static final String RUN = "run";
     static final String REF = "ref";
     static final String TEXT = "text";
+    /** The text again, unstemmed: exact words score above their stems, and it is the vocabulary the spelling channel leaves alone. */
+    static final String EXACT = "exact";
     static final String CKEY = "ckey";
     static final String FROM = "from";
     static final String TO = "to";
@@ -80,13 +89,40 @@ final class FactDocs {
     }
 
     /**
-     * Text: standard tokens of at most {@link #MAX_TOKEN_CHARS} (a longer run of word characters is
-     * split), lower case, English stop words removed (the other fields are not analysed).
+     * The index's analyzer: {@link #TEXT} stemmed, {@link #EXACT} not (both: standard tokens of at
+     * most {@link #MAX_TOKEN_CHARS}, a longer run of word characters split; English possessives
+     * dropped; lower case; English stop words removed; then, for {@code text}, the Porter stemmer).
+     * The other fields are not analysed.
      */
     static Analyzer analyzer() {
-        StandardAnalyzer a = new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
-        a.setMaxTokenLength(MAX_TOKEN_CHARS);
-        return a;
+        return new PerFieldAnalyzerWrapper(new English(true), Map.of(EXACT, new English(false)));
+    }
+
+    /** English text: standard tokens, possessives dropped, lower case, stop words removed, optionally stemmed. */
+    static final class English extends Analyzer {
+        private final boolean stem;
+
+        English(boolean stem) {
+            this.stem = stem;
+        }
+
+        @Override
+        protected TokenStreamComponents createComponents(String field) {
+            StandardTokenizer source = new StandardTokenizer();
+            source.setMaxTokenLength(MAX_TOKEN_CHARS);
+            TokenStream t = new EnglishPossessiveFilter(source);
+            t = new LowerCaseFilter(t);
+            t = new StopFilter(t, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+            if (stem) {
+                t = new PorterStemFilter(t);
+            }
+            return new TokenStreamComponents(source, t);
+        }
+
+        @Override
+        protected TokenStream normalize(String field, TokenStream in) {
+            return new LowerCaseFilter(in);
+        }
     }
 
     /**
@@ -158,6 +194,7 @@ final class FactDocs {
             }
         }
         d.add(new Field(TEXT, text.toString(), TEXT_TYPE));
+        d.add(new Field(EXACT, text.toString(), TEXT_TYPE));
         d.add(new StoredField(BODY, f.body()));
         Ref source = null;
         for (String target : targets(f)) {

@@ -5,6 +5,7 @@ import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.KnownEntity;
 import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.SearchHit;
 import dev.palimpsest.model.SearchHit.Channel;
@@ -30,7 +31,13 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
@@ -46,19 +53,37 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Ranks the fact versions live at a commit for a {@link SearchQuery}. Channels: naming an entity
- * (the fact's subject key) scores 1.0; BM25 over the text scores {@code 0.9 * bm25 / best bm25};
- * the spelling channel scores {@code 0.9 * similarity} when a query word (or the whole query,
- * without spaces) is at least {@link Spelling#MIN_SIMILARITY} similar to the fact's subject or
- * object key. A fact found by several channels keeps its best score. Each hop (up to the query's
- * {@code hops}) follows refs and receipt members in both directions, and claim entities in both
- * directions (a fact whose subject is the parent's object; a fact whose object is the parent's
- * subject), scoring {@code 0.45 *} the parent's score. Facts superseded by a live fact at the
- * commit are not returned (they are dead ends). Order: score, then hops, then id. Thread-safe.
+ * Ranks the fact versions live at a commit for a {@link SearchQuery}, in bands. The entity band
+ * ({@code [0.91, 1.0]}) holds the facts that a named entity reaches: as their subject or object key,
+ * or as words of their text; inside it a fact scores {@code 0.91 + 0.09 * (0.75 * relevance + 0.25 *
+ * naming)}, where relevance is its text score for the query over the best text score (1 when no
+ * fact matches the query text, or there is none) and naming is 1 for the subject key, 0.5 for the object key, 0 for words of the
+ * text. The text band ({@code (0, 0.9]}): BM25 over the stemmed text, plus the exact (unstemmed)
+ * words, plus a boost for each subject key the query names, scores {@code 0.9 * score / best
+ * score}; the spelling channel corrects only query words that are no word of the index (nor is the
+ * whole query without spaces, unless one of its words is misspelled), scoring {@code 0.9 *
+ * similarity} for a subject or object key at least {@link Spelling#MIN_SIMILARITY} similar. A fact
+ * found by several channels keeps its best score. Each hop (up to the query's {@code hops}) follows
+ * refs and receipt members in both directions, and claim entities in both directions (a fact whose
+ * subject is the parent's object; a fact whose object is the parent's subject), scoring {@code 0.45
+ * *} the parent's score. Facts superseded by a live fact at the commit are not returned (they are
+ * dead ends). Order: score, then hops, then id. Thread-safe.
  */
 public final class Ranker {
-    /** The score of a fact whose subject the caller named. */
+    /** The best score of the entity band: a fact whose subject the caller named, the best match for the text. */
     public static final double ENTITY_SCORE = 1.0;
+    /** The least score of the entity band, above every text hit. */
+    public static final double ENTITY_FLOOR = 0.91;
+    /** The weight of text relevance inside the entity band (the rest is how the entity was named). */
+    static final double ENTITY_RELEVANCE = 0.75;
+    /** What an exact (unstemmed) word match weighs beside its stem's. */
+    static final float EXACT_BOOST = 0.5f;
+    /** What a subject key the query names weighs beside a word of the text. */
+    static final float MENTION_BOOST = 1.0f;
+    /** The most words of a named entity that its mentions in text must all hold (the first ones). */
+    private static final int MENTION_TERMS = 32;
+    /** The longest run of query words looked up as a subject key. */
+    private static final int MENTION_WORDS = 3;
     /** The most a text channel (BM25 or spelling) scores. */
     public static final double TEXT_MAX = 0.9;
     /** What a hop multiplies its parent's score by. */
@@ -129,19 +154,13 @@ public final class Ranker {
         Leaves stored = new Leaves(s.storedFields(), s.getIndexReader().leaves());
         Map<String, Cand> found = new HashMap<>();
         Map<Integer, Document> docs = new HashMap<>();
-        for (String e : q.entities()) {
-            String key = EntityKey.of(e);
-            if (key.isEmpty()) {
-                continue;
-            }
-            Query named = new ConstantScoreQuery(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))));
-            for (ScoreDoc sd : s.search(query(named, filters), ENTITY_CAP).scoreDocs) {
-                offer(found, docs, stored, seq, sd.doc, ENTITY_SCORE, Channel.ENTITY, 0, null, null);
-            }
-        }
         String text = q.text();
+        Query lexical = text.isBlank() ? null : lexicalQuery(s, text);
+        double best = lexical == null ? 0 : lexical(s, q, lexical, filters, found, docs, stored, seq);
+        if (!q.entities().isEmpty()) {
+            entityBand(s, q, lexical, best, filters, found, docs, stored, seq);
+        }
         if (!text.isBlank()) {
-            lexical(s, q, text, filters, found, docs, stored, seq);
             spelling(s, q, text, filters, found, docs, stored, seq);
         }
         List<Cand> frontier = new ArrayList<>(found.values());
@@ -171,6 +190,98 @@ public final class Ranker {
             out.add(new Found(hit(docs.computeIfAbsent(c.doc, k -> read(stored, k)), c), c.link));
         }
         return out;
+    }
+
+    /**
+     * The entity keys starting with {@code prefix} (a key; empty: every key) that facts live at
+     * commit number {@code seq} name as subject or object, most named first, then by key: at most
+     * {@code limit}.
+     */
+    public List<KnownEntity> knownEntities(String prefix, int limit, int seq) {
+        IndexSearcher s;
+        try {
+            s = index.acquire(seq);
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
+        }
+        try {
+            Map<String, Set<Integer>> named = new HashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                for (String field : List.of(FactDocs.SUBJ, FactDocs.OBJ)) {
+                    keys(s, leaf, field, prefix, seq, named);
+                }
+            }
+            List<KnownEntity> out = new ArrayList<>();
+            named.forEach((k, docs) -> out.add(new KnownEntity(k, docs.size())));
+            out.sort(Comparator.comparingInt((KnownEntity e) -> -e.facts()).thenComparing(KnownEntity::key));
+            return List.copyOf(out.subList(0, Math.min(out.size(), limit)));
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
+        } finally {
+            try {
+                index.release(s);
+            } catch (IOException ignored) {
+                // released
+            }
+        }
+    }
+
+    /** Adds the live documents of one segment to the keys of {@code field} they name (digests resolved from the stored value). */
+    private static void keys(IndexSearcher s, LeafReaderContext leaf, String field, String prefix, int seq,
+            Map<String, Set<Integer>> named) throws IOException {
+        Terms terms = leaf.reader().terms(field);
+        if (terms == null) {
+            return;
+        }
+        Bits live = leaf.reader().getLiveDocs();
+        BytesRef want = new BytesRef(prefix);
+        for (boolean digests : new boolean[] {false, true}) {
+            TermsEnum te = terms.iterator();
+            BytesRef start = digests ? new BytesRef("#") : want;
+            if (te.seekCeil(start) == TermsEnum.SeekStatus.END) {
+                continue;
+            }
+            PostingsEnum pe = null;
+            for (BytesRef t = te.term(); t != null; t = te.next()) {
+                if (!startsWith(t, start)) {
+                    break;
+                }
+                String term = t.utf8ToString();
+                if (!digests && term.startsWith("#")) {
+                    continue;
+                }
+                pe = te.postings(pe, PostingsEnum.NONE);
+                NumericDocValues from = leaf.reader().getNumericDocValues(FactDocs.FROM);
+                NumericDocValues to = leaf.reader().getNumericDocValues(FactDocs.TO);
+                for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
+                    if ((live != null && !live.get(d)) || !from.advanceExact(d) || from.longValue() > seq
+                            || !to.advanceExact(d) || to.longValue() <= seq) {
+                        continue;
+                    }
+                    String key = term;
+                    if (digests) {
+                        Document doc = s.storedFields().document(leaf.docBase + d);
+                        key = EntityKey.of(doc.get(FactDocs.SUBJ.equals(field) ? FactDocs.SUBJECT : FactDocs.OBJECT));
+                        if (!key.startsWith(prefix)) {
+                            continue;
+                        }
+                    }
+                    named.computeIfAbsent(key, k -> new java.util.HashSet<>()).add(leaf.docBase + d);
+                }
+            }
+        }
+    }
+
+    private static boolean startsWith(BytesRef t, BytesRef prefix) {
+        if (t.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (t.bytes[t.offset + i] != prefix.bytes[prefix.offset + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final Comparator<Cand> ORDER = Comparator.<Cand>comparingDouble(c -> -c.score)
@@ -203,19 +314,52 @@ public final class Ranker {
         return c;
     }
 
-    private void lexical(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
-            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
-        Set<String> ts = new LinkedHashSet<>(terms(FactDocs.TEXT, text));
-        if (ts.isEmpty()) {
-            return;
-        }
+    /**
+     * The text question: the stemmed words, the exact words ({@link #EXACT_BOOST}) and the subject
+     * keys named by runs of up to {@value #MENTION_WORDS} query words ({@link #MENTION_BOOST}); null
+     * when the text has no word.
+     */
+    private Query lexicalQuery(IndexSearcher s, String text) throws IOException {
         BooleanQuery.Builder words = new BooleanQuery.Builder();
-        for (String t : ts) {
+        int clauses = 0;
+        for (String t : new LinkedHashSet<>(terms(FactDocs.TEXT, text))) {
             words.add(new TermQuery(new Term(FactDocs.TEXT, t)), Occur.SHOULD);
+            clauses++;
         }
-        BooleanQuery.Builder b = new BooleanQuery.Builder().add(words.build(), Occur.MUST);
-        filters.forEach(f -> b.add(f, Occur.FILTER));
-        TopDocs top = s.search(b.build(), q.limit() * 3 + 20);
+        if (clauses == 0) {
+            return null;
+        }
+        for (String t : new LinkedHashSet<>(terms(FactDocs.EXACT, text))) {
+            words.add(new BoostQuery(new TermQuery(new Term(FactDocs.EXACT, t)), EXACT_BOOST), Occur.SHOULD);
+        }
+        for (String key : mentioned(s.getIndexReader(), text)) {
+            words.add(new BoostQuery(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))), MENTION_BOOST),
+                    Occur.SHOULD);
+        }
+        return words.build();
+    }
+
+    /** The subject keys of the index that runs of up to {@value #MENTION_WORDS} words of {@code text} spell exactly. */
+    private static Set<String> mentioned(IndexReader r, String text) throws IOException {
+        String[] w = EntityKey.of(text).split(" ");
+        Set<String> out = new LinkedHashSet<>();
+        for (int i = 0; i < w.length && i < 64; i++) {
+            StringBuilder key = new StringBuilder();
+            for (int n = 0; n < MENTION_WORDS && i + n < w.length; n++) {
+                key.append(n == 0 ? "" : " ").append(w[i + n]);
+                String k = key.toString();
+                if (!k.isEmpty() && r.docFreq(new Term(FactDocs.SUBJ, FactDocs.keyTerm(k))) > 0) {
+                    out.add(k);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Offers the text hits at {@code 0.9 * score / best}; the best score of a live, unsuperseded match (0: none). */
+    private double lexical(IndexSearcher s, SearchQuery q, Query words, List<Query> filters, Map<String, Cand> found,
+            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+        TopDocs top = s.search(query(words, filters), q.limit() * 3 + 20);
         double best = 0;
         List<ScoreDoc> kept = new ArrayList<>();
         for (ScoreDoc sd : top.scoreDocs) {
@@ -228,19 +372,84 @@ public final class Ranker {
         for (ScoreDoc sd : kept) { // BM25 scores a matching document above 0
             offer(found, docs, stored, seq, sd.doc, TEXT_MAX * (sd.score / best), Channel.LEXICAL, 0, null, null);
         }
+        return best;
+    }
+
+    /**
+     * Offers the facts the named entities reach (subject key, object key, or all the words of the
+     * entity in the text), each at {@code 0.91 + 0.09 * (0.75 * relevance + 0.25 * naming)}.
+     */
+    private void entityBand(IndexSearcher s, SearchQuery q, Query words, double best, List<Query> filters,
+            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+        Map<Integer, Double> naming = new HashMap<>();
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        int reaches = 0;
+        for (String e : q.entities()) {
+            String key = EntityKey.of(e);
+            if (key.isEmpty()) {
+                continue;
+            }
+            List<Query> ways = new ArrayList<>();
+            List<Double> weights = new ArrayList<>();
+            ways.add(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))));
+            weights.add(1.0);
+            ways.add(new TermQuery(new Term(FactDocs.OBJ, FactDocs.keyTerm(key))));
+            weights.add(0.5);
+            List<String> mention = new ArrayList<>(new LinkedHashSet<>(terms(FactDocs.EXACT, e)));
+            mention = mention.subList(0, Math.min(mention.size(), MENTION_TERMS));
+            if (!mention.isEmpty()) {
+                BooleanQuery.Builder all = new BooleanQuery.Builder();
+                mention.forEach(t -> all.add(new TermQuery(new Term(FactDocs.EXACT, t)), Occur.FILTER));
+                ways.add(all.build());
+                weights.add(0.0);
+            }
+            for (int i = 0; i < ways.size(); i++) {
+                double w = weights.get(i);
+                for (ScoreDoc sd : s.search(query(new ConstantScoreQuery(ways.get(i)), filters), ENTITY_CAP).scoreDocs) {
+                    naming.merge(sd.doc, w, Math::max);
+                }
+                any.add(ways.get(i), Occur.SHOULD);
+                reaches++;
+            }
+        }
+        if (naming.isEmpty()) {
+            return;
+        }
+        Map<Integer, Double> relevance = new HashMap<>();
+        if (words != null && best > 0 && reaches > 0) {
+            BooleanQuery.Builder b = new BooleanQuery.Builder().add(words, Occur.MUST).add(any.build(), Occur.FILTER);
+            filters.forEach(f -> b.add(f, Occur.FILTER));
+            for (ScoreDoc sd : s.search(b.build(), ENTITY_CAP).scoreDocs) {
+                relevance.put(sd.doc, Math.min(1.0, sd.score / best));
+            }
+        }
+        for (Map.Entry<Integer, Double> n : naming.entrySet()) {
+            double rel = words == null || best == 0 ? 1.0 : relevance.getOrDefault(n.getKey(), 0.0);
+            double score = ENTITY_FLOOR + (ENTITY_SCORE - ENTITY_FLOOR)
+                    * (ENTITY_RELEVANCE * rel + (1 - ENTITY_RELEVANCE) * n.getValue());
+            offer(found, docs, stored, seq, n.getKey(), score, Channel.ENTITY, 0, null, null);
+        }
     }
 
     private void spelling(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
             Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
         String key = EntityKey.of(text);
+        IndexReader reader = s.getIndexReader();
         Set<String> words = new LinkedHashSet<>();
+        boolean misspelled = false;
+        boolean spelt = false;
         for (String w : key.split(" ")) {
             if (w.length() >= FactDocs.GRAM) {
-                words.add(w);
+                if (known(reader, w)) {
+                    spelt = true;
+                } else {
+                    words.add(w);
+                    misspelled = true;
+                }
             }
         }
         String whole = FactDocs.compact(key);
-        if (whole.length() >= FactDocs.GRAM) {
+        if (whole.length() >= FactDocs.GRAM && (misspelled || !spelt) && !known(reader, whole)) {
             words.add(whole);
         }
         Map<String, Double> keys = new HashMap<>();
@@ -271,6 +480,11 @@ public final class Ranker {
             }
             offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
         }
+    }
+
+    /** True when {@code word} is a word of the index's text as it stands (unstemmed): spelt right, so not corrected. */
+    private static boolean known(IndexReader r, String word) throws IOException {
+        return r.docFreq(new Term(FactDocs.EXACT, word)) > 0;
     }
 
     /** The key dictionaries of the searcher's segments (each built once per segment and kept while it lives). */

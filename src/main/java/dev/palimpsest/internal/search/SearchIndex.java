@@ -60,7 +60,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Where catch-up progress goes: a logger of its own, so a program can show it (or not) apart from notices. */
     private static final org.slf4j.Logger PROGRESS = org.slf4j.LoggerFactory.getLogger("dev.palimpsest.progress");
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-5";
+    static final String FORMAT = "palimpsest-search-6";
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
