@@ -171,9 +171,9 @@ public final class Erasure {
         List<Violation> bad = new ArrayList<>();
         if (reason == null || reason.isBlank()) {
             bad.add(new Violation(Rule.REASON_REQUIRED, "forget", "forget needs a reason"));
-        } else if (dev.palimpsest.model.Text.loneSurrogate(reason) >= 0) {
-            bad.add(new Violation(Rule.INVALID_TEXT, "forget",
-                    dev.palimpsest.model.Text.problem("the reason", reason)));
+        } else {
+            dev.palimpsest.model.Text.findProblem("the reason", reason)
+                    .ifPresent(p -> bad.add(new Violation(Rule.INVALID_TEXT, "forget", p)));
         }
         LinkedHashSet<FactId> forgotten = new LinkedHashSet<>();
         TreeSet<FactId> closure = new TreeSet<>();

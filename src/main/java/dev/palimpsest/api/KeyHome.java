@@ -56,9 +56,20 @@ public record KeyHome(Path dir) {
     /**
      * Why {@code file} must not be read into a store: its real path (links resolved) lies in this
      * key home, which holds secret keys; null when it does not, or when either does not exist.
+     *
+     * @deprecated answers null for a readable file; use {@link #readRefusal(Path)}.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public String holds(Path file) {
         return SecretMaterial.inKeyHome(Objects.requireNonNull(file, "file"), dir);
+    }
+
+    /**
+     * Why {@code file} must not be read into a store: its real path (links resolved) lies in this
+     * key home, which holds secret keys; empty when it does not, or when either does not exist.
+     */
+    public java.util.Optional<String> readRefusal(Path file) {
+        return java.util.Optional.ofNullable(SecretMaterial.inKeyHome(Objects.requireNonNull(file, "file"), dir));
     }
 
     /** The path of the actor's secret key file in this key home, whether or not it exists. */

@@ -43,7 +43,12 @@ public final class ProducedFiles {
      * secret-key material is refused ({@code secret-material}); nothing is written when the put is
      * rejected. A put that changes nothing (same bytes, run and provenance) returns the current
      * version without a commit.
+     *
+     * @deprecated a null source or run had a meaning (a null source: rule {@code file-source-required});
+     *     use {@link #put(ActorName, Put)}: {@code put(actor, Put.of(name, file, source).withRun(run)
+     *     .withParents(parents).withClaims(claims))}, leaving out {@code withRun} for no run.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public StoredFile put(ActorName actor, String name, Path file, FactId source, String run, List<FactId> parents,
             List<FactId> claims) throws RejectedException, ConflictException {
         Objects.requireNonNull(actor, "actor");
@@ -51,6 +56,90 @@ public final class ProducedFiles {
         Objects.requireNonNull(file, "file");
         return records.put(actor, store.signer(actor),
                 new FileRecords.Put(name, file, source, run, parents, claims));
+    }
+
+    /**
+     * Stores the bytes of {@code request}'s file under its name as one signed commit by {@code actor}.
+     * Its source must exist at main's tip, as must every parent (a produced file: {@code
+     * file-parent-not-file}) and claim ({@code ref-target-missing}); a file that resolves into the key
+     * home or holds OpenPGP secret-key material is refused ({@code secret-material}); nothing is
+     * written when the put is rejected. A put that changes nothing (same bytes, run and provenance)
+     * returns the current version without a commit.
+     */
+    public StoredFile put(ActorName actor, Put request) throws RejectedException, ConflictException {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(request, "request");
+        return records.put(actor, store.signer(actor), new FileRecords.Put(request.name, request.file,
+                request.source, request.run, request.parents, request.claims));
+    }
+
+    /**
+     * What {@link #put(ActorName, Put)} stores: a name, the file whose bytes are stored, the source it
+     * was produced from, and optionally the agent run, parents (other produced files) and claims it is
+     * about (none unless set). Immutable and thread-safe; each {@code with…} answers a changed copy.
+     */
+    public static final class Put {
+        private final String name;
+        private final Path file;
+        private final FactId source;
+        private final String run;
+        private final List<FactId> parents;
+        private final List<FactId> claims;
+
+        private Put(String name, Path file, FactId source, String run, List<FactId> parents, List<FactId> claims) {
+            this.name = name;
+            this.file = file;
+            this.source = source;
+            this.run = run;
+            this.parents = List.copyOf(parents);
+            this.claims = List.copyOf(claims);
+        }
+
+        /** The bytes of {@code file} under {@code name}, produced from {@code source}, without run, parents or claims. */
+        public static Put of(String name, Path file, FactId source) {
+            return new Put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(file, "file"),
+                    Objects.requireNonNull(source, "source"), null, List.of(), List.of());
+        }
+
+        /** The same put made in agent run {@code run}. */
+        public Put withRun(String run) {
+            return new Put(name, file, source, Objects.requireNonNull(run, "run"), parents, claims);
+        }
+
+        /** The same put deriving from the produced files {@code parents} (instead of those set before). */
+        public Put withParents(List<FactId> parents) {
+            return new Put(name, file, source, run, Objects.requireNonNull(parents, "parents"), claims);
+        }
+
+        /** The same put about the claims {@code claims} (instead of those set before). */
+        public Put withClaims(List<FactId> claims) {
+            return new Put(name, file, source, run, parents, Objects.requireNonNull(claims, "claims"));
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public Path file() {
+            return file;
+        }
+
+        public FactId source() {
+            return source;
+        }
+
+        /** The agent run; empty when none is set. */
+        public java.util.Optional<String> run() {
+            return java.util.Optional.ofNullable(run);
+        }
+
+        public List<FactId> parents() {
+            return parents;
+        }
+
+        public List<FactId> claims() {
+            return claims;
+        }
     }
 
     /** The record id a name's versions are kept under. */

@@ -25,8 +25,8 @@ import java.util.Objects;
  * summary) the report counts the leaky (kept but dead), the over-deleted (removed but alive) and the
  * agreeing, and with a second oracle how often the two agree. Entailed edges are decided by symbolic
  * recomputation of the entailment; a judge decides merges, summaries and model-authored edges
- * (ungraded without one). Nothing is written. Thread-safe when the judges are; arguments must not be
- * null unless documented.
+ * (ungraded with {@link AuditOracles#NONE}). Nothing is written. Thread-safe when the judges are; no
+ * argument may be null.
  */
 public final class Rederivations {
     private final Receipts receipts;
@@ -40,7 +40,10 @@ public final class Rederivations {
      *
      * @throws NotFoundException {@code at} is no commit of the store
      * @throws RejectedException no document, a document not live at {@code at}, or bad draws or tau
+     * @deprecated a null judge meant ungraded; use {@link #retractSource(List, CommitId, int, double, AuditOracles)}
+     *     with {@code AuditOracles.of(judge)}, or {@link AuditOracles#NONE} for none.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public RederiveReport retractSource(List<FactId> docs, CommitId at, int draws, double tau, Judge judge)
             throws NotFoundException, RejectedException {
         Objects.requireNonNull(docs, "docs");
@@ -111,7 +114,10 @@ public final class Rederivations {
      *
      * @throws NotFoundException {@code at} is no commit of the store
      * @throws RejectedException no live assertion uses the predicate at {@code at}, or bad draws or tau
+     * @deprecated a null judge meant ungraded; use {@link #revokeRelation(String, CommitId, int, double, AuditOracles)}
+     *     with {@code AuditOracles.of(judge)}, or {@link AuditOracles#NONE} for none.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public RederiveReport revokeRelation(String predicate, CommitId at, int draws, double tau, Judge judge)
             throws NotFoundException, RejectedException {
         Objects.requireNonNull(predicate, "predicate");

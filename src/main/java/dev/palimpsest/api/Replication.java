@@ -41,7 +41,8 @@ import org.eclipse.jgit.lib.RefUpdate;
  * {@code main} is fetched into {@code refs/palimpsest/quarantine/<remote>}, every commit main lacks
  * is audited, and only a clean range is adopted: by fast-forward, or by a signed convergent merge
  * commit when both sides advanced), a push that never forces, and {@link #cloneStore}. Obtained
- * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated.
+ * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated (only the
+ * deprecated v1 forms state a null).
  */
 public final class Replication {
     /** The progress task of adopting an audited range (moving main, the merge, the indexes' catch-up). */
@@ -98,8 +99,49 @@ public final class Replication {
      *     {@link dev.palimpsest.model.MergeRefusedException} when the merge commit would break a rule
      *     the audit holds merge commits to (nothing is written)
      * @throws ConflictException when the remote holds another store, or local writers kept moving main
+     * @deprecated a null actor meant fast-forward only; use {@link #pull(String, TransferProgress)} for
+     *     that and {@link #pullAs(String, ActorName, TransferProgress)} when {@code actor} signs a merge.
      */
+    @Deprecated(since = "0.2", forRemoval = true)
     public PullResult pull(String remote, ActorName actor, TransferProgress progress)
+            throws NotFoundException, RejectedException, ConflictException {
+        return pulled(remote, actor, progress);
+    }
+
+    /**
+     * Fetches the remote's {@code main} into quarantine, audits every incoming commit main lacks,
+     * and adopts it only when the audit is clean and main can be fast-forwarded to it: when both
+     * sides advanced, the pull is rejected (a merge needs a signer: {@link #pullAs}).
+     *
+     * @throws NotFoundException when the remote is unknown, no git repository answers at its URL, or it has
+     *     no main
+     * @throws RejectedException when a merge is needed
+     * @throws ConflictException when the remote holds another store, or local writers kept moving main
+     */
+    public PullResult pull(String remote, TransferProgress progress)
+            throws NotFoundException, RejectedException, ConflictException {
+        return pulled(Objects.requireNonNull(remote, "remote"), null, progress);
+    }
+
+    /**
+     * Fetches the remote's {@code main} into quarantine, audits every incoming commit main lacks,
+     * and adopts it only when the audit is clean: by fast-forward, or, when both sides advanced, by a
+     * convergent merge commit that {@code actor} signs.
+     *
+     * @throws NotFoundException when the remote is unknown, no git repository answers at its URL, or it has
+     *     no main
+     * @throws RejectedException when a merge is needed and {@code actor} cannot sign it; a
+     *     {@link dev.palimpsest.model.MergeRefusedException} when the merge commit would break a rule
+     *     the audit holds merge commits to (nothing is written)
+     * @throws ConflictException when the remote holds another store, or local writers kept moving main
+     */
+    public PullResult pullAs(String remote, ActorName actor, TransferProgress progress)
+            throws NotFoundException, RejectedException, ConflictException {
+        Objects.requireNonNull(remote, "remote");
+        return pulled(remote, Objects.requireNonNull(actor, "actor"), progress);
+    }
+
+    private PullResult pulled(String remote, ActorName actor, TransferProgress progress)
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         Objects.requireNonNull(remote, "remote");

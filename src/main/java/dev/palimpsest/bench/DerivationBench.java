@@ -1,6 +1,7 @@
 package dev.palimpsest.bench;
 
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
@@ -110,13 +111,13 @@ public final class DerivationBench {
                 tx.commit();
                 Path warm = Files.createTempFile(dir, "warm", ".bin");
                 Files.write(warm, new byte[1 << 20]);
-                s.files().put(ACTOR, "warm.bin", warm, FactId.of("src"), null, List.of(), List.of());
+                s.files().put(ACTOR, ProducedFiles.Put.of("warm.bin", warm, FactId.of("src")));
                 Files.delete(warm);
                 System.gc();
                 Runtime rt = Runtime.getRuntime();
                 long before = rt.totalMemory() - rt.freeMemory();
                 long t0 = System.nanoTime();
-                StoredFile f = s.files().put(ACTOR, "big.bin", big, FactId.of("src"), null, List.of(), List.of());
+                StoredFile f = s.files().put(ACTOR, ProducedFiles.Put.of("big.bin", big, FactId.of("src")));
                 double put = (System.nanoTime() - t0) / 1e6;
                 long after = rt.totalMemory() - rt.freeMemory();
                 Path gitDir = Files.createTempDirectory(dir, "git");

@@ -102,7 +102,7 @@ public final class PullBench {
                         long gc0 = gcMillis();
                         long jit0 = java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
                         PullPhases phases = new PullPhases();
-                        PullResult r = s.replication().pull("origin", ACTOR, phases);
+                        PullResult r = s.replication().pullAs("origin", ACTOR, phases);
                         List<PullPhases.Phase> ps = phases.end();
                         for (PullPhases.Phase p : ps) {
                             times[i] += p.wall();

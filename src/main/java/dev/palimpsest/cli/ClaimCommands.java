@@ -103,8 +103,9 @@ final class ClaimCommands {
                 TextInput.arg("--run", run);
             }
             FactId fid = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(bytes()));
-            ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null).sealing(sealing.sensitive,
-                    sealing.deadline());
+            ClaimSpec spec = new ClaimSpec(fid, s, p, o, refs, run, confidence, null);
+            spec = sealing.sensitive ? spec.asSensitive() : spec;
+            spec = sealing.deadline() != null ? spec.retainedUntil(sealing.deadline()) : spec;
             spec = sealing.plaintext ? spec.asPlaintext() : spec;
             try (Store store = open()) {
                 ClaimResult r;

@@ -1,5 +1,6 @@
 package dev.palimpsest.cli;
 
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -73,7 +74,8 @@ final class FileCommand implements Callable<Integer> {
             List<FactId> ps = Parse.facts("--parent", parents);
             List<FactId> cs = Parse.facts("--claim", claims);
             try (Store store = open()) {
-                StoredFile f = store.files().put(Parse.actor("--actor", actor.name), n, file, src, r, ps, cs);
+                ProducedFiles.Put put = ProducedFiles.Put.of(n, file, src).withParents(ps).withClaims(cs);
+                StoredFile f = store.files().put(Parse.actor("--actor", actor.name), r == null ? put : put.withRun(r));
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("id", f.id().value());

@@ -69,7 +69,7 @@ final class JudgeCommands {
             }
             Judge j;
             try {
-                j = Judges.openAiCompatible(u, m, env("PALIMPSEST_JUDGE_KEY"), Duration.ofSeconds(timeout), retries);
+                j = openAi(u, m, env("PALIMPSEST_JUDGE_KEY"));
             } catch (IllegalArgumentException e) {
                 throw new Main.UsageException(e.getMessage());
             }
@@ -98,7 +98,7 @@ final class JudgeCommands {
             }
             Judge j;
             try {
-                j = Judges.openAiCompatible(u, m, key, Duration.ofSeconds(timeout), retries);
+                j = openAi(u, m, key);
             } catch (IllegalArgumentException e) {
                 throw new Main.UsageException(e.getMessage());
             }
@@ -112,6 +112,12 @@ final class JudgeCommands {
                         + " and PALIMPSEST_JUDGE_MODEL");
             }
             return j;
+        }
+
+        /** The judge at {@code u} for {@code m} with this judge's timeout and retries; {@code key} null: none sent. */
+        private Judge openAi(String u, String m, String key) {
+            Judges.OpenAi b = Judges.openAi(u, m).timeout(Duration.ofSeconds(timeout)).retries(retries);
+            return (key == null ? b : b.key(key)).build();
         }
 
         private static String env(String name) {

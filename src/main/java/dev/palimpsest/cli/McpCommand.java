@@ -55,7 +55,8 @@ final class McpCommand extends Context implements Callable<Integer> {
         }
         Store store;
         try {
-            store = Store.open(storePath(), home(), StoreOptions.defaults().withFsync(!noFsync).withRun(run));
+            StoreOptions options = StoreOptions.defaults().withFsync(!noFsync);
+            store = Store.open(storePath(), home(), run == null ? options : options.inRun(run));
         } catch (NotFoundException e) {
             throw new Main.NoStoreException(e.getMessage());
         }

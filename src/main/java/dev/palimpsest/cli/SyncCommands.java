@@ -148,7 +148,7 @@ final class SyncCommands {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                return render(this, store.replication().pull(remote, Parse.actor("--actor", actor.name),
+                return render(this, store.replication().pullAs(remote, Parse.actor("--actor", actor.name),
                         progress(this)));
             }
         }
@@ -165,7 +165,7 @@ final class SyncCommands {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                int code = render(this, store.replication().pull(remote, Parse.actor("--actor", actor.name),
+                int code = render(this, store.replication().pullAs(remote, Parse.actor("--actor", actor.name),
                         progress(this)));
                 if (code != Main.OK) {
                     return code;

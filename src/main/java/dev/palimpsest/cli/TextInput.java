@@ -52,9 +52,9 @@ final class TextInput {
             throw new RejectedException(DAMAGED_ARGUMENT, option, "contains U+FFFD, the mark of bytes the locale's"
                     + " encoding (" + argvEncoding + ") could not decode; refused rather than stored damaged" + hint);
         }
-        String bad = dev.palimpsest.model.Text.problem("the text", value);
-        if (bad != null) {
-            throw new RejectedException(Rule.INVALID_TEXT, option, bad);
+        java.util.Optional<String> bad = dev.palimpsest.model.Text.findProblem("the text", value);
+        if (bad.isPresent()) {
+            throw new RejectedException(Rule.INVALID_TEXT, option, bad.get());
         }
         if (!isUtf8(argvEncoding) && !value.chars().allMatch(c -> c < 0x80)) {
             throw new RejectedException(DAMAGED_ARGUMENT, option, "has non-ASCII text decoded with the locale's"
@@ -112,9 +112,9 @@ final class TextInput {
         if (!Files.exists(path)) {
             throw new RejectedException(FILE_UNREADABLE, what, "no such file");
         }
-        String home = keyHome.holds(path);
-        if (home != null) {
-            throw new RejectedException(Rule.SECRET_MATERIAL, what, home + "; it is not read");
+        java.util.Optional<String> home = keyHome.readRefusal(path);
+        if (home.isPresent()) {
+            throw new RejectedException(Rule.SECRET_MATERIAL, what, home.get() + "; it is not read");
         }
         try {
             if (Files.isRegularFile(path)) {

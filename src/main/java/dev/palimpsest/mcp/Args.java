@@ -172,9 +172,9 @@ final class Args {
 
     /** {@code s}; refused (rule {@code invalid-text}, naming the argument) when it holds a lone surrogate. */
     private static String wellFormed(String name, String s) throws RejectedException {
-        String bad = Text.problem("the text", s);
-        if (bad != null) {
-            throw new RejectedException(Rule.INVALID_TEXT, name, bad);
+        java.util.Optional<String> bad = s == null ? java.util.Optional.empty() : Text.findProblem("the text", s);
+        if (bad.isPresent()) {
+            throw new RejectedException(Rule.INVALID_TEXT, name, bad.get());
         }
         return s;
     }

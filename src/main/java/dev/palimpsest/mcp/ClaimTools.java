@@ -116,7 +116,10 @@ final class ClaimTools {
         FactId given = a.optFact("id");
         FactId id = given != null ? given : FactId.of("entity-claim-" + HexFormat.of().formatHex(mint()));
         ClaimSpec spec = new ClaimSpec(id, a.text("subject"), a.text("predicate"), a.text("object"), sources, s.run(),
-                confidence, null).sealing(a.flag("sensitive"), a.optInstant("retain_until"));
+                confidence, null);
+        spec = a.flag("sensitive") ? spec.asSensitive() : spec;
+        java.time.Instant deadline = a.optInstant("retain_until");
+        spec = deadline != null ? spec.retainedUntil(deadline) : spec;
         spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         ClaimResult r;
         try {

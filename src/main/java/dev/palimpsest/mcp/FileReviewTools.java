@@ -1,5 +1,6 @@
 package dev.palimpsest.mcp;
 
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.StoredFile;
@@ -69,7 +70,8 @@ final class FileReviewTools {
         Path tmp = Files.createTempFile("palimpsest-mcp-", ".put");
         try {
             Files.write(tmp, bytes);
-            StoredFile f = s.store().files().put(s.actor(), name, tmp, source, s.run(), parents, claims);
+            ProducedFiles.Put put = ProducedFiles.Put.of(name, tmp, source).withParents(parents).withClaims(claims);
+            StoredFile f = s.store().files().put(s.actor(), s.run() == null ? put : put.withRun(s.run()));
             return Views.storedFile(f);
         } finally {
             deleteQuietly(tmp);

@@ -2,6 +2,7 @@ package dev.palimpsest.model;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A context brief: what an agent puts in its prompt before it works. {@code sections} in priority
@@ -38,22 +39,38 @@ public record Brief(List<Section> sections, int omitted, int budget, int tokens)
         }
     }
 
-    /** The line that says what was dropped, or null when nothing was. */
+    /**
+     * The line that says what was dropped, or null when nothing was.
+     *
+     * @deprecated answers null when nothing was dropped; use {@link #omission()}.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public String omissionLine() {
-        return omitted == 0 ? null : omissionLine(omitted, budget);
+        return omission().orElse(null);
     }
 
-    /** "(+N lines omitted to fit a B-token budget)". */
+    /** The line that says what was dropped; empty when nothing was. */
+    public Optional<String> omission() {
+        return omitted == 0 ? Optional.empty() : Optional.of(omissionLine(omitted, budget));
+    }
+
+    /**
+     * "(+N lines omitted to fit a B-token budget)". Plumbing of the brief's fitting, public for it;
+     * a caller reads {@link #omission()}.
+     */
     public static String omissionLine(int omitted, int budget) {
         return "(+" + omitted + (omitted == 1 ? " line" : " lines") + " omitted to fit a " + budget + "-token budget)";
     }
 
     /** The brief as prompt text: each section's name and colon, its lines, a blank line between sections. */
     public String text() {
-        return render(sections, omissionLine());
+        return render(sections, omission().orElse(null));
     }
 
-    /** The text of these sections followed by {@code omission} (null: none). */
+    /**
+     * The text of these sections followed by {@code omission} (null: none). Plumbing of the brief's
+     * fitting (it measures candidate texts), public for it; a caller reads {@link #text()}.
+     */
     public static String render(List<Section> sections, String omission) {
         StringBuilder b = new StringBuilder();
         for (Section s : sections) {

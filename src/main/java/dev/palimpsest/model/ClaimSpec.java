@@ -28,9 +28,26 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
         this(id, subject, predicate, object, sources, run, confidence, body, false, null);
     }
 
-    /** The same claim written sealed ({@code sensitive}) and/or with a retention deadline (null: none). */
+    /**
+     * The same claim written sealed ({@code sensitive}) and/or with a retention deadline (null: none).
+     *
+     * @deprecated a null deadline meant none; use {@link #asSensitive()} and {@link #retainedUntil}, each
+     *     only when it applies.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public ClaimSpec sealing(boolean isSensitive, java.time.Instant deadline) {
         return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline, plaintext);
+    }
+
+    /** The same claim written sealed (encrypted with its own data key, so it can be forgotten). */
+    public ClaimSpec asSensitive() {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, true, retainUntil, plaintext);
+    }
+
+    /** The same claim with a retention deadline (sealed; {@code expire} forgets it once the deadline passed). */
+    public ClaimSpec retainedUntil(java.time.Instant deadline) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive,
+                Objects.requireNonNull(deadline, "deadline"), plaintext);
     }
 
     /** The same claim kept in the clear although a source is sealed ({@link FactSpec#asPlaintext()}). */

@@ -108,13 +108,13 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
         return seal != null && !seal.open();
     }
 
-    /** The same fact with another seal (null: plaintext). */
+    /** The same fact with another seal (null: plaintext). Plumbing of the store's sealing, public for it. */
     public Fact withSeal(Seal value) {
         return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, value, retainUntil,
                 value == null && plaintext);
     }
 
-    /** The same fact with another retention deadline (null: none). */
+    /** The same fact with another retention deadline (null: none). Plumbing of the store's gate, public for it. */
     public Fact withRetainUntil(java.time.Instant value) {
         return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value, plaintext);
     }

@@ -68,7 +68,10 @@ public record Grounding(String subject, String predicate, String object, Receipt
         return new Grounding(subject, predicate, object, r, s, flat, review);
     }
 
-    /** The same grounding with the reviewer's verdict recorded (null: none). */
+    /**
+     * The same grounding with the reviewer's verdict recorded (null: none). Plumbing of verified claims
+     * and the gate, public for them.
+     */
     public Grounding withReview(ClaimReview value) {
         return new Grounding(subject, predicate, object, receipt, sentences, flat, value);
     }

@@ -25,7 +25,10 @@ public record ProvenanceNode(FactId id, RefRole role, CommitId version, BlobId b
         }
     }
 
-    /** The same node with other children and, when {@code tombstone} is not null, forgotten at that commit. */
+    /**
+     * The same node with other children and, when {@code tombstone} is not null, forgotten at that
+     * commit. Plumbing of {@code explain}, public for it.
+     */
     public ProvenanceNode with(List<ProvenanceNode> newChildren, CommitId tombstone) {
         return tombstone == null
                 ? new ProvenanceNode(id, role, version, blob, status, kind, actor, run, cycle, newChildren, null)

@@ -36,8 +36,23 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
         return new StoreOptions(on, maxRetries, run);
     }
 
-    /** The same options with every commit marked as made in agent run {@code value} (null: none). */
+    /**
+     * The same options with every commit marked as made in agent run {@code value} (null: none).
+     *
+     * @deprecated a null run meant none; use {@link #inRun(String)}, or {@link #withoutRun()} for none.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
     public StoreOptions withRun(String value) {
         return new StoreOptions(fsync, maxRetries, value);
+    }
+
+    /** The same options with every commit marked as made in agent run {@code run} (a valid run name). */
+    public StoreOptions inRun(String run) {
+        return new StoreOptions(fsync, maxRetries, java.util.Objects.requireNonNull(run, "run"));
+    }
+
+    /** The same options without a run: commits carry no {@code Palimpsest-Run} trailer of the store's own. */
+    public StoreOptions withoutRun() {
+        return new StoreOptions(fsync, maxRetries, null);
     }
 }

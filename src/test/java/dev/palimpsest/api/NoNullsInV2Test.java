@@ -50,7 +50,17 @@ import org.junit.jupiter.api.io.TempDir;
 class NoNullsInV2Test {
     /** Classes whose every reference parameter is checked, not only commits. */
     private static final Set<Class<?>> EVERY_PARAMETER = Set.of(Store.class, Claims.class, ClaimsAt.class,
-            Recall.class, Derivations.class, SearchQuery.Builder.class, BriefRequest.Builder.class);
+            Recall.class, Derivations.class, SearchQuery.Builder.class, BriefRequest.Builder.class, Judges.class,
+            Judges.OpenAi.class, ProducedFiles.Put.class);
+    /** The v2 forms that replaced v1 leftovers (docs/java-api.md), by class: every reference parameter is checked. */
+    private static final Map<Class<?>, Set<String>> LEFTOVERS_V2 = Map.of(
+            Rederivations.class, Set.of("retractSource", "revokeRelation"),
+            Replication.class, Set.of("pull", "pullAs"),
+            ProducedFiles.class, Set.of("put"),
+            KeyHome.class, Set.of("readRefusal"),
+            dev.palimpsest.model.Text.class, Set.of("findLoneSurrogate", "findProblem"),
+            ClaimSpec.class, Set.of("asSensitive", "retainedUntil"),
+            dev.palimpsest.model.StoreOptions.class, Set.of("inRun", "withoutRun"));
 
     @TempDir
     Path dir;
@@ -83,6 +93,17 @@ class NoNullsInV2Test {
         receivers.put(Auditor.class, auditor);
         receivers.put(SearchQuery.Builder.class, SearchQuery.builder());
         receivers.put(BriefRequest.Builder.class, BriefRequest.builder());
+        receivers.put(Judges.OpenAi.class, Judges.openAi("http://localhost:1", "model"));
+        ProducedFiles.Put put = ProducedFiles.Put.of("report.md", dir.resolve("elsewhere"), source);
+        receivers.put(ProducedFiles.Put.class, put);
+        receivers.put(KeyHome.class, new KeyHome(dir.resolve("home")));
+        receivers.put(ClaimSpec.class, ClaimSpec.of("svc", "times out after", "30s", source));
+        receivers.put(dev.palimpsest.model.StoreOptions.class, dev.palimpsest.model.StoreOptions.defaults());
+        samples.put(ProducedFiles.Put.class, put);
+        samples.put(Store.class, store);
+        samples.put(java.time.Duration.class, java.time.Duration.ofSeconds(1));
+        samples.put(java.time.Instant.class, java.time.Instant.parse("2030-01-01T00:00:00Z"));
+        samples.put(dev.palimpsest.model.TransferProgress.class, dev.palimpsest.model.TransferProgress.none());
         samples.put(CommitId.class, head);
         samples.put(FactId.class, source);
         samples.put(String.class, "docs");
@@ -150,6 +171,28 @@ class NoNullsInV2Test {
             }
         }
         assertThat(checked).as("parameters checked").isGreaterThan(60);
+        assertThat(violations).as("v2 forms that accept a null argument").isEmpty();
+    }
+
+    @Test
+    void theV2FormsOfTheV1LeftoversTakeNoNullArgument() {
+        List<String> violations = new ArrayList<>();
+        Set<String> seen = new java.util.TreeSet<>();
+        int checked = 0;
+        for (Map.Entry<Class<?>, Set<String>> e : LEFTOVERS_V2.entrySet()) {
+            for (Executable m : v2Surface(e.getKey())) {
+                if (!e.getValue().contains(m.getName())) {
+                    continue;
+                }
+                seen.add(e.getKey().getSimpleName() + "." + m.getName());
+                for (int i : referenceParameters(m, p -> true)) {
+                    checked++;
+                    check(m, i).ifPresent(violations::add);
+                }
+            }
+        }
+        assertThat(seen).as("v2 forms found").hasSize(LEFTOVERS_V2.values().stream().mapToInt(Set::size).sum());
+        assertThat(checked).as("parameters checked").isGreaterThan(20);
         assertThat(violations).as("v2 forms that accept a null argument").isEmpty();
     }
 

@@ -17,15 +17,12 @@ import org.junit.jupiter.api.Test;
  * The Javadoc side of "no nulls in the public API": no public method of {@code dev.palimpsest.api}
  * or {@code dev.palimpsest.model} that is not deprecated documents a null as meaning something
  * ("null: none", "may be null", "when not null", "null when …"). The forms that still do are listed
- * in {@link #NOT_YET_V2}, each a known leftover of v1 named in docs/java-api.md; the list may only
- * shrink: a listed form that stops mentioning null fails the test until it is taken off.
+ * in {@link #NOT_YET_V2}, each a known leftover of v1 named in docs/java-api.md (model plumbing that
+ * is public only for the store's own use); the list may only shrink: a listed form that stops mentioning null fails the test until it is taken off.
  */
 class NullDocumentationTest {
     private static final Set<String> NOT_YET_V2 = Set.of(
-            "Judges.openAiCompatible", "KeyHome.holds", "ProducedFiles.put", "Rederivations.retractSource",
-            "Rederivations.revokeRelation", "Replication.pull", "Brief.omissionLine", "Brief.render",
-            "ClaimSpec.sealing", "Fact.withSeal", "Fact.withRetainUntil", "Grounding.withReview",
-            "ProvenanceNode.with", "StoreOptions.withRun", "Text.loneSurrogate", "Text.problem");
+            "Brief.render", "Fact.withSeal", "Fact.withRetainUntil", "Grounding.withReview", "ProvenanceNode.with");
 
     /** What follows a Javadoc comment when it documents a public method or constructor: annotations, then the signature. */
     private static final Pattern MEMBER = Pattern.compile("\\s*((?:@[\\w.]+(?:\\([^)]*\\))?\\s*)*)public "
@@ -45,7 +42,9 @@ class NullDocumentationTest {
     @Test
     void theScanFindsTheDeprecatedFormsThatDid() throws IOException {
         assertThat(nullDocumented(true)).contains("Claims.current", "Claims.contradictions", "Claims.claimVerified",
-                "Auditor.audit", "SearchQuery.at", "BriefRequest.of");
+                "Auditor.audit", "SearchQuery.at", "BriefRequest.of", "Judges.openAiCompatible", "KeyHome.holds",
+                "ProducedFiles.put", "Rederivations.retractSource", "Replication.pull", "Text.problem",
+                "StoreOptions.withRun", "ClaimSpec.sealing");
     }
 
     private static Set<String> nullDocumented(boolean deprecatedToo) throws IOException {

@@ -75,8 +75,8 @@ class SetupRuleCasesTest {
             t.commit();
         });
         add(Rule.NO_SECRET_KEY, "actor bob", (s, d) -> s.begin(BOB));
-        add(Rule.SECRET_MATERIAL, "file %dir%/home/keys/alice.sec.asc", (s, d) -> s.files().put(ALICE, "key.asc",
-                d.resolve("home/keys/alice.sec.asc"), SRC, null, List.of(), List.of()));
+        add(Rule.SECRET_MATERIAL, "file %dir%/home/keys/alice.sec.asc", (s, d) -> s.files().put(ALICE,
+                ProducedFiles.Put.of("key.asc", d.resolve("home/keys/alice.sec.asc"), SRC)));
         add(Rule.KEY_MISMATCH, "actor bob", (s, d) -> {
             String trusted = new KeyHome(d.resolve("other-home")).generateKey(BOB);
             s.begin(ALICE).addKey(BOB, trusted, dev.palimpsest.model.KeyRole.AGENT).commit();

@@ -1,6 +1,7 @@
 package dev.palimpsest.files;
 
 import dev.palimpsest.api.Auditor;
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.model.AuditProgress;
@@ -15,8 +16,8 @@ public final class LargePutMain {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         try (Store s = TestStores.init(dir)) {
-            StoredFile f = s.files().put(TestStores.ALICE, "big.bin", Path.of(args[1]),
-                    ProducedFilesTest.source(s, "doc-big"), null, List.of(), List.of());
+            StoredFile f = s.files().put(TestStores.ALICE, ProducedFiles.Put.of("big.bin", Path.of(args[1]),
+                    ProducedFilesTest.source(s, "doc-big")));
             System.out.println("sha256 " + f.sha256());
             System.out.println("path " + f.path());
             try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(Path.of(args[1] + ".back"))) {

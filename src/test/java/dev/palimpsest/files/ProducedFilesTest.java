@@ -61,15 +61,15 @@ class ProducedFilesTest {
         try (Store s = TestStores.init(dir)) {
             FactId src = source(s, "doc-1");
             ProducedFiles files = s.files();
-            StoredFile v1 = files.put(ALICE, "report.md", bytes("a", "# first\n"), src, "run-1", List.of(), List.of());
-            StoredFile v2 = files.put(ALICE, "report.md", bytes("b", "# second\n"), src, "run-2", List.of(), List.of());
+            StoredFile v1 = files.put(ALICE, ProducedFiles.Put.of("report.md", bytes("a", "# first\n"), src).withRun("run-1"));
+            StoredFile v2 = files.put(ALICE, ProducedFiles.Put.of("report.md", bytes("b", "# second\n"), src).withRun("run-2"));
             assertThat(v2.id()).isEqualTo(v1.id());
             assertThat(v1.mediaType()).isEqualTo("text/markdown");
             assertThat(files.versions("report.md")).extracting(StoredFile::sha256).containsExactly(v1.sha256(), v2.sha256());
             assertThat(files.versions("report.md")).extracting(StoredFile::live).containsExactly(false, true);
             // a traversal-looking name is just a name
-            StoredFile evil = files.put(ALICE, "../../etc/passwd", bytes("c", "# first\n"), src, null, List.of(v1.id()),
-                    List.of());
+            StoredFile evil = files.put(ALICE, ProducedFiles.Put.of("../../etc/passwd", bytes("c", "# first\n"), src)
+                    .withParents(List.of(v1.id())));
             assertThat(evil.name()).isEqualTo("../../etc/passwd");
             assertThat(evil.path()).startsWith("files/").doesNotContain("..");
             // identical bytes: one blob, one path
@@ -105,15 +105,15 @@ class ProducedFilesTest {
             FactId src = source(s, "doc-1");
             Path f = bytes("x", "unique bytes nobody stored " + System.nanoTime());
             Set<String> before = TestStores.durableState(s.gitDir());
-            assertThatThrownBy(() -> s.files().put(ALICE, "x.txt", f, null, null, List.of(), List.of()))
-                    .isInstanceOf(RejectedException.class).hasMessageContaining("file-source-required");
-            assertThatThrownBy(() -> s.files().put(ALICE, "x.txt", f, FactId.of("nope"), null, List.of(), List.of()))
+            assertThatThrownBy(() -> ProducedFiles.Put.of("x.txt", f, null))
+                    .isInstanceOf(NullPointerException.class).hasMessage("source"); // file-source-required: GateRuleCasesTest
+            assertThatThrownBy(() -> s.files().put(ALICE, ProducedFiles.Put.of("x.txt", f, FactId.of("nope"))))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("ref-target-missing");
-            assertThatThrownBy(() -> s.files().put(ALICE, "x.txt", f, src, null, List.of(FactId.of("file-0")),
-                    List.of())).isInstanceOf(RejectedException.class).hasMessageContaining("ref-target-missing");
-            assertThatThrownBy(() -> s.files().put(ALICE, "x.txt", f, src, null, List.of(src), List.of()))
+            assertThatThrownBy(() -> s.files().put(ALICE, ProducedFiles.Put.of("x.txt", f, src)
+                    .withParents(List.of(FactId.of("file-0"))))).isInstanceOf(RejectedException.class).hasMessageContaining("ref-target-missing");
+            assertThatThrownBy(() -> s.files().put(ALICE, ProducedFiles.Put.of("x.txt", f, src).withParents(List.of(src))))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("file-parent-not-file");
-            assertThatThrownBy(() -> s.files().put(ALICE, "x.txt", f, src, null, List.of(), List.of(FactId.of("c9"))))
+            assertThatThrownBy(() -> s.files().put(ALICE, ProducedFiles.Put.of("x.txt", f, src).withClaims(List.of(FactId.of("c9")))))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("ref-target-missing");
             assertThat(TestStores.durableState(s.gitDir())).isEqualTo(before);
         }

@@ -92,7 +92,8 @@ class ForgetModelTest {
                     if (!refs.isEmpty() && rnd.nextInt(3) == 0) {
                         List<RefSpec> src = List.of(new RefSpec(refs.get(0).target(), null, RefRole.SOURCE, null));
                         ClaimSpec c = new ClaimSpec(id, "ent" + id.value(), "has", token(next - 1) + " value", src, null,
-                                null, null).sealing(true, deadline);
+                                null, null).asSensitive();
+                        c = deadline == null ? c : c.retainedUntil(deadline);
                         s.claims().claim(ALICE, c);
                         claims.add(id);
                         targets.clear();

@@ -86,7 +86,7 @@ class SyncDaemonTest {
         assertThat(sync.code()).as(sync.err()).isZero();
         assertThat(sync.out()).contains("merged ").contains("pushed ");
         try (Store s = Store.open(a, home, OPTIONS)) {
-            assertThat(s.replication().pull("origin", ALICE, NONE)).isInstanceOf(PullResult.FastForward.class);
+            assertThat(s.replication().pullAs("origin", ALICE, NONE)).isInstanceOf(PullResult.FastForward.class);
             assertThat(s.read(FactId.of("y"), s.head())).isInstanceOf(FactRead.Found.class);
         }
         assertThat(head(a)).isEqualTo(head(hub)).isEqualTo(head(b));

@@ -123,7 +123,7 @@ class RederivationAuditTest {
             Set<String> dead = new HashSet<>();
             b.gen().assertions.stream().filter(a -> b.gen().retracted.contains(a.doc())).forEach(a -> dead.add(a.id()));
             ScriptedJudge oracle = truthful(b.gen(), dead);
-            RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2, oracle);
+            RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2, AuditOracles.of(oracle));
             assertThat(store.head()).isEqualTo(b.built()); // a dry run writes nothing
             CommitResult applied = store.receipts().apply(TestStores.ALICE,
                     store.receipts().planRetractSource(docs, "audit test"));
@@ -159,7 +159,8 @@ class RederivationAuditTest {
             List<FactId> docs = b.gen().retracted.stream().map(d -> FactId.of(ReceiptsGraphGen.doc(d))).toList();
             Set<String> dead = new HashSet<>();
             b.gen().assertions.stream().filter(a -> b.gen().retracted.contains(a.doc())).forEach(a -> dead.add(a.id()));
-            RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2, truthful(b.gen(), dead));
+            RederiveReport r = store.rederivations().retractSource(docs, b.built(), 5, 0.2,
+                    AuditOracles.of(truthful(b.gen(), dead)));
             CommitResult applied = store.receipts().apply(TestStores.ALICE,
                     store.receipts().planRetractSource(docs, "audit test"));
             ReceiptsBench.Truth t = truthAfter(b, dead, applied);
@@ -178,7 +179,7 @@ class RederivationAuditTest {
             Set<String> dead = new HashSet<>();
             b.gen().assertions.stream().filter(a -> b.gen().retracted.contains(a.doc())).forEach(a -> dead.add(a.id()));
             ScriptedJudge judge = ScriptedJudge.answering("j", r -> "{\"supported\": true}");
-            store.rederivations().retractSource(docs, b.built(), 1, 0.0, judge);
+            store.rederivations().retractSource(docs, b.built(), 1, 0.0, AuditOracles.of(judge));
             Map<String, ReceiptsGraphGen.Artifact> byId = b.gen().artifacts.stream()
                     .collect(Collectors.toMap(ReceiptsGraphGen.Artifact::id, a -> a));
             Pattern member = Pattern.compile("\n- (\\S+): ");
@@ -238,7 +239,7 @@ class RederivationAuditTest {
             Set<String> dead = new HashSet<>();
             b.gen().assertions.stream().filter(a -> a.triple().p().equals("regulates")).forEach(a -> dead.add(a.id()));
             RederiveReport r = store.rederivations().revokeRelation("regulates", b.built(), 3, 0.2,
-                    truthful(b.gen(), dead));
+                    AuditOracles.of(truthful(b.gen(), dead)));
             assertThat(r.operation()).isEqualTo(Withdrawal.REVOKE_RELATION);
             assertThat(r.targets()).containsExactly("regulates");
             CommitResult applied = store.receipts().apply(TestStores.ALICE,
@@ -270,20 +271,20 @@ class RederivationAuditTest {
             List<FactId> docs = b.gen().retracted.stream().map(d -> FactId.of(ReceiptsGraphGen.doc(d))).toList();
             // draws 0..3 say alive, draw 4 says dead: 4 of 5 alive reaches 1 - 0.2
             ScriptedJudge mostly = ScriptedJudge.answering("j", r -> "{\"supported\": " + (r.draw() < 4) + "}");
-            LayerAudit m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, mostly).layers().get(Layer.MERGE);
+            LayerAudit m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, AuditOracles.of(mostly)).layers().get(Layer.MERGE);
             assertThat(m.alive()).isEqualTo(m.graded());
             // with tau 0.1, 4 of 5 is not enough: undecided
             ScriptedJudge again = ScriptedJudge.answering("j", r -> "{\"supported\": " + (r.draw() < 4) + "}");
-            m = store.rederivations().retractSource(docs, b.built(), 5, 0.1, again).layers().get(Layer.MERGE);
+            m = store.rederivations().retractSource(docs, b.built(), 5, 0.1, AuditOracles.of(again)).layers().get(Layer.MERGE);
             assertThat(m.undecided()).isEqualTo(m.graded());
             assertThat(m.alive() + m.dead() + m.leaky() + m.overDeleted() + m.agree()).isZero();
             // "true" as a string is no vote: 3 real dead votes of 5 is not 1 - 0.2
             ScriptedJudge sloppy = ScriptedJudge.answering("j", r -> r.draw() < 2 ? "{\"supported\": \"true\"}"
                     : "{\"supported\": false}");
-            m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, sloppy).layers().get(Layer.MERGE);
+            m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, AuditOracles.of(sloppy)).layers().get(Layer.MERGE);
             assertThat(m.undecided()).isEqualTo(m.graded());
             ScriptedJudge dead = ScriptedJudge.answering("j", r -> "{\"supported\": false}");
-            m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, dead).layers().get(Layer.MERGE);
+            m = store.rederivations().retractSource(docs, b.built(), 5, 0.2, AuditOracles.of(dead)).layers().get(Layer.MERGE);
             assertThat(m.dead()).isEqualTo(m.graded());
             assertThat(m.leaky()).isEqualTo(m.graded() - m.overDeleted() - m.agree());
         }

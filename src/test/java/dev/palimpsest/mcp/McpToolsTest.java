@@ -42,7 +42,7 @@ class McpToolsTest {
     void open() throws Exception {
         TestStores.init(dir).close();
         store = Store.open(dir.resolve("store.git"), new KeyHome(dir.resolve("home")),
-                StoreOptions.defaults().withFsync(false).withRun("run-7"));
+                StoreOptions.defaults().withFsync(false).inRun("run-7"));
         session = new Session(store, TestStores.ALICE, "run-7");
         tools = new java.util.HashMap<>();
         PalimpsestMcpServer.tools(session, ToolSet.ALL).forEach(t -> tools.put(t.name(), t));

@@ -12,15 +12,15 @@ class TextTest {
 
     @Test
     void aLoneSurrogateIsFoundAndAPairIsNot() {
-        assertThat(Text.loneSurrogate(null)).isEqualTo(-1);
-        assertThat(Text.loneSurrogate("")).isEqualTo(-1);
-        assertThat(Text.loneSurrogate("plain café 日本 \ud83d\ude00")).isEqualTo(-1);
-        assertThat(Text.loneSurrogate("a\ud800")).isEqualTo(1);
-        assertThat(Text.loneSurrogate("\udc00a")).isZero();
-        assertThat(Text.loneSurrogate("\ud83d\ude00\ude00")).isEqualTo(2);
-        assertThat(Text.loneSurrogate("\ud83d\ud83d\ude00")).isZero();
-        assertThat(Text.problem("the body", "ok")).isNull();
-        assertThat(Text.problem("the body", "ab\ud800")).isEqualTo("the body holds a lone UTF-16 surrogate U+D800 at"
+        assertThatThrownBy(() -> Text.findLoneSurrogate(null)).isInstanceOf(NullPointerException.class);
+        assertThat(Text.findLoneSurrogate("")).isEmpty();
+        assertThat(Text.findLoneSurrogate("plain café 日本 \ud83d\ude00")).isEmpty();
+        assertThat(Text.findLoneSurrogate("a\ud800")).hasValue(1);
+        assertThat(Text.findLoneSurrogate("\udc00a")).hasValue(0);
+        assertThat(Text.findLoneSurrogate("\ud83d\ude00\ude00")).hasValue(2);
+        assertThat(Text.findLoneSurrogate("\ud83d\ud83d\ude00")).hasValue(0);
+        assertThat(Text.findProblem("the body", "ok")).isEmpty();
+        assertThat(Text.findProblem("the body", "ab\ud800")).hasValue("the body holds a lone UTF-16 surrogate U+D800 at"
                 + " index 2, which UTF-8 cannot store; send well-formed Unicode");
         assertThat(Text.require("x", "fine")).isEqualTo("fine");
         assertThatThrownBy(() -> Text.require("x", "\udfff")).isInstanceOf(InvalidTextException.class)

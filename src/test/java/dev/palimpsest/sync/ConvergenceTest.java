@@ -138,7 +138,7 @@ class ConvergenceTest {
     private static boolean sync(Store s, ActorName actor) throws Exception {
         boolean merged = false;
         for (int attempt = 0; attempt < 5; attempt++) {
-            PullResult r = s.replication().pull("origin", actor, NONE);
+            PullResult r = s.replication().pullAs("origin", actor, NONE);
             assertThat(r).isNotInstanceOf(PullResult.Refused.class);
             merged |= r instanceof PullResult.Merged;
             try {

@@ -66,7 +66,7 @@ class ForgetAcrossReplicasTest {
         for (Path[] pair : new Path[][] {{a2, b}, {b2, a}}) {
             try (Store s = rs.open(pair[0])) {
                 s.replication().addRemote(new Remote("peer", pair[1].toString()));
-                assertThat(s.replication().pull("peer", ALICE, NONE)).isInstanceOf(PullResult.Merged.class);
+                assertThat(s.replication().pullAs("peer", ALICE, NONE)).isInstanceOf(PullResult.Merged.class);
                 NotFoundException gone = catchThrowableOfType(() -> s.read(F, s.head()), NotFoundException.class);
                 assertThat(gone).as("on %s", pair[0].getFileName()).hasMessageContaining("forgotten at");
             }
@@ -92,7 +92,7 @@ class ForgetAcrossReplicasTest {
         Path b = ab[1];
         try (Store s = rs.open(b)) {
             assertThat(((FactRead.Found) s.read(F, s.head())).fact().body()).isEqualTo(SECRET);
-            assertThat(s.replication().pull("origin", BOB, NONE)).isInstanceOf(PullResult.FastForward.class);
+            assertThat(s.replication().pullAs("origin", BOB, NONE)).isInstanceOf(PullResult.FastForward.class);
             assertThat(catchThrowableOfType(() -> s.read(F, s.head()), NotFoundException.class))
                     .hasMessageContaining("forgotten at");
         }
@@ -117,7 +117,7 @@ class ForgetAcrossReplicasTest {
             s.replication().push("origin", NONE);
         }
         try (Store s = rs.open(c)) {
-            s.replication().pull("origin", BOB, NONE);
+            s.replication().pullAs("origin", BOB, NONE);
             assertThat(catchThrowableOfType(() -> s.read(F, s.head()), NotFoundException.class))
                     .hasMessageContaining("forgotten at");
         }

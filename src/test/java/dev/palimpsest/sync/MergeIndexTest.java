@@ -63,7 +63,7 @@ class MergeIndexTest {
             s.claims().claim(CAROL, ClaimSpec.of("auth-service", "times out after", "30s", SRC).id(FactId.of("t-b")));
             s.begin(CAROL).retract(SRC, "the incident report was withdrawn").commit();
             assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(1);
-            assertThat(s.replication().pull("origin", CAROL, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("origin", CAROL, NONE)).isInstanceOf(PullResult.Merged.class);
             assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(2);
             assertThat(s.claims().at(s.head()).contradictions("auth-service")).hasSize(1);
             assertThat(s.read(FactId.of("x"), s.head())).isInstanceOf(FactRead.Found.class);
@@ -75,7 +75,7 @@ class MergeIndexTest {
         assertThat(rebuilt(b)).isEqualTo(merged);
         try (Store s = rs.open(a)) {
             assertThat(s.claims().at(s.head()).current("auth-service", "times out after")).hasSize(1);
-            assertThat(s.replication().pull("origin", ALICE, NONE)).isInstanceOf(PullResult.FastForward.class);
+            assertThat(s.replication().pullAs("origin", ALICE, NONE)).isInstanceOf(PullResult.FastForward.class);
             assertThat(answers(s, s.head())).isEqualTo(merged);
             assertThat(facts(s, aTip)).isEqualTo(atA.subList(0, 4));
             CommitId old = aTip;

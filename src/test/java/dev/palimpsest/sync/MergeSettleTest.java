@@ -175,7 +175,7 @@ class MergeSettleTest {
         for (Object[] pair : new Object[][] {{a2, b, onA}, {b2, a, onB}}) {
             try (Store s = rs.open((Path) pair[0])) {
                 s.replication().addRemote(new Remote("peer", pair[1].toString()));
-                out.add((PullResult.Merged) s.replication().pull("peer", (ActorName) pair[2], NONE));
+                out.add((PullResult.Merged) s.replication().pullAs("peer", (ActorName) pair[2], NONE));
             }
         }
         assertThat(treeOf(a2, out.get(0).head())).isEqualTo(treeOf(b2, out.get(1).head()));
@@ -184,7 +184,7 @@ class MergeSettleTest {
         for (Object[] pair : new Object[][] {{a2, b2, onA}, {b2, a2, onB}}) {
             try (Store s = rs.open((Path) pair[0])) {
                 s.replication().addRemote(new Remote("other", pair[1].toString()));
-                assertThat(s.replication().pull("other", (ActorName) pair[2], NONE))
+                assertThat(s.replication().pullAs("other", (ActorName) pair[2], NONE))
                         .isNotInstanceOf(PullResult.Refused.class);
             }
         }

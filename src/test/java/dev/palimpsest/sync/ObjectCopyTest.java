@@ -92,7 +92,7 @@ class ObjectCopyTest {
         try (Store s = rs.open(a)) {
             var before = s.head();
             s.replication().addRemote(new Remote("forged", forged.toString()));
-            assertThatThrownBy(() -> s.replication().pull("forged", BOB, NONE))
+            assertThatThrownBy(() -> s.replication().pullAs("forged", BOB, NONE))
                     .isInstanceOf(PalimpsestInternalException.class)
                     .hasMessageContaining(claimed.name() + " from the remote hashes to");
             assertThat(s.head()).isEqualTo(before);
@@ -116,7 +116,7 @@ class ObjectCopyTest {
             s.replication().push("origin", NONE);
         }
         try (Store s = rs.open(b)) {
-            assertThat(s.replication().pull("origin", BOB, NONE)).isInstanceOf(PullResult.FastForward.class);
+            assertThat(s.replication().pullAs("origin", BOB, NONE)).isInstanceOf(PullResult.FastForward.class);
         }
         assertThat(Replicas.head(b)).isEqualTo(Replicas.head(rs.hub));
         Replicas.Result fsck = Replicas.git(b, "fsck", "--strict", "--no-dangling");

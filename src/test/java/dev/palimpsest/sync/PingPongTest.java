@@ -40,12 +40,12 @@ class PingPongTest {
         }
         Path a0 = Replicas.copy(a, dir.resolve("a0.git"));
         try (Store s = rs.open(a)) {
-            assertThat(s.replication().pull("peer", ALICE, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("peer", ALICE, NONE)).isInstanceOf(PullResult.Merged.class);
         }
         try (Store s = rs.open(b)) {
             s.replication().removeRemote("peer");
             s.replication().addRemote(new Remote("peer", a0.toString()));
-            assertThat(s.replication().pull("peer", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("peer", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
             s.replication().removeRemote("peer");
             s.replication().addRemote(new Remote("peer", a.toString()));
         }
@@ -54,7 +54,7 @@ class PingPongTest {
         for (int round = 0; round < 4; round++) {
             for (Path p : List.of(a, b)) {
                 try (Store s = rs.open(p)) {
-                    results.add(s.replication().pull("peer", p == a ? ALICE : BOB, NONE).getClass().getSimpleName());
+                    results.add(s.replication().pullAs("peer", p == a ? ALICE : BOB, NONE).getClass().getSimpleName());
                 }
             }
         }
@@ -80,7 +80,7 @@ class PingPongTest {
         for (int round = 0; round < 4; round++) {
             for (Path p : List.of(a, b)) {
                 try (Store s = rs.open(p)) {
-                    results.add(s.replication().pull("origin", p == a ? ALICE : BOB, NONE).getClass().getSimpleName());
+                    results.add(s.replication().pullAs("origin", p == a ? ALICE : BOB, NONE).getClass().getSimpleName());
                     s.replication().push("origin", NONE);
                 }
             }

@@ -38,14 +38,14 @@ class RemotesAndQuarantineTest {
         ObjectId shared = Replicas.head(rs.hub);
         ObjectId first = Forgery.unsignedCommitOnMain(rs.hub, "bob");
         try (Store s = rs.open(a)) {
-            assertThat(s.replication().pull("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
+            assertThat(s.replication().pullAs("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
         }
         assertThat(ref(a, QUARANTINE)).isEqualTo(first);
 
         setMain(rs.hub, shared);
         ObjectId second = Forgery.unsignedCommitOnMain(rs.hub, "carol");
         try (Store s = rs.open(a)) {
-            assertThat(s.replication().pull("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
+            assertThat(s.replication().pullAs("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
         }
         assertThat(ref(a, QUARANTINE)).isEqualTo(second);
     }
@@ -59,7 +59,7 @@ class RemotesAndQuarantineTest {
         }
         Forgery.unsignedCommitOnMain(rs.hub, "bob");
         try (Store s = rs.open(a)) {
-            assertThat(s.replication().pull("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
+            assertThat(s.replication().pullAs("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
         }
         assertThat(ref(a, QUARANTINE)).isNotNull();
         assertThat(a.resolve("logs").resolve(QUARANTINE)).doesNotExist();
@@ -95,7 +95,7 @@ class RemotesAndQuarantineTest {
         Forgery.unsignedCommitOnMain(rs.hub, "bob");
         try (Store s = rs.open(a)) {
             s.replication().addRemote(new Remote("peer", rs.hub.toString()));
-            assertThat(s.replication().pull("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
+            assertThat(s.replication().pullAs("origin", Replicas.BOB, NONE)).isInstanceOf(PullResult.Refused.class);
         }
         ObjectId main = Replicas.head(a);
         setRef(a, "refs/remotes/origin/main", main);

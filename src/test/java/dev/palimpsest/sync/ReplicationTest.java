@@ -75,7 +75,7 @@ class ReplicationTest {
             assertThat(s.replication().remotes()).extracting(Remote::url)
                     .containsExactly("git://127.0.0.1:9/b.git", rs.hub.toString());
             assertThatThrownBy(() -> s.replication().removeRemote("zeta")).isInstanceOf(NotFoundException.class);
-            assertThatThrownBy(() -> s.replication().pull("nope", BOB, NONE)).isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> s.replication().pullAs("nope", BOB, NONE)).isInstanceOf(NotFoundException.class);
         }
         assertThatThrownBy(() -> new Remote("../x", "/x")).isInstanceOf(IllegalArgumentException.class);
     }
@@ -94,10 +94,10 @@ class ReplicationTest {
         }
         try (Store s = rs.open(b)) {
             var before = s.head();
-            PullResult r = s.replication().pull("origin", CAROL, NONE);
+            PullResult r = s.replication().pullAs("origin", CAROL, NONE);
             assertThat(r).isEqualTo(new PullResult.FastForward(before, s.head(), 1));
             assertThat(s.read(x, s.head())).isInstanceOf(FactRead.Found.class);
-            assertThat(s.replication().pull("origin", CAROL, NONE)).isEqualTo(new PullResult.UpToDate(s.head()));
+            assertThat(s.replication().pullAs("origin", CAROL, NONE)).isEqualTo(new PullResult.UpToDate(s.head()));
         }
         assertThat(Replicas.head(b)).isEqualTo(Replicas.head(rs.hub));
         assertThat(refExists(b, "refs/palimpsest/quarantine/origin")).isFalse();
@@ -115,7 +115,7 @@ class ReplicationTest {
             assertFact(s, CAROL, "y", "Written on replica b.");
             assertThatThrownBy(() -> s.replication().push("origin", NONE)).isInstanceOf(ConflictException.class)
                     .hasMessageContaining("pull first");
-            PullResult r = s.replication().pull("origin", CAROL, NONE);
+            PullResult r = s.replication().pullAs("origin", CAROL, NONE);
             assertThat(r).isInstanceOf(PullResult.Merged.class);
             assertThat(s.replication().push("origin", NONE)).isInstanceOf(PushResult.Pushed.class);
         }
@@ -135,7 +135,7 @@ class ReplicationTest {
         try (Store s = rs.open(b)) {
             y = assertFact(s, CAROL, "y", "Written on replica b.");
             var ours = s.head();
-            PullResult.Merged m = (PullResult.Merged) s.replication().pull("origin", CAROL, NONE);
+            PullResult.Merged m = (PullResult.Merged) s.replication().pullAs("origin", CAROL, NONE);
             assertThat(m.ours()).isEqualTo(ours);
             assertThat(m.theirs().hex()).isEqualTo(Replicas.head(rs.hub).name());
             assertThat(m.lost()).isEmpty();
@@ -165,11 +165,11 @@ class ReplicationTest {
         Path b2 = Replicas.copy(b, dir.resolve("b2.git"));
         try (Store s = rs.open(a2)) {
             s.replication().addRemote(new Remote("peer", b.toString()));
-            assertThat(s.replication().pull("peer", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("peer", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
         }
         try (Store s = rs.open(b2)) {
             s.replication().addRemote(new Remote("peer", a.toString()));
-            assertThat(s.replication().pull("peer", CAROL, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("peer", CAROL, NONE)).isInstanceOf(PullResult.Merged.class);
         }
         assertThat(Replicas.head(a2)).isNotEqualTo(Replicas.head(b2));
         assertThat(Replicas.tree(a2)).isEqualTo(Replicas.tree(b2));
@@ -198,7 +198,7 @@ class ReplicationTest {
         for (Path[] pair : new Path[][] {{a2, b}, {b2, a}}) {
             try (Store s = rs.open(pair[0])) {
                 s.replication().addRemote(new Remote("peer", pair[1].toString()));
-                PullResult.Merged m = (PullResult.Merged) s.replication().pull("peer", ALICE, NONE);
+                PullResult.Merged m = (PullResult.Merged) s.replication().pullAs("peer", ALICE, NONE);
                 assertThat(m.lost()).containsExactly(f);
                 FactRead.Found now = (FactRead.Found) s.read(f, s.head());
                 assertThat(now.fact().body()).isEqualTo("Revised on b, later.");
@@ -240,7 +240,7 @@ class ReplicationTest {
         for (Path[] pair : new Path[][] {{a2, b}, {b2, a}}) {
             try (Store s = rs.open(pair[0])) {
                 s.replication().addRemote(new Remote("peer", pair[1].toString()));
-                PullResult.Merged m = (PullResult.Merged) s.replication().pull("peer", ALICE, NONE);
+                PullResult.Merged m = (PullResult.Merged) s.replication().pullAs("peer", ALICE, NONE);
                 assertThat(m.lost()).isEmpty();
                 assertThat(s.read(f, s.head())).isInstanceOf(FactRead.Retracted.class);
                 assertThat(s.factLiveAtCommit(f, s.head())).isFalse();
@@ -256,7 +256,7 @@ class ReplicationTest {
         ObjectId forged = Forgery.unsignedCommitOnMain(rs.hub, "bob");
         try (Store s = rs.open(a)) {
             var before = s.head();
-            PullResult r = s.replication().pull("origin", BOB, NONE);
+            PullResult r = s.replication().pullAs("origin", BOB, NONE);
             PullResult.Refused refused = (PullResult.Refused) r;
             assertThat(refused.head()).isEqualTo(before);
             assertThat(refused.report().violations()).extracting(v -> v.rule())
@@ -287,7 +287,7 @@ class ReplicationTest {
         try (Store s = rs.open(a)) {
             var before = s.head();
             s.replication().addRemote(new Remote("other", other.toString()));
-            assertThatThrownBy(() -> s.replication().pull("other", BOB, NONE)).isInstanceOf(ConflictException.class)
+            assertThatThrownBy(() -> s.replication().pullAs("other", BOB, NONE)).isInstanceOf(ConflictException.class)
                     .hasMessageContaining("holds another store");
             assertThat(s.head()).isEqualTo(before);
         }
@@ -304,9 +304,9 @@ class ReplicationTest {
         try (Store s = rs.open(b)) {
             assertFact(s, CAROL, "y", "Written on replica b.");
             var before = s.head();
-            assertThatThrownBy(() -> s.replication().pull("origin", dev.palimpsest.model.ActorName.of("mallory"), NONE))
+            assertThatThrownBy(() -> s.replication().pullAs("origin", dev.palimpsest.model.ActorName.of("mallory"), NONE))
                     .isInstanceOf(dev.palimpsest.model.RejectedException.class);
-            assertThatThrownBy(() -> s.replication().pull("origin", null, NONE))
+            assertThatThrownBy(() -> s.replication().pull("origin", NONE))
                     .isInstanceOf(dev.palimpsest.model.RejectedException.class).hasMessageContaining("unknown-actor");
             assertThat(s.head()).isEqualTo(before);
         }

@@ -38,7 +38,7 @@ class TrustAcrossReplicasTest {
         }
         try (Store s = rs.open(b)) {
             ReplicationTest.assertFact(s, BOB, "by-bob", "Written by bob, not yet revoked on b.");
-            assertThat(s.replication().pull("origin", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("origin", BOB, NONE)).isInstanceOf(PullResult.Merged.class);
             assertThat(s.keys(s.head())).extracting(ActorKey::name).containsExactly(ALICE, CAROL, DAVE);
             assertThatThrownBy(() -> ReplicationTest.assertFact(s, BOB, "late", "Bob after the merge."))
                     .isInstanceOf(RejectedException.class).hasMessageContaining("unknown-actor");

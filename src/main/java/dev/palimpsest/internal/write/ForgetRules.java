@@ -35,9 +35,9 @@ final class ForgetRules {
             gate.violation(Rule.REASON_REQUIRED, subject, "forget needs a reason");
             return;
         }
-        String bad = dev.palimpsest.model.Text.problem("the reason", f.reason());
-        if (bad != null) {
-            gate.violation(Rule.INVALID_TEXT, subject, bad);
+        java.util.Optional<String> bad = dev.palimpsest.model.Text.findProblem("the reason", f.reason());
+        if (bad.isPresent()) {
+            gate.violation(Rule.INVALID_TEXT, subject, bad.get());
             return;
         }
         ObjectId at = gate.parent.commit();

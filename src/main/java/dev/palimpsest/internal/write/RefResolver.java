@@ -72,9 +72,10 @@ final class RefResolver {
     }
 
     private Ref resolve(String subject, RefSpec s, RuleSink sink) {
-        String bad = dev.palimpsest.model.Text.problem("the quote", s.quote());
-        if (bad != null) {
-            gate.violation(Rule.INVALID_TEXT, subject, bad);
+        java.util.Optional<String> bad = s.quote() == null ? java.util.Optional.empty()
+                : dev.palimpsest.model.Text.findProblem("the quote", s.quote());
+        if (bad.isPresent()) {
+            gate.violation(Rule.INVALID_TEXT, subject, bad.get());
             return null;
         }
         Fact same = gate.pending.get(s.target());

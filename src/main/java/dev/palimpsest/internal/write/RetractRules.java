@@ -27,9 +27,9 @@ public final class RetractRules {
         if (reason == null || reason.isBlank()) {
             return new Violation(Rule.REASON_REQUIRED, "fact " + id, "a retraction needs a reason");
         }
-        String bad = dev.palimpsest.model.Text.problem("the reason", reason);
-        if (bad != null) {
-            return new Violation(Rule.INVALID_TEXT, "fact " + id, bad);
+        java.util.Optional<String> bad = dev.palimpsest.model.Text.findProblem("the reason", reason);
+        if (bad.isPresent()) {
+            return new Violation(Rule.INVALID_TEXT, "fact " + id, bad.get());
         }
         return live == null ? notLive(id, "retract", versions) : null;
     }

@@ -4,6 +4,7 @@ import static dev.palimpsest.api.TestStores.ALICE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.Auditor;
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.yaml.FactCodec;
@@ -146,7 +147,7 @@ class AuditEngineTest {
         Path f = dir.resolve("a.txt");
         Files.writeString(f, "produced bytes");
         try (Store st = open()) {
-            st.files().put(ALICE, "a.txt", f, ForgedCases.SRC, null, List.of(), List.of());
+            st.files().put(ALICE, ProducedFiles.Put.of("a.txt", f, ForgedCases.SRC));
         }
         try (Auditor a = Auditor.open(s.gitDir())) {
             AuditReport r = a.auditRange(s.claimCommit(), a.resolve("main"), AuditProgress.none());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.ProducedFiles;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
@@ -54,7 +55,7 @@ class ContentAuditTest {
             source = new Ref(FactId.of("doc-1"), RefRole.SOURCE, v.commit(), v.blob(), null);
             Path f = dir.resolve("a.txt");
             Files.writeString(f, "good bytes");
-            good = s.files().put(ALICE, "a.txt", f, FactId.of("doc-1"), null, List.of(), List.of());
+            good = s.files().put(ALICE, ProducedFiles.Put.of("a.txt", f, FactId.of("doc-1")));
         }
         assertThat(audit().violations()).isEmpty();
     }

@@ -71,7 +71,7 @@ class OwnCommitIndexTest {
                 PersistedIndex.discard(repo);
             }
             try (Store s = Store.open(replica, new KeyHome(dir.resolve("home-" + store)))) {
-                assertThat(s.replication().pull("origin", null, TransferProgress.none()))
+                assertThat(s.replication().pull("origin", TransferProgress.none()))
                         .isInstanceOf(PullResult.FastForward.class);
             }
             try (GitRepo repo = GitRepo.open(replica, false)) {

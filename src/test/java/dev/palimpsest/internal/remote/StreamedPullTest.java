@@ -72,7 +72,7 @@ class StreamedPullTest {
         write(origin, 0, 48);
         long packsBefore = packs(behind);
         try (Store s = Store.open(behind, home, OPTIONS)) {
-            PullResult r = s.replication().pull("origin", ALICE, TransferProgress.none());
+            PullResult r = s.replication().pullAs("origin", ALICE, TransferProgress.none());
             assertThat(r).isInstanceOf(PullResult.FastForward.class);
             assertThat(((PullResult.FastForward) r).audited()).isEqualTo(48);
         }
@@ -88,7 +88,7 @@ class StreamedPullTest {
         write(origin, 20, 20);
         try (Store s = Store.open(behind, home, OPTIONS)) {
             CommitId before = s.head();
-            PullResult r = s.replication().pull("origin", ALICE, TransferProgress.none());
+            PullResult r = s.replication().pullAs("origin", ALICE, TransferProgress.none());
             assertThat(r).isInstanceOf(PullResult.Refused.class);
             List<AuditViolation> found = ((PullResult.Refused) r).report().violations();
             assertThat(found).extracting(AuditViolation::rule).contains(Rule.UNSIGNED);
@@ -97,7 +97,7 @@ class StreamedPullTest {
             assertThat(s.head()).isEqualTo(before);
 
             // Its objects are held now (quarantine): the next pull copies nothing and audits them anyway.
-            PullResult again = s.replication().pull("origin", ALICE, TransferProgress.none());
+            PullResult again = s.replication().pullAs("origin", ALICE, TransferProgress.none());
             assertThat(again).isInstanceOf(PullResult.Refused.class);
             assertThat(((PullResult.Refused) again).report().violations()).isEqualTo(found);
             assertThat(s.head()).isEqualTo(before);
@@ -152,11 +152,11 @@ class StreamedPullTest {
         write(origin, 0, 3);
         write(side, 100, 2);
         try (Store s = Store.open(side, home, OPTIONS)) {
-            assertThat(s.replication().pull("origin", ALICE, TransferProgress.none())).isInstanceOf(PullResult.Merged.class);
+            assertThat(s.replication().pullAs("origin", ALICE, TransferProgress.none())).isInstanceOf(PullResult.Merged.class);
             s.replication().push("origin", TransferProgress.none());
         }
         try (Store s = Store.open(third, home, OPTIONS)) {
-            PullResult r = s.replication().pull("origin", ALICE, TransferProgress.none());
+            PullResult r = s.replication().pullAs("origin", ALICE, TransferProgress.none());
             assertThat(r).isInstanceOf(PullResult.FastForward.class);
             assertThat(((PullResult.FastForward) r).audited()).as("3 + 2 commits and the merge").isEqualTo(6);
         }

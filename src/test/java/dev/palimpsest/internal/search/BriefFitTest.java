@@ -26,7 +26,7 @@ class BriefFitTest {
         assertThat(none.tokens()).isEqualTo(35);
         Brief exact = BriefFit.fit(SECTIONS, 35, WORDS);
         assertThat(exact.text()).isEqualTo(FULL);
-        assertThat(exact.omissionLine()).isNull();
+        assertThat(exact.omission()).isEmpty();
     }
 
     @Test
