@@ -38,6 +38,7 @@ const calls = [
   { tool: 'history', expect: 'ok', args: { id: 'note-1' } },
   { tool: 'current', expect: 'ok', args: { subject: 'AUTH service' } },
   { tool: 'dead_ends', expect: 'ok', args: { subject: 'auth-service' } },
+  { tool: 'known_entities', expect: 'ok', args: { prefix: 'auth' } },
   { tool: 'contradictions', expect: 'ok', args: {} },
   { tool: 'live', expect: 'ok', args: { id: 'note-1' } },
   { tool: 'exists', expect: 'ok', args: { id: 'note-1' } },
