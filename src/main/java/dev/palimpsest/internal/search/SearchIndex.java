@@ -327,6 +327,15 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (target <= indexedSeq) {
             return;
         }
+        if (target >= claims.commitCount()) {
+            // the claims index started again from git since the caller took its number (a forget
+            // crossed, main's chain changed): let it catch up, and never index past its chain; the
+            // caller sees its epoch moved and asks again
+            target = Math.min(target, claims.headSeq());
+            if (target <= indexedSeq || target < 0) {
+                return;
+            }
+        }
         if (indexed != null && dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, indexed, claims.commitAt(target))) {
             restart(); // its documents of the facts forgotten since may hold plaintext: start again from git
             return;
