@@ -189,25 +189,32 @@ public final class Recall {
     }
 
     /**
-     * Asks {@code q} again (up to three times) when the claims index started again while it ran:
-     * another process moved main onto another first-parent chain (a replica's pushed merge), so
-     * the commit numbers it used may name other commits.
+     * Asks {@code q} again (up to three times) when the claims index started again while it ran
+     * (another process moved main onto another first-parent chain, a replica's pushed merge, so the
+     * commit numbers it used may name other commits) or the search index it used was dropped (a
+     * forget seen meanwhile: its answer may hold what was erased).
      */
     private <T> T consistent(Question<T> q) throws NotFoundException {
         for (int attempt = 0; ; attempt++) {
-            ClaimsIndex claims = open().claims();
+            SearchIndex asked = open();
+            ClaimsIndex claims = asked.claims();
             int epoch = claims.epoch();
             try {
                 T answer = q.ask();
-                if (claims.epoch() == epoch || attempt == 2) {
+                if ((claims.epoch() == epoch && stillOpen(asked)) || attempt == 2) {
                     return answer;
                 }
             } catch (RuntimeException e) {
-                if (claims.epoch() == epoch || attempt == 2) {
+                if ((claims.epoch() == epoch && stillOpen(asked)) || attempt == 2) {
                     throw e;
                 }
             }
         }
+    }
+
+    /** True while {@code asked} is the open index (not dropped by a forget seen meanwhile). */
+    private synchronized boolean stillOpen(SearchIndex asked) {
+        return index == asked;
     }
 
     /**

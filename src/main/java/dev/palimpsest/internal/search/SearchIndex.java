@@ -309,6 +309,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     /** A searcher over every version indexed up to {@code seq} at least (catching up from git first). */
     synchronized IndexSearcher acquire(int seq) throws IOException {
+        if (searchers == null) {
+            throw new IllegalStateException("the search index " + path + " was dropped (a forget was seen); ask again");
+        }
         catchUpTo(seq, false);
         searchers.maybeRefreshBlocking();
         return searchers.acquire();
