@@ -269,7 +269,7 @@ public final class Erasure {
     private void scrubCaches() {
         store.recall().scrub();
         store.claims().scrub();
-        Scrub.caches(repo.gitDir());
+        Scrub.caches(repo);
     }
 
     private ForgetReport report(CommitResult r) {

@@ -41,10 +41,18 @@ public final class Recall {
     private Ranker ranker;
     private Briefs briefs;
 
-    Recall(Store store, GitRepo repo, Writer writer) {
+    private final dev.palimpsest.model.Embedder embedder;
+
+    Recall(Store store, GitRepo repo, Writer writer, dev.palimpsest.model.Embedder embedder) {
         this.store = store;
         this.repo = repo;
         this.writer = writer;
+        this.embedder = embedder;
+    }
+
+    /** The model of the semantic channel ({@link dev.palimpsest.model.Embedder#NONE}: none). */
+    public dev.palimpsest.model.Embedder embedder() {
+        return embedder;
     }
 
     /** Drops the search index unsaved (deleting its folder when this process held it): the next question rebuilds it from git. */
@@ -85,7 +93,7 @@ public final class Recall {
         if (index == null) {
             generation = g;
             ClaimsIndex claims = store.claims().index();
-            index = SearchIndex.open(repo, claims);
+            index = SearchIndex.open(repo, claims, embedder);
             writer.addListener(index);
             ranker = new Ranker(index);
             briefs = new Briefs(ranker, new ClaimQueries(claims), index);

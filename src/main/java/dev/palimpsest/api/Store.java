@@ -84,7 +84,7 @@ public final class Store implements AutoCloseable {
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync(), signers.home());
-        this.recall = new Recall(this, repo, writer);
+        this.recall = new Recall(this, repo, writer, Embedders.resolve(options.embedder()));
         this.erasure = new Erasure(this, repo, writer);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
         this.bulk = new Bulk(this, repo);

@@ -6,6 +6,7 @@ import dev.palimpsest.api.KeyHome;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.Embedder;
 import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.FactId;
@@ -37,7 +38,10 @@ import java.util.TreeMap;
  * claims-shaped (an {@code entity-claim} whose subject is the passage's first content word, predicate
  * {@code states}, object the passage); every question is then asked as the query text (no entity, no
  * hop, 50 hits) and recall@k is the share of its evidence passages among the first k hits, averaged
- * per question type and over all.
+ * per question type and over all. Each shape is measured twice on the same data: lexical (no
+ * embedder: words, entities, spelling) and hybrid (the bundled embedder's semantic channel fused
+ * with the words), so the gain of the semantic channel is read off one run. The hybrid variants
+ * also report how long writing and embedding every passage took (facts per second).
  *
  * <p>The data file is JSON lines: either {@code {"question", "type", "evidence": [passage, ...]}}, or
  * an OpenBookQA "additional" line ({@code question_stem}, {@code fact1}), whose type is derived from
@@ -58,7 +62,7 @@ public final class RecallBench {
     public record Row(String type, int n, double at5, double at10, double at25, double at50) {}
 
     /** One variant's rows, all first, and the search latency. */
-    public record Variant(String name, int facts, List<Row> rows, Stats search) {}
+    public record Variant(String name, int facts, List<Row> rows, Stats search, double writesPerSecond) {}
 
     /** The data file's SHA-256, its questions and passages, and each variant. */
     public record Result(String sha256, int questions, int passages, List<Variant> variants) {}
@@ -130,22 +134,25 @@ public final class RecallBench {
         log.printf("recall bench: %,d questions, %,d evidence passages, %s%n", qs.size(), ids.size(), data);
         List<Variant> vs = new ArrayList<>();
         for (boolean claims : new boolean[] {false, true}) {
-            vs.add(variant(claims, qs, ids));
+            for (Embedder e : List.of(Embedder.NONE, Embedder.LOCAL)) {
+                vs.add(variant(claims, e, qs, ids));
+            }
         }
         return new Result(sha256(data), qs.size(), ids.size(), vs);
     }
 
-    private Variant variant(boolean claims, List<Question> qs, Map<String, String> ids)
+    private Variant variant(boolean claims, Embedder embedder, List<Question> qs, Map<String, String> ids)
             throws IOException, PalimpsestException {
-        String name = claims ? "claims" : "plain";
-        Path dir = Files.createTempDirectory(workDir, "bench-recall-" + name + "-");
-        StoreOptions opts = StoreOptions.defaults().withFsync(false);
+        String name = (claims ? "claims" : "plain") + (embedder.dimensions() == 0 ? " lexical" : " hybrid");
+        Path dir = Files.createTempDirectory(workDir, "bench-recall-" + name.replace(' ', '-') + "-");
+        StoreOptions opts = StoreOptions.defaults().withFsync(false).withEmbedder(embedder);
         try (Store store = Store.initializer(dir.resolve("store.git")).home(new KeyHome(dir.resolve("home")))
                 .actor(ACTOR).options(opts).create()) {
             FactId src = FactId.of("dataset");
             Transaction first = store.begin(ACTOR);
             first.assertFact(FactSpec.of(Kind.SOURCE, "the benchmark's data file").id(src));
             first.commit();
+            long w0 = System.nanoTime();
             List<Map.Entry<String, String>> all = new ArrayList<>(ids.entrySet());
             for (int i = 0; i < all.size(); i += BATCH) {
                 Transaction tx = store.begin(ACTOR);
@@ -156,6 +163,8 @@ public final class RecallBench {
                 }
                 tx.commit();
             }
+            store.recall().prepare(); // the index catches up: every passage embedded
+            double perSecond = all.size() / ((System.nanoTime() - w0) / 1e9);
             Map<String, double[]> sums = new TreeMap<>();
             Map<String, Integer> counts = new TreeMap<>();
             long[] nanos = new long[qs.size()];
@@ -198,14 +207,15 @@ public final class RecallBench {
                 int n = counts.get(type);
                 rows.add(new Row(type, n, s[0] / n, s[1] / n, s[2] / n, s[3] / n));
             }
-            Variant v = new Variant(name, ids.size(), rows, Stats.of(nanos));
+            Variant v = new Variant(name, ids.size(), rows, Stats.of(nanos), perSecond);
             print(v);
             return v;
         }
     }
 
     private void print(Variant v) {
-        log.printf("%s (%,d facts): search %s%n", v.name(), v.facts(), v.search());
+        log.printf("%s (%,d facts, written and indexed at %,.0f facts/s): search %s%n", v.name(), v.facts(),
+                v.writesPerSecond(), v.search());
         log.printf("  %-12s %6s %8s %8s %8s %8s%n", "type", "n", "R@5", "R@10", "R@25", "R@50");
         for (Row r : v.rows()) {
             log.printf("  %-12s %6d %7.1f%% %7.1f%% %7.1f%% %7.1f%%%n", r.type(), r.n(), 100 * r.at5(), 100 * r.at10(),

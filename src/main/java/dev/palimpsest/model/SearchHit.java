@@ -26,7 +26,9 @@ public record SearchHit(FactId id, double score, Channel channel, int hops, Fact
         /** Character trigrams of its subject or object are close to a query word. */
         SPELLING,
         /** A ref or a shared entity links it to a hit. */
-        GRAPH;
+        GRAPH,
+        /** Its text is close in meaning to the query's (the store's {@link Embedder}); fused with the words. */
+        SEMANTIC;
 
         /** The lower-case name used in JSON. */
         public String label() {

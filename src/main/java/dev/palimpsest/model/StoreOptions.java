@@ -10,11 +10,18 @@ package dev.palimpsest.model;
  * @param run the agent run every commit made through the store belongs to: each commit carries a
  *     {@code Palimpsest-Run} trailer naming it, beside the runs of the facts it writes (default
  *     null: none); a valid run name ({@link Fact#validRun})
+ * @param embedder the model of search's semantic channel (default {@link Embedder#LOCAL}, the bundled
+ *     model; {@link Embedder#NONE}: no semantic channel); never null
  *
  * <p>Immutable and thread-safe.
  */
-public record StoreOptions(boolean fsync, int maxRetries, String run) {
+public record StoreOptions(boolean fsync, int maxRetries, String run, Embedder embedder) {
     public StoreOptions {
+        java.util.Objects.requireNonNull(embedder, "embedder (Embedder.NONE for none)");
+        if (!Embedder.validName(embedder.name()) || embedder.dimensions() < 0) {
+            throw new IllegalArgumentException("embedder name '" + embedder.name()
+                    + "' does not match [a-z0-9][a-z0-9._-]{0,99}, or its dimensions are negative");
+        }
         if (maxRetries < 0 || maxRetries > 1000) {
             throw new IllegalArgumentException("maxRetries must be in [0, 1000], was " + maxRetries);
         }
@@ -23,9 +30,14 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
         }
     }
 
-    /** Options without a run. */
+    /** Options without a run, with the bundled embedder. */
     public StoreOptions(boolean fsync, int maxRetries) {
-        this(fsync, maxRetries, null);
+        this(fsync, maxRetries, null, Embedder.LOCAL);
+    }
+
+    /** Options with the bundled embedder. */
+    public StoreOptions(boolean fsync, int maxRetries, String run) {
+        this(fsync, maxRetries, run, Embedder.LOCAL);
     }
 
     public static StoreOptions defaults() {
@@ -33,7 +45,7 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
     }
 
     public StoreOptions withFsync(boolean on) {
-        return new StoreOptions(on, maxRetries, run);
+        return new StoreOptions(on, maxRetries, run, embedder);
     }
 
     /**
@@ -43,16 +55,26 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public StoreOptions withRun(String value) {
-        return new StoreOptions(fsync, maxRetries, value);
+        return new StoreOptions(fsync, maxRetries, value, embedder);
     }
 
     /** The same options with every commit marked as made in agent run {@code run} (a valid run name). */
     public StoreOptions inRun(String run) {
-        return new StoreOptions(fsync, maxRetries, java.util.Objects.requireNonNull(run, "run"));
+        return new StoreOptions(fsync, maxRetries, java.util.Objects.requireNonNull(run, "run"), embedder);
     }
 
     /** The same options without a run: commits carry no {@code Palimpsest-Run} trailer of the store's own. */
     public StoreOptions withoutRun() {
-        return new StoreOptions(fsync, maxRetries, null);
+        return new StoreOptions(fsync, maxRetries, null, embedder);
+    }
+
+    /** The same options with {@code model} as the semantic channel's embedder ({@link Embedder#NONE}: none). */
+    public StoreOptions withEmbedder(Embedder model) {
+        return new StoreOptions(fsync, maxRetries, run, java.util.Objects.requireNonNull(model, "model"));
+    }
+
+    /** The same options without a semantic channel ({@link Embedder#NONE}). */
+    public StoreOptions withoutEmbedder() {
+        return new StoreOptions(fsync, maxRetries, run, Embedder.NONE);
     }
 }

@@ -23,6 +23,16 @@ public final class TestStores {
     }
 
     /** main's tip plus every file under objects/ and refs/: equal before and after means nothing was written. */
+    /**
+     * A fresh store like {@link #init} without the semantic channel: for tests of the words', entities',
+     * spelling and graph channels' own mechanics, whose exact hits a model's notion of meaning would blur.
+     */
+    public static Store initLexical(Path dir) throws PalimpsestException {
+        return Store.initializer(dir.resolve("store.git"))
+                .home(new KeyHome(dir.resolve("home"))).actor(ALICE)
+                .options(StoreOptions.defaults().withFsync(false).withoutEmbedder()).create();
+    }
+
     public static Set<String> durableState(Path gitDir) {
         Set<String> out = new TreeSet<>();
         for (String sub : new String[] {"objects", "refs"}) {

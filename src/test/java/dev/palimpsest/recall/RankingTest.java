@@ -45,7 +45,7 @@ class RankingTest {
 
     @Test
     void atEqualScoresFewerHopsComeFirst() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             RecallStoriesTest.source(s, "doc");
             Transaction tx = s.begin(TestStores.ALICE);
             assertion(tx, "a-anchor", "anchor", "links", "pier");
@@ -62,7 +62,7 @@ class RankingTest {
 
     @Test
     void aHopStartsFromTheTenBestHitsOnly() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             RecallStoriesTest.source(s, "doc");
             Transaction tx = s.begin(TestStores.ALICE);
             List<String> named = new ArrayList<>();
@@ -86,7 +86,7 @@ class RankingTest {
 
     @Test
     void theTextChannelLooksDeeperThanTheLimitPastSupersededMatches() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             RecallStoriesTest.source(s, "doc");
             Transaction tx = s.begin(TestStores.ALICE);
             for (int i = 0; i < 21; i++) {
@@ -110,7 +110,7 @@ class RankingTest {
 
     @Test
     void theSpellingChannelLooksDeeperThanTheLimitPastSupersededMatches() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             RecallStoriesTest.source(s, "doc");
             Transaction tx = s.begin(TestStores.ALICE);
             for (int i = 0; i < 21; i++) {

@@ -77,7 +77,7 @@ class RecallCompositionTest {
 
     @Test
     void aCorrectlySpeltNameIsNotFuzzedIntoAnotherButAMisspeltOneIsCorrected() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             gina(s);
             // gina and gino share half their trigrams: enough for a correction, but gina is spelt right
             assertThat(RecallStoriesTest.ids(search(s, "Gina", List.of()))).containsExactlyInAnyOrder("g-job",

@@ -116,7 +116,7 @@ class RecallStoriesTest {
 
     @Test
     void whoDependsOnAuthServiceFindsBillingService() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             seedGraph(s);
             List<SearchHit> hits = s.recall().search(SearchQuery.builder("who depends on auth-service").build());
             assertThat(ids(hits).subList(0, 2)).containsExactlyInAnyOrder("a1", "b1");
@@ -140,7 +140,7 @@ class RecallStoriesTest {
 
     @Test
     void theSpellingChannelFindsAuthserviceButNotRedsi() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             seedGraph(s);
             List<SearchHit> hits = s.recall().search(SearchQuery.builder("authservice").build().with(10, 0));
             assertThat(ids(hits)).containsExactly("a1", "a2", "b1");
@@ -166,7 +166,7 @@ class RecallStoriesTest {
 
     @Test
     void aCorrectlySpeltKeyIsNotFuzzedItsClaimsRankByRelevanceWithTheSubjectBoosted() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             seedGraph(s);
             // redis is a word of the index: no spelling hit at a flat 0.9; naming the subject key is a boost
             List<SearchHit> hits = s.recall().search(SearchQuery.builder("redis").hops(0).build());

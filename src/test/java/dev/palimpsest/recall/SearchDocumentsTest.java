@@ -59,7 +59,7 @@ class SearchDocumentsTest {
 
     @Test
     void aTripleTheBodyDoesNotSpellOutIsFoundByItsWords() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             seed(s);
             var tx = s.begin(TestStores.ALICE);
             tx.assertFact(FactSpec.of(Kind.ASSERTION, "a kinase signalling note").id(FactId.of("a2"))

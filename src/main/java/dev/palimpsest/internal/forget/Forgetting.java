@@ -63,7 +63,7 @@ public final class Forgetting {
                     }
                 }
             }
-            Scrub.caches(repo.gitDir());
+            Scrub.caches(repo);
         } catch (RuntimeException e) {
             orphans.forEach(dev.palimpsest.internal.vault.Vault.Intent::release);
             throw e;

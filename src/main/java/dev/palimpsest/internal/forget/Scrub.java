@@ -17,12 +17,26 @@ import java.util.stream.Stream;
  * again), and rebuilt caches skip content they cannot open. Run after a forget destroyed keys, by
  * a process that has closed its own handles on them. The search index is deleted only when no
  * process holds its Lucene lock: its holder drops and deletes it when it sees the forget
- * ({@link TombstoneWatch}), so no process ever has its index deleted under it. Stateless.
+ * ({@link TombstoneWatch}), so no process ever has its index deleted under it. The vector caches
+ * are kept (they cost embedding again), but the vectors of every fact tombstoned at main's tip are
+ * erased from each cache no process holds; a holder erases them when it sees the forget. Stateless.
  */
 public final class Scrub {
     private Scrub() {}
 
-    /** The paths it deleted, relative to {@code gitDir}. */
+    /** The paths it deleted, relative to the git directory; also erases forgotten facts' vectors. */
+    public static List<String> caches(dev.palimpsest.internal.git.GitRepo repo) {
+        List<String> deleted = caches(repo.gitDir());
+        org.eclipse.jgit.lib.ObjectId head = repo.head();
+        if (head != null) {
+            List<String> ids = new ArrayList<>();
+            Forgetting.tombstoned(repo, head).forEach(id -> ids.add(id.value()));
+            dev.palimpsest.internal.embed.VectorCache.pruneUnheld(repo.gitDir(), ids);
+        }
+        return deleted;
+    }
+
+    /** The paths it deleted, relative to {@code gitDir} (vector caches untouched). */
     public static List<String> caches(Path gitDir) {
         Path idx = gitDir.resolve("palimpsest-index");
         List<String> deleted = new ArrayList<>();

@@ -66,7 +66,7 @@ public final class TombstoneWatch {
             }
         }
         if (scrub) {
-            Scrub.caches(repo.gitDir());
+            Scrub.caches(repo);
         }
         return repo.vault().generation();
     }

@@ -158,7 +158,25 @@ final class FactDocs {
         return key.replace(" ", "");
     }
 
+    /** The field of a version's vector (the semantic channel; absent without an embedder). */
+    static final String VEC = "vec";
+
+    /** The text a version is found by: its body, and its claim's triple when the body does not hold it. */
+    static String textOf(Fact f) {
+        var g = f.grounding();
+        if (!g.hasTriple()) {
+            return f.body();
+        }
+        String triple = g.subject() + " " + g.predicate() + " " + g.object();
+        return f.body().contains(triple) ? f.body() : f.body() + "\n" + triple;
+    }
+
     static Document of(Fact f, int from, String commit, String actor, long timeMillis) {
+        return of(f, from, commit, actor, timeMillis, null);
+    }
+
+    /** The document of a version; {@code vector} (null: none) is its text's unit vector, searched by HNSW. */
+    static Document of(Fact f, int from, String commit, String actor, long timeMillis, float[] vector) {
         String id = f.id().value();
         Document d = new Document();
         d.add(new StringField(VK, id + " " + from, Field.Store.NO));
@@ -169,7 +187,6 @@ final class FactDocs {
         if (f.run() != null) {
             d.add(new StringField(RUN, f.run(), Field.Store.YES));
         }
-        StringBuilder text = new StringBuilder(f.body());
         var g = f.grounding();
         if (g.hasTriple()) {
             String sk = EntityKey.of(g.subject());
@@ -188,13 +205,14 @@ final class FactDocs {
             if (!cok.equals(csk) && asItself(cok)) {
                 d.add(new StringField(CKEY, cok, Field.Store.NO));
             }
-            String triple = g.subject() + " " + g.predicate() + " " + g.object();
-            if (!f.body().contains(triple)) {
-                text.append('\n').append(triple);
-            }
         }
-        d.add(new Field(TEXT, text.toString(), TEXT_TYPE));
-        d.add(new Field(EXACT, text.toString(), TEXT_TYPE));
+        String text = textOf(f);
+        d.add(new Field(TEXT, text, TEXT_TYPE));
+        d.add(new Field(EXACT, text, TEXT_TYPE));
+        if (vector != null) {
+            d.add(new org.apache.lucene.document.KnnFloatVectorField(VEC, vector,
+                    org.apache.lucene.index.VectorSimilarityFunction.DOT_PRODUCT));
+        }
         d.add(new StoredField(BODY, f.body()));
         Ref source = null;
         for (String target : targets(f)) {

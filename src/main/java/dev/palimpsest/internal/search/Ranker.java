@@ -156,9 +156,10 @@ public final class Ranker {
         Map<Integer, Document> docs = new HashMap<>();
         String text = q.text();
         Query lexical = text.isBlank() ? null : lexicalQuery(s, text);
-        double best = lexical == null ? 0 : lexical(s, q, lexical, filters, found, docs, stored, seq);
+        TextBand band = lexical == null ? new TextBand(Map.of(), 0) : textBand(s, q, lexical, filters, found, docs,
+                stored, seq);
         if (!q.entities().isEmpty()) {
-            entityBand(s, q, lexical, best, filters, found, docs, stored, seq);
+            entityBand(s, q, lexical, band, filters, found, docs, stored, seq);
         }
         if (!text.isBlank()) {
             spelling(s, q, text, filters, found, docs, stored, seq);
@@ -356,30 +357,185 @@ public final class Ranker {
         return out;
     }
 
-    /** Offers the text hits at {@code 0.9 * score / best}; the best score of a live, unsuperseded match (0: none). */
-    private double lexical(IndexSearcher s, SearchQuery q, Query words, List<Query> filters, Map<String, Cand> found,
-            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
-        TopDocs top = s.search(query(words, filters), q.limit() * 3 + 20);
-        double best = 0;
+    /** The k of reciprocal rank fusion: a hit ranked r by a channel adds {@code 1 / (k + r)}. */
+    static final int RRF_K = 60;
+    /** The least cosine similarity between a question and a fact that the semantic channel counts as a hit. */
+    static final double MIN_SIMILARITY = 0.3;
+
+    /** The live, unsuperseded documents of a top list, best first. */
+    private List<ScoreDoc> live(TopDocs top, Leaves stored, int seq) throws IOException {
         List<ScoreDoc> kept = new ArrayList<>();
         for (ScoreDoc sd : top.scoreDocs) {
             String id = value(stored, FactDocs.ID, sd.doc);
             if (id != null && !index.claims().supersededAt(id, seq)) {
                 kept.add(sd);
-                best = Math.max(best, sd.score);
             }
         }
-        for (ScoreDoc sd : kept) { // BM25 scores a matching document above 0
-            offer(found, docs, stored, seq, sd.doc, TEXT_MAX * (sd.score / best), Channel.LEXICAL, 0, null, null);
+        return kept;
+    }
+
+    /**
+     * Offers the text band and returns each offered document's relevance in (0, 1]. Without a
+     * semantic channel (or when it finds nothing) a hit's relevance is its BM25 score over the best;
+     * with one, the lexical and semantic rankings are fused by reciprocal rank ({@link #RRF_K}), over
+     * the best fused score. A hit scores {@code 0.9 * relevance}, on the channel that ranked it higher.
+     */
+    private TextBand textBand(IndexSearcher s, SearchQuery q, Query words, List<Query> filters,
+            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+        int n = q.limit() * 3 + 20;
+        List<ScoreDoc> lexical = live(s.search(query(words, filters), n, BY_SCORE_THEN_ID, true), stored, seq);
+        List<ScoreDoc> semantic = semantic(s, q.text(), filters, n, stored, seq);
+        Map<Integer, Double> relevance = new HashMap<>();
+        Map<Integer, Channel> channel = new HashMap<>();
+        double lexBest = lexical.isEmpty() ? 0 : lexical.get(0).score;
+        if (semantic.isEmpty()) {
+            double best = lexical.isEmpty() ? 0 : lexical.get(0).score;
+            for (ScoreDoc sd : lexical) { // BM25 scores a matching document above 0
+                relevance.put(sd.doc, sd.score / best);
+                channel.put(sd.doc, Channel.LEXICAL);
+            }
+        } else {
+            Map<Integer, Integer> lexRank = ranks(lexical);
+            Map<Integer, Integer> semRank = ranks(semantic);
+            double best = 0;
+            for (Map.Entry<Integer, Integer> e : lexRank.entrySet()) {
+                Integer sr = semRank.get(e.getKey());
+                double f = 1.0 / (RRF_K + e.getValue()) + (sr == null ? 0 : 1.0 / (RRF_K + sr));
+                relevance.put(e.getKey(), f);
+                channel.put(e.getKey(), sr != null && sr < e.getValue() ? Channel.SEMANTIC : Channel.LEXICAL);
+                best = Math.max(best, f);
+            }
+            for (Map.Entry<Integer, Integer> e : semRank.entrySet()) {
+                if (!lexRank.containsKey(e.getKey())) {
+                    double f = 1.0 / (RRF_K + e.getValue());
+                    relevance.put(e.getKey(), f);
+                    channel.put(e.getKey(), Channel.SEMANTIC);
+                    best = Math.max(best, f);
+                }
+            }
+            for (Map.Entry<Integer, Double> e : relevance.entrySet()) {
+                e.setValue(e.getValue() / best);
+            }
         }
-        return best;
+        for (Map.Entry<Integer, Double> e : relevance.entrySet()) {
+            offer(found, docs, stored, seq, e.getKey(), TEXT_MAX * e.getValue(), channel.get(e.getKey()), 0, null, null);
+        }
+        return new TextBand(relevance, lexBest);
+    }
+
+    /**
+     * The rank of each document of a list ordered best first, equal scores sharing the rank of the
+     * first of them (1, 2, 2, 4): a rebuilt index, whose documents are numbered otherwise, ranks alike.
+     */
+    private static Map<Integer, Integer> ranks(List<ScoreDoc> list) {
+        Map<Integer, Integer> out = new HashMap<>();
+        int rank = 0;
+        for (int i = 0; i < list.size(); i++) {
+            if (i == 0 || list.get(i).score != list.get(i - 1).score) {
+                rank = i + 1;
+            }
+            out.putIfAbsent(list.get(i).doc, rank);
+        }
+        return out;
+    }
+
+    /** Best score first, equal scores by fact id: a top list that does not depend on how the index was built. */
+    private static final org.apache.lucene.search.Sort BY_SCORE_THEN_ID = new org.apache.lucene.search.Sort(
+            org.apache.lucene.search.SortField.FIELD_SCORE,
+            new org.apache.lucene.search.SortField(FactDocs.ID, org.apache.lucene.search.SortField.Type.STRING));
+
+    /** The most live candidates the semantic channel scores exactly; above, it asks the HNSW graph. */
+    static final int EXACT_MAX = 20_000;
+
+    /**
+     * The {@code n} documents matching {@code filter} whose vectors are nearest {@code v}, scored
+     * {@code (1 + dot) / 2}: exactly (every candidate scored) when at most {@link #EXACT_MAX} match,
+     * so the answer does not depend on how the index was built; else by Lucene's filtered HNSW search.
+     */
+    private static TopDocs nearest(IndexSearcher s, float[] v, Query filter, int n, Leaves stored) throws IOException {
+        if (s.count(filter) > EXACT_MAX) {
+            return s.search(new org.apache.lucene.search.KnnFloatVectorQuery(FactDocs.VEC, v, n, filter), n);
+        }
+        org.apache.lucene.search.Weight w = s.createWeight(s.rewrite(filter),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+        List<ScoreDoc> all = new ArrayList<>();
+        for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            org.apache.lucene.search.Scorer sc = w.scorer(leaf);
+            org.apache.lucene.index.FloatVectorValues fv = leaf.reader().getFloatVectorValues(FactDocs.VEC);
+            if (sc == null || fv == null) {
+                continue;
+            }
+            Bits live = leaf.reader().getLiveDocs();
+            DocIdSetIterator it = sc.iterator();
+            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                if (live != null && !live.get(doc)) {
+                    continue;
+                }
+                if (fv.docID() < doc) {
+                    fv.advance(doc);
+                }
+                if (fv.docID() != doc) {
+                    continue;
+                }
+                float score = (1 + org.apache.lucene.util.VectorUtil.dotProduct(v, fv.vectorValue())) / 2;
+                all.add(new ScoreDoc(leaf.docBase + doc, score));
+            }
+        }
+        all.sort(Comparator.<ScoreDoc>comparingDouble(sd -> -sd.score));
+        List<ScoreDoc> out = new ArrayList<>(all.subList(0, Math.min(n, all.size())));
+        if (!out.isEmpty() && all.size() > n && all.get(n).score == out.get(n - 1).score) {
+            // equal scores across the cut: the ones of the least fact ids stay, however the index was built
+            float edge = out.get(n - 1).score;
+            out.removeIf(sd -> sd.score == edge);
+            List<ScoreDoc> tied = new ArrayList<>();
+            for (ScoreDoc sd : all) {
+                if (sd.score == edge) {
+                    tied.add(sd);
+                }
+            }
+            Map<Integer, String> ids = new HashMap<>();
+            for (ScoreDoc sd : tied) {
+                ids.put(sd.doc, String.valueOf(value(stored, FactDocs.ID, sd.doc)));
+            }
+            tied.sort(Comparator.comparing(sd -> ids.get(sd.doc)));
+            out.addAll(tied.subList(0, n - out.size()));
+        }
+        return new TopDocs(new org.apache.lucene.search.TotalHits(out.size(),
+                org.apache.lucene.search.TotalHits.Relation.EQUAL_TO), out.toArray(ScoreDoc[]::new));
+    }
+
+    /** The text band's relevance of each document it offered, and the best BM25 score of a live match (0: none). */
+    private record TextBand(Map<Integer, Double> relevance, double lexicalBest) {}
+
+    /**
+     * The live, unsuperseded versions whose vectors are nearest the question's (HNSW, filtered to
+     * the commit and the query's filters), at least {@link #MIN_SIMILARITY} similar, best first;
+     * empty without a semantic channel.
+     */
+    private List<ScoreDoc> semantic(IndexSearcher s, String text, List<Query> filters, int n, Leaves stored, int seq)
+            throws IOException {
+        if (!index.semantic() || text.isBlank()) {
+            return List.of();
+        }
+        float[] v = index.embedQuery(text);
+        BooleanQuery.Builder f = new BooleanQuery.Builder();
+        filters.forEach(x -> f.add(x, Occur.FILTER));
+        TopDocs top = nearest(s, v, f.build(), n, stored);
+        List<ScoreDoc> out = new ArrayList<>();
+        for (ScoreDoc sd : live(top, stored, seq)) {
+            double cos = 2.0 * sd.score - 1.0; // Lucene scores a dot product d as (1 + d) / 2
+            if (cos >= MIN_SIMILARITY) {
+                out.add(sd);
+            }
+        }
+        return out;
     }
 
     /**
      * Offers the facts the named entities reach (subject key, object key, or all the words of the
      * entity in the text), each at {@code 0.91 + 0.09 * (0.75 * relevance + 0.25 * naming)}.
      */
-    private void entityBand(IndexSearcher s, SearchQuery q, Query words, double best, List<Query> filters,
+    private void entityBand(IndexSearcher s, SearchQuery q, Query words, TextBand text, List<Query> filters,
             Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
         Map<Integer, Double> naming = new HashMap<>();
         BooleanQuery.Builder any = new BooleanQuery.Builder();
@@ -415,16 +571,18 @@ public final class Ranker {
         if (naming.isEmpty()) {
             return;
         }
-        Map<Integer, Double> relevance = new HashMap<>();
+        double best = text.lexicalBest();
+        Map<Integer, Double> relevance = new HashMap<>(text.relevance());
         if (words != null && best > 0 && reaches > 0) {
             BooleanQuery.Builder b = new BooleanQuery.Builder().add(words, Occur.MUST).add(any.build(), Occur.FILTER);
             filters.forEach(f -> b.add(f, Occur.FILTER));
             for (ScoreDoc sd : s.search(b.build(), ENTITY_CAP).scoreDocs) {
-                relevance.put(sd.doc, Math.min(1.0, sd.score / best));
+                relevance.merge(sd.doc, Math.min(1.0, sd.score / best), Math::max);
             }
         }
         for (Map.Entry<Integer, Double> n : naming.entrySet()) {
-            double rel = words == null || best == 0 ? 1.0 : relevance.getOrDefault(n.getKey(), 0.0);
+            double rel = words == null || best == 0 && text.relevance().isEmpty() ? 1.0
+                    : relevance.getOrDefault(n.getKey(), 0.0);
             double score = ENTITY_FLOOR + (ENTITY_SCORE - ENTITY_FLOOR)
                     * (ENTITY_RELEVANCE * rel + (1 - ENTITY_RELEVANCE) * n.getValue());
             offer(found, docs, stored, seq, n.getKey(), score, Channel.ENTITY, 0, null, null);

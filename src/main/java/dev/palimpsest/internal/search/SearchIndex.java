@@ -60,7 +60,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Where catch-up progress goes: a logger of its own, so a program can show it (or not) apart from notices. */
     private static final org.slf4j.Logger PROGRESS = org.slf4j.LoggerFactory.getLogger("dev.palimpsest.progress");
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-6";
+    static final String FORMAT = "palimpsest-search-7";
+    /** Write-ups per embedding batch while catching up: texts of many commits go to the model at once. */
+    static final int EMBED_BATCH = 256;
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
 
     private final GitRepo repo;
@@ -78,23 +80,44 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     private boolean changed;
     private long lastCommit = System.nanoTime();
     private final Map<ObjectId, Long> times = new HashMap<>();
+    /** The semantic channel's embedder ({@link dev.palimpsest.model.Embedder#NONE}: none). */
+    private final dev.palimpsest.model.Embedder embedder;
+    /** Its vectors by blob id (null without an embedder). */
+    private dev.palimpsest.internal.embed.VectorCache vectors;
 
-    private SearchIndex(GitRepo repo, ClaimsIndex claims) {
+    private SearchIndex(GitRepo repo, ClaimsIndex claims, dev.palimpsest.model.Embedder embedder) {
         this.repo = repo;
         this.claims = claims;
         this.path = repo.gitDir().resolve("palimpsest-index").resolve(DIR);
+        this.embedder = java.util.Objects.requireNonNull(embedder, "embedder");
     }
 
-    /** Opens (reusing, or rebuilding) the index of {@code repo} and catches it up with main. */
+    /** Opens (reusing, or rebuilding) the index of {@code repo} without a semantic channel and catches it up with main. */
     public static SearchIndex open(GitRepo repo, ClaimsIndex claims) {
-        SearchIndex idx = new SearchIndex(repo, claims);
+        return open(repo, claims, dev.palimpsest.model.Embedder.NONE);
+    }
+
+    /**
+     * Opens (reusing, or rebuilding) the index of {@code repo} whose semantic channel is {@code
+     * embedder} (a model, not a built-in name; {@link dev.palimpsest.model.Embedder#NONE}: none) and
+     * catches it up with main, embedding what its vector cache lacks.
+     */
+    public static SearchIndex open(GitRepo repo, ClaimsIndex claims, dev.palimpsest.model.Embedder embedder) {
+        SearchIndex idx = new SearchIndex(repo, claims, embedder);
+        if (embedder.dimensions() > 0) {
+            idx.vectors = dev.palimpsest.internal.embed.VectorCache.open(repo.gitDir(), embedder);
+        }
         // under the writer lock: no process deletes the folder (Scrub) while this one creates or opens it
         try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
                 .acquire()) {
             idx.start();
             idx.saveUnderWriterLock();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             idx.closeQuietly();
+            idx.closeVectors();
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
             throw new PalimpsestInternalException("cannot open the search index " + idx.path, e);
         }
         return idx;
@@ -236,6 +259,9 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (!FORMAT.equals(data.get("format"))) {
             return "its format is " + data.get("format") + ", not " + FORMAT;
         }
+        if (!embedder.name().equals(data.get("embedder"))) {
+            return "its vectors are of embedder " + data.get("embedder") + ", not " + embedder.name();
+        }
         ObjectId genesis = claims.commitCount() == 0 ? null : claims.commitAt(0);
         if (genesis == null || !genesis.name().equals(data.get("genesis"))) {
             return "it belongs to the store whose genesis is " + data.get("genesis");
@@ -346,14 +372,19 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         Progress shown = progress && PROGRESS.isInfoEnabled() ? new Progress(indexedSeq + 1, target) : null;
         try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
                 ObjectReader reader = repo.newReader()) {
+            List<Decoded> chunk = new ArrayList<>();
+            int writes = 0;
             for (CommitReads.Read r = reads.next(); r != null; r = reads.next()) {
-                apply(r.seq(), r.commit(), r.changes(), r.facts(), reader);
-                if (shown != null) {
-                    shown.at(r.seq());
+                Decoded d = decode(r.commit(), r.changes(), r.facts(), reader);
+                chunk.add(d);
+                writes += d.writes().size();
+                if (writes >= EMBED_BATCH) {
+                    applyAll(chunk, shown);
+                    chunk.clear();
+                    writes = 0;
                 }
-                indexed = r.commit().copy();
-                indexedSeq = r.seq();
             }
+            applyAll(chunk, shown);
         }
         if (shown != null) {
             shown.done();
@@ -387,27 +418,23 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         }
     }
 
-    /** Ends the intervals of the facts {@code c} changes and adds a document per version it writes. */
-    private void apply(int seq, RevCommit c, Map<String, ObjectId> changes, Map<String, Fact> known,
-            ObjectReader reader) throws IOException {
-        List<Map.Entry<String, ObjectId>> writes = new ArrayList<>();
+    /** One commit's changes to the fact folder, decoded: the facts it ends and the versions it writes (with their blobs). */
+    private record Decoded(RevCommit commit, List<String> ended, List<Map.Entry<Fact, ObjectId>> writes) {}
+
+    /** Decodes the fact files {@code c} writes (a malformed or forgotten one states nothing to find). */
+    private Decoded decode(RevCommit c, Map<String, ObjectId> changes, Map<String, Fact> known, ObjectReader reader)
+            throws IOException {
+        List<String> ended = new ArrayList<>();
+        List<Map.Entry<Fact, ObjectId>> writes = new ArrayList<>();
         for (Map.Entry<String, ObjectId> e : changes.entrySet()) {
             FactId fid = TreeChanges.inFactFolder(e.getKey()) ? StorePaths.idFromPath(e.getKey()) : null;
             if (fid == null) {
                 continue;
             }
-            Integer from = openFrom.remove(fid.value());
-            if (from != null) {
-                writer.updateNumericDocValue(FactDocs.versionKey(fid.value(), from), FactDocs.TO, seq);
+            ended.add(fid.value());
+            if (e.getValue() == null) {
+                continue;
             }
-            if (e.getValue() != null) {
-                writes.add(e);
-            }
-        }
-        String actor = c.getAuthorIdent() == null ? "" : c.getAuthorIdent().getName();
-        long time = c.getAuthorIdent() == null ? c.getCommitTime() * 1000L
-                : c.getAuthorIdent().getWhenAsInstant().toEpochMilli();
-        for (Map.Entry<String, ObjectId> e : writes) {
             Fact f = known.get(e.getKey());
             if (f == null) {
                 try {
@@ -420,15 +447,81 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             if (f.contentUnavailable()) {
                 continue; // sealed content without its key (forgotten): nothing to find
             }
+            writes.add(Map.entry(f, e.getValue().copy()));
+        }
+        return new Decoded(c, ended, writes);
+    }
+
+    /** Applies decoded commits in order (numbered from {@code indexedSeq + 1}), their texts embedded in one batch. */
+    private void applyAll(List<Decoded> chunk, Progress shown) throws IOException {
+        if (chunk.isEmpty()) {
+            return;
+        }
+        Map<String, float[]> vs = vectorsOf(chunk);
+        for (Decoded d : chunk) {
+            int seq = indexedSeq + 1;
+            apply(seq, d, vs);
+            if (shown != null) {
+                shown.at(seq);
+            }
+            indexed = d.commit().copy();
+            indexedSeq = seq;
+        }
+    }
+
+    /** The vectors of the versions {@code chunk} writes, by blob id (empty without an embedder). */
+    private Map<String, float[]> vectorsOf(List<Decoded> chunk) {
+        if (vectors == null) {
+            return Map.of();
+        }
+        List<dev.palimpsest.internal.embed.VectorCache.Item> items = new ArrayList<>();
+        for (Decoded d : chunk) {
+            for (Map.Entry<Fact, ObjectId> w : d.writes()) {
+                items.add(new dev.palimpsest.internal.embed.VectorCache.Item(w.getValue().name(), w.getKey().id().value(),
+                        FactDocs.textOf(w.getKey())));
+            }
+        }
+        return items.isEmpty() ? Map.of() : vectors.vectors(items);
+    }
+
+    /** Ends the intervals of the facts {@code d} changes and adds a document per version it writes. */
+    private void apply(int seq, Decoded d, Map<String, float[]> vs) throws IOException {
+        for (String id : d.ended()) {
+            Integer from = openFrom.remove(id);
+            if (from != null) {
+                writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
+            }
+        }
+        RevCommit c = d.commit();
+        String actor = c.getAuthorIdent() == null ? "" : c.getAuthorIdent().getName();
+        long time = c.getAuthorIdent() == null ? c.getCommitTime() * 1000L
+                : c.getAuthorIdent().getWhenAsInstant().toEpochMilli();
+        for (Map.Entry<Fact, ObjectId> w : d.writes()) {
+            Fact f = w.getKey();
             String id = f.id().value();
             Integer from = openFrom.remove(id);
             if (from != null) {
                 writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
             }
-            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time));
+            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time, vs.get(w.getValue().name())));
             openFrom.put(id, seq);
         }
         changed = true;
+    }
+
+    /** The vector of {@code text} for a question (null without an embedder). */
+    float[] embedQuery(String text) {
+        return vectors == null ? null : embedder.embed(List.of(text)).get(0);
+    }
+
+    /** Whether the index has a semantic channel. */
+    boolean semantic() {
+        return vectors != null;
+    }
+
+    /** The vector cache of the semantic channel, when there is one. */
+    public java.util.Optional<dev.palimpsest.internal.embed.VectorCache> vectorCache() {
+        return java.util.Optional.ofNullable(vectors);
     }
 
     // ---- the writer's own commits ----
@@ -445,9 +538,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             } else if (java.util.Objects.equals(parent, indexed)) { // a root commit follows an empty index
                 try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader reader = repo.newReader()) {
                     RevCommit c = walk.parseCommit(commit);
-                    apply(indexedSeq + 1, c, changes, facts, reader);
-                    indexed = c.copy();
-                    indexedSeq++;
+                    applyAll(List.of(decode(c, changes, facts, reader)), null);
                 }
             } else {
                 catchUpTo(claims.seq(commit), false);
@@ -478,6 +569,14 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
      * rebuilt documents cannot hold it.
      */
     private void restart() throws IOException {
+        if (vectors != null) {
+            ObjectId head = repo.head();
+            List<String> gone = new ArrayList<>();
+            if (head != null) {
+                dev.palimpsest.internal.forget.Forgetting.tombstoned(repo, head).forEach(id -> gone.add(id.value()));
+            }
+            vectors.prune(gone);
+        }
         writer.deleteAll();
         openFrom.clear();
         times.clear();
@@ -493,12 +592,16 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
 
     /** Saves the documents with the manifest of the commit they describe (a Lucene commit). */
     public synchronized void commitNow() {
+        if (vectors != null) {
+            vectors.commit();
+        }
         if (writer == null || !changed || indexed == null) {
             return;
         }
         try {
             Map<String, String> data = new HashMap<>();
             data.put("format", FORMAT);
+            data.put("embedder", embedder.name());
             data.put("genesis", claims.commitAt(0).name());
             data.put("commit", indexed.name());
             data.put("seq", Integer.toString(indexedSeq));
@@ -536,6 +639,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         synchronized (this) {
             wasPersistent = persistent;
             closeQuietly();
+            closeVectors();
         }
         if (wasPersistent) { // outside this monitor: the deletion takes the writer lock, whose holder may want it
             dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
@@ -547,6 +651,15 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     public synchronized void close() {
         commitNow();
         closeQuietly();
+        closeVectors();
+    }
+
+    /** Saves and releases the vector cache. */
+    private void closeVectors() {
+        if (vectors != null) {
+            vectors.close();
+            vectors = null;
+        }
     }
 
     private void closeQuietly() {

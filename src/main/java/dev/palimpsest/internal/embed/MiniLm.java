@@ -1,0 +1,167 @@
+package dev.palimpsest.internal.embed;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.palimpsest.model.Embedder;
+import dev.palimpsest.model.EmbedderUnavailableException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The bundled sentence model, all-MiniLM-L6-v2 quantized to 8 bits (384 dimensions, at most 256
+ * word pieces a text; longer texts are cut), run in-process on the CPU by ONNX Runtime with the
+ * model's own Hugging Face tokenizer, both read from the class path. The model loads on the first
+ * {@link #embed} (about a second) and stays loaded for the life of the process. Texts are embedded
+ * in batches of {@value #BATCH} sorted by length (little padding); each vector is the mean of its
+ * tokens' last hidden states, scaled to unit length, as the model was trained. Thread-safe: one
+ * batch at a time, each using every core.
+ */
+public final class MiniLm implements Embedder {
+    /** Texts per model run. */
+    static final int BATCH = 32;
+    private static final String MODEL = "all-minilm-l6-v2-q.onnx";
+    private static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
+    private static final int DIMENSIONS = 384;
+    private static final MiniLm INSTANCE = new MiniLm();
+
+    private OrtEnvironment env;
+    private OrtSession session;
+    private HuggingFaceTokenizer tokenizer;
+    private boolean typeIds;
+
+    private MiniLm() {}
+
+    /** The process's one instance (the model is loaded once, on first use). */
+    public static MiniLm instance() {
+        return INSTANCE;
+    }
+
+    @Override
+    public String name() {
+        return Embedder.LOCAL.name();
+    }
+
+    @Override
+    public int dimensions() {
+        return DIMENSIONS;
+    }
+
+    /** Loads the model now (a warm-up); later calls return at once. */
+    public synchronized void load() {
+        if (session != null) {
+            return;
+        }
+        System.setProperty("ai.djl.offline", "true");
+        try (InputStream model = resource(MODEL); InputStream tok = resource(TOKENIZER)) {
+            OrtEnvironment e = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions o = new OrtSession.SessionOptions();
+            o.setIntraOpNumThreads(Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors())));
+            o.setInterOpNumThreads(1);
+            o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            OrtSession s = e.createSession(model.readAllBytes(), o);
+            tokenizer = HuggingFaceTokenizer.newInstance(tok,
+                    Map.of("padding", "true", "truncation", "true", "maxLength", "256", "addSpecialTokens", "true"));
+            typeIds = s.getInputNames().contains("token_type_ids");
+            env = e;
+            session = s;
+        } catch (IOException | OrtException | RuntimeException | UnsatisfiedLinkError e) {
+            throw new EmbedderUnavailableException("the bundled embedder " + name() + " cannot load: " + e, e);
+        }
+    }
+
+    private static InputStream resource(String name) throws IOException {
+        InputStream in = MiniLm.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) {
+            throw new IOException(name + " is not on the class path");
+        }
+        return in;
+    }
+
+    @Override
+    public synchronized List<float[]> embed(List<String> texts) {
+        load();
+        float[][] out = new float[texts.size()][];
+        Integer[] order = new Integer[texts.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingInt(i -> texts.get(i).length()));
+        try {
+            for (int from = 0; from < order.length; from += BATCH) {
+                int to = Math.min(order.length, from + BATCH);
+                List<String> batch = new ArrayList<>(to - from);
+                for (int i = from; i < to; i++) {
+                    String t = texts.get(order[i]);
+                    batch.add(t.isBlank() ? "" : t);
+                }
+                float[][] vs = run(batch);
+                for (int i = from; i < to; i++) {
+                    out[order[i]] = vs[i - from];
+                }
+            }
+        } catch (OrtException | RuntimeException e) {
+            throw new EmbedderUnavailableException("the bundled embedder " + name() + " failed: " + e, e);
+        }
+        return java.util.Arrays.asList(out);
+    }
+
+    private float[][] run(List<String> batch) throws OrtException {
+        Encoding[] enc = tokenizer.batchEncode(batch);
+        long[][] ids = new long[enc.length][];
+        long[][] mask = new long[enc.length][];
+        long[][] types = new long[enc.length][];
+        for (int i = 0; i < enc.length; i++) {
+            ids[i] = enc[i].getIds();
+            mask[i] = enc[i].getAttentionMask();
+            types[i] = enc[i].getTypeIds();
+        }
+        Map<String, OnnxTensor> in = new HashMap<>();
+        try {
+            in.put("input_ids", OnnxTensor.createTensor(env, ids));
+            in.put("attention_mask", OnnxTensor.createTensor(env, mask));
+            if (typeIds) {
+                in.put("token_type_ids", OnnxTensor.createTensor(env, types));
+            }
+            try (OrtSession.Result r = session.run(in)) {
+                float[][][] hidden = (float[][][]) r.get(0).getValue();
+                float[][] out = new float[enc.length][];
+                for (int i = 0; i < enc.length; i++) {
+                    out[i] = Vectors.unit(meanOf(hidden[i], mask[i]));
+                }
+                return out;
+            }
+        } finally {
+            in.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /** The mean of the token states the mask keeps (padding left out). */
+    private static float[] meanOf(float[][] states, long[] mask) {
+        float[] v = new float[DIMENSIONS];
+        int n = 0;
+        for (int t = 0; t < states.length; t++) {
+            if (mask[t] == 0) {
+                continue;
+            }
+            n++;
+            for (int d = 0; d < DIMENSIONS; d++) {
+                v[d] += states[t][d];
+            }
+        }
+        if (n > 0) {
+            for (int d = 0; d < DIMENSIONS; d++) {
+                v[d] /= n;
+            }
+        }
+        return v;
+    }
+}
