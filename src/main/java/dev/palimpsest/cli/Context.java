@@ -58,9 +58,50 @@ abstract class Context {
     /** Opens the store; a path that holds none is exit 6, not "not found". */
     Store open() {
         try {
-            return Store.open(storePath(), home(), StoreOptions.defaults());
+            return Store.open(storePath(), home(), storeOptions());
         } catch (NotFoundException e) {
             throw new Main.NoStoreException(e.getMessage());
+        }
+    }
+
+    /** The default options with the embedder chosen by {@code --embedder} or the environment. */
+    StoreOptions storeOptions() {
+        return StoreOptions.defaults().withEmbedder(embedder(main().global().embedder));
+    }
+
+    /**
+     * The embedder named by {@code choice} (null: {@code $PALIMPSEST_EMBEDDER}, else local); {@code
+     * openai} reads {@code $PALIMPSEST_EMBEDDER_URL}, {@code _MODEL}, {@code _DIMENSIONS} and {@code _KEY}.
+     */
+    static dev.palimpsest.model.Embedder embedder(String choice) {
+        String c = choice != null ? choice : System.getenv("PALIMPSEST_EMBEDDER");
+        if (c == null || c.isBlank() || c.equals("local")) {
+            return dev.palimpsest.model.Embedder.LOCAL;
+        }
+        if (c.equals("none")) {
+            return dev.palimpsest.model.Embedder.NONE;
+        }
+        if (!c.equals("openai")) {
+            throw new Main.UsageException("--embedder must be local, none or openai, not '" + c + "'");
+        }
+        String url = System.getenv("PALIMPSEST_EMBEDDER_URL");
+        String model = System.getenv("PALIMPSEST_EMBEDDER_MODEL");
+        String dims = System.getenv("PALIMPSEST_EMBEDDER_DIMENSIONS");
+        if (url == null || url.isBlank() || model == null || model.isBlank() || dims == null) {
+            throw new Main.UsageException("--embedder openai needs $PALIMPSEST_EMBEDDER_URL, $PALIMPSEST_EMBEDDER_MODEL"
+                    + " and $PALIMPSEST_EMBEDDER_DIMENSIONS");
+        }
+        int d;
+        try {
+            d = Integer.parseInt(dims.strip());
+        } catch (NumberFormatException e) {
+            throw new Main.UsageException("$PALIMPSEST_EMBEDDER_DIMENSIONS must be a number, not '" + dims + "'");
+        }
+        String key = System.getenv("PALIMPSEST_EMBEDDER_KEY");
+        try {
+            return dev.palimpsest.api.Embedders.openAi(url.strip(), model.strip(), d).key(key == null ? "" : key).build();
+        } catch (IllegalArgumentException e) {
+            throw new Main.UsageException(e.getMessage());
         }
     }
 

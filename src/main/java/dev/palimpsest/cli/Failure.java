@@ -43,6 +43,9 @@ record Failure(int exit, String kind, String message, List<Violation> violations
                     : "rejected with " + vs.size() + " violations";
             return new Failure(Main.REJECTED, "rejected", msg, vs);
         }
+        if (ex instanceof dev.palimpsest.model.EmbedderUnavailableException e) {
+            return new Failure(Main.JUDGE_UNAVAILABLE, e.kind(), ex.getMessage() + " (nothing was written)", List.of());
+        }
         if (ex instanceof dev.palimpsest.model.JudgeUnavailableException j) {
             return new Failure(Main.JUDGE_UNAVAILABLE, j.kind(), ex.getMessage() + " (nothing was written)",
                     List.of());

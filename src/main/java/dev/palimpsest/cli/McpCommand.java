@@ -55,7 +55,7 @@ final class McpCommand extends Context implements Callable<Integer> {
         }
         Store store;
         try {
-            StoreOptions options = StoreOptions.defaults().withFsync(!noFsync);
+            StoreOptions options = storeOptions().withFsync(!noFsync);
             store = Store.open(storePath(), home(), run == null ? options : options.inRun(run));
         } catch (NotFoundException e) {
             throw new Main.NoStoreException(e.getMessage());

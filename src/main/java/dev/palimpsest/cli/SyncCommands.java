@@ -42,7 +42,7 @@ final class SyncCommands {
             if (dir == null) {
                 throw new Main.UsageException("clone needs --store DIR: the folder of the new store");
             }
-            PullResult r = Replication.cloneStore(url, dir, StoreOptions.defaults(), progress(this));
+            PullResult r = Replication.cloneStore(url, dir, storeOptions(), progress(this));
             return render(this, r);
         }
     }
