@@ -80,7 +80,8 @@ public final class Main implements Root {
     /**
      * The levels of SLF4J's simple binding (the CLI jar's) for one run: without {@code --json} the
      * library's notices ({@code dev.palimpsest}, e.g. "building the claims index") at info and every
-     * other logger (JGit, the MCP SDK) at warn; with {@code --json} nothing, since standard error is
+     * other logger (JGit, the MCP SDK) at warn, DJL (the embedder's tokenizer, which warns that it found
+     * no GPU) at error; with {@code --json} nothing, since standard error is
      * then kept clean. Catch-up progress ({@code dev.palimpsest.progress}) shows only on a terminal.
      */
     static Map<String, String> logLevels(boolean json, boolean terminal) {
@@ -88,6 +89,8 @@ public final class Main implements Root {
         m.put("defaultLogLevel", json ? "off" : "warn");
         m.put("log.dev.palimpsest", json ? "off" : "info");
         m.put("log.dev.palimpsest.progress", terminal ? "info" : "off");
+        // the tokenizer library of the bundled embedder warns on every machine without a GPU driver
+        m.put("log.ai.djl", json ? "off" : "error");
         return m;
     }
 
