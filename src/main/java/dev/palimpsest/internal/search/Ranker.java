@@ -359,6 +359,11 @@ public final class Ranker {
 
     /** The k of reciprocal rank fusion: a hit ranked r by a channel adds {@code 1 / (k + r)}. */
     static final int RRF_K = 60;
+    /**
+     * What a semantic rank weighs beside a lexical one: a little less, so two facts that the channels
+     * rank in opposite orders go by their words rather than tie.
+     */
+    static final double SEMANTIC_WEIGHT = 0.95;
     /** The least cosine similarity between a question and a fact that the semantic channel counts as a hit. */
     static final double MIN_SIMILARITY = 0.3;
 
@@ -400,14 +405,14 @@ public final class Ranker {
             double best = 0;
             for (Map.Entry<Integer, Integer> e : lexRank.entrySet()) {
                 Integer sr = semRank.get(e.getKey());
-                double f = 1.0 / (RRF_K + e.getValue()) + (sr == null ? 0 : 1.0 / (RRF_K + sr));
+                double f = 1.0 / (RRF_K + e.getValue()) + (sr == null ? 0 : SEMANTIC_WEIGHT / (RRF_K + sr));
                 relevance.put(e.getKey(), f);
                 channel.put(e.getKey(), sr != null && sr < e.getValue() ? Channel.SEMANTIC : Channel.LEXICAL);
                 best = Math.max(best, f);
             }
             for (Map.Entry<Integer, Integer> e : semRank.entrySet()) {
                 if (!lexRank.containsKey(e.getKey())) {
-                    double f = 1.0 / (RRF_K + e.getValue());
+                    double f = SEMANTIC_WEIGHT / (RRF_K + e.getValue());
                     relevance.put(e.getKey(), f);
                     channel.put(e.getKey(), Channel.SEMANTIC);
                     best = Math.max(best, f);
