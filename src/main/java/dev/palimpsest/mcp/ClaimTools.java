@@ -37,11 +37,11 @@ final class ClaimTools {
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
-                ToolDef.read("dead_ends", "Corrections not to repeat", "The superseded or retracted claims about an"
-                        + " entity, newest correction first (most relevant to query first), each with what corrected"
-                        + " it and when. Check before reasserting an old value.",
+                ToolDef.read("dead_ends", "Corrections not to repeat", "Superseded or retracted claims about an entity,"
+                        + " newest first (or most relevant to query), with what corrected them and when. Check"
+                        + " before repeating an old value.",
                         Schema.input().string("subject", SUBJECT, true)
-                                .string("query", "Rank by relevance to this text.", false)
+                                .string("query", "Free text.", false)
                                 .integer("max", "Most kept (default 20); the rest are counted in omitted.", 0)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("kept", "array").field("omitted", "integer"),
