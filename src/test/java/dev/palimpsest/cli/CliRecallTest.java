@@ -95,8 +95,7 @@ class CliRecallTest {
         Run text = cmd("brief", "--entity", "redis", "--at", before);
         assertThat(text.code()).as(text.err()).isZero();
         assertThat(text.out()).startsWith("Known facts (with provenance):\n- as of commit " + before.substring(0, 12)
-                + " (cite a fact as ID@commit)\n- ").contains(", source arch:\n  - r2: redis has known issue connection leak"
-                + " under TLS\n");
+                + ", written ").contains("source arch:\n  - r2: redis has known issue connection leak under TLS\n");
         Run now = cmd("brief", "--entity", "redis");
         assertThat(now.code()).isZero();
         // retracted: no longer a known fact, now a dead end; a1 names redis as its object, so it is known

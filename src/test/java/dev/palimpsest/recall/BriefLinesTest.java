@@ -20,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BriefLinesTest {
     static final String HEX = "[0-9a-f]{12}";
-    static final String TIME = "20\\d\\d-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
-    static final String DAY = "- 20\\d\\d-\\d\\d-\\d\\d by alice";
 
     @TempDir
     Path dir;
@@ -53,8 +51,8 @@ class BriefLinesTest {
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
             List<String> dead = b.sections().get(1).lines();
             assertThat(dead).hasSize(4);
-            // one group: written the same day by alice without a run, citing incident-9
-            assertThat(dead.get(0)).matches(DAY + ", source incident-9:");
+            // one group: without a run, citing incident-9 (the day and actor, common to all, are said once)
+            assertThat(dead.get(0)).isEqualTo("- source incident-9:");
             // retracted: no longer live at the brief's commit, so pinned at its last version
             assertThat(dead.get(1)).matches("  - x1@" + HEX + ": auth-service times out after 5s \\(retracted at " + HEX
                     + "\\)");
@@ -63,7 +61,7 @@ class BriefLinesTest {
             Brief all = s.recall().brief(BriefRequest.builder().entity("auth-service").build());
             List<String> allDead = all.sections().get(1).lines();
             assertThat(allDead).hasSize(5);
-            assertThat(allDead.get(3)).matches(DAY + ", run run-7, source incident-9:");
+            assertThat(allDead.get(3)).isEqualTo("- run run-7, source incident-9:");
             assertThat(allDead.get(4)).isEqualTo("  - v1: auth-service times out after 30s (superseded by v2)");
         }
     }
@@ -98,10 +96,10 @@ class BriefLinesTest {
             List<String> known = b.sections().get(0).lines();
             int doc9 = known.indexOf("  - incident-9: document incident-9");
             assertThat(doc9).isPositive();
-            assertThat(known.get(doc9 - 1)).matches(DAY + ":");
+            assertThat(known.get(doc9 - 1)).isEqualTo("- no run, no source:");
             int redis = known.indexOf("  - r2: redis times out after 2s (related via auth-service)");
             assertThat(redis).isPositive();
-            assertThat(known.get(redis - 1)).matches(DAY + ", source incident-9:");
+            assertThat(known.get(redis - 1)).isEqualTo("- source incident-9:");
         }
     }
 
@@ -123,12 +121,12 @@ class BriefLinesTest {
             assertThat(members(lines)).hasSize(2).satisfiesExactly(
                     l -> assertThat(l).matches("  - a1@" + HEX + ": auth-service times out after 30s \\(retracted at .*"),
                     l -> assertThat(l).matches("  - r1@" + HEX + ": redis times out after 3s \\(retracted at .*"));
-            assertThat(lines.get(0)).matches(DAY + ", source incident-9:");
+            assertThat(lines.get(0)).isEqualTo("- source incident-9:");
         }
     }
 
     /** The entry lines of a section: its members and lines of their own, without group headers. */
     static List<String> members(List<String> lines) {
-        return lines.stream().filter(l -> !l.matches("- \\d{4}-\\d\\d-\\d\\d by .*:")).toList();
+        return lines.stream().filter(l -> !(l.startsWith("- ") && l.endsWith(":"))).toList();
     }
 }

@@ -52,17 +52,18 @@ class BriefStoriesTest {
             assertThat(b.sections()).extracting(Brief.Section::name)
                     .containsExactly(Brief.KNOWN, Brief.CONTRADICTIONS, Brief.DEAD_ENDS);
             List<String> known = b.sections().get(0).lines();
-            assertThat(known.get(0)).isEqualTo("- as of commit " + s.head().hex().substring(0, 12)
-                    + " (cite a fact as ID@commit)");
+            assertThat(known.get(0)).matches("- as of commit " + s.head().hex().substring(0, 12)
+                    + ", written \\d{4}-\\d\\d-\\d\\d by alice \\(cite a fact as ID@commit\\)");
             List<String> facts = BriefLinesTest.members(known.subList(1, known.size()));
             assertThat(facts).hasSize(6);
             assertThat(facts.subList(0, 5)).allSatisfy(l -> assertThat(l).matches("  - [a-z0-9]+: auth-service .*")
                     .doesNotContain("related via"));
             assertThat(facts.get(5)).isEqualTo("  - r1: redis runs version 7.2.4 (related via auth-service)");
             // the claims of one day, actor, run and source stand under one header; r1 was written in run-12
-            assertThat(known.get(1)).matches("- \\d{4}-\\d\\d-\\d\\d by alice(, run run-7)?, source ops-doc:");
-            assertThat(known).filteredOn(l -> l.startsWith("- 20")).hasSize(3); // run-7, no run (m2, p2), run-12
-            assertThat(known.get(known.size() - 2)).matches("- \\d{4}-\\d\\d-\\d\\d by alice, run run-12, source ops-doc:");
+            assertThat(known.get(1)).matches("- (run run-7, )?source ops-doc:");
+            assertThat(known).filteredOn(l -> l.endsWith(":")).containsExactlyInAnyOrder("- run run-7, source ops-doc:",
+                    "- source ops-doc:", "- run run-12, source ops-doc:"); // m2 and p2 have no run
+            assertThat(known.get(known.size() - 2)).isEqualTo("- run run-12, source ops-doc:");
             assertThat(known).noneMatch(l -> l.contains("eu-west-1") || l.contains("8080"));
             assertThat(b.sections().get(1).lines()).singleElement().isEqualTo(
                     "- auth-service times out after: '30s' (t1, source ops-doc) | '10s' (t2, source ops-doc)");
@@ -137,9 +138,9 @@ class BriefStoriesTest {
             supersede(s, "v4", "v5", "times out after", "10s", doc);
             Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(2));
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
-            assertThat(BriefLinesTest.members(b.sections().get(0).lines())).containsExactly(
-                    "- as of commit " + s.head().hex().substring(0, 12) + " (cite a fact as ID@commit)",
-                    "  - v5: auth-service times out after 10s");
+            assertThat(BriefLinesTest.members(b.sections().get(0).lines())).satisfiesExactly(
+                    l -> assertThat(l).startsWith("- as of commit " + s.head().hex().substring(0, 12) + ", written "),
+                    l -> assertThat(l).isEqualTo("  - v5: auth-service times out after 10s"));
             List<String> dead = BriefLinesTest.members(b.sections().get(1).lines());
             assertThat(dead).hasSize(3);
             assertThat(dead.get(0)).isEqualTo("  - v4: auth-service times out after 15s (superseded by v5)");

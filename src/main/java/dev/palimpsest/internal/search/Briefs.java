@@ -32,11 +32,12 @@ import org.eclipse.jgit.lib.ObjectId;
  * there is one, else newest correction first; capped, with a line counting the rest).
  *
  * <p>Provenance is said once: the brief opens with the commit it is made at ({@code - as of commit
- * C (cite a fact as ID@commit)}), at which every fact listed is live, so {@code ID@C} pins the
- * version shown (a retracted dead end, no longer live there, is listed as {@code ID@V}, V its last
- * version's commit); the facts and dead ends written on one day (UTC) by one actor in one run,
- * citing one first source, stand under one header line ({@code - DAY by A, run R, source S:}), each
- * as {@code   - ID: statement}. Fitted by {@link BriefFit} with {@link Tokens} in this priority:
+ * C, written DAY by A (cite a fact as ID@commit)}), at which every fact listed is live, so {@code
+ * ID@C} pins the version shown (a retracted dead end, no longer live there, is listed as {@code
+ * ID@V}, V its last version's commit); the facts and dead ends written on one day (UTC) by one actor
+ * in one run, citing one first source, stand under one header line ({@code - DAY by A, run R,
+ * source S:}; the day and the actor are said in the opening line instead when every line of the
+ * brief shares them), each as {@code   - ID: statement}. Fitted by {@link BriefFit} with {@link Tokens} in this priority:
  * the first known fact, the first contradiction, the first dead end (a tight budget keeps one of
  * each), the other known facts, contradictions and dead ends, then the context turns. Thread-safe.
  */
@@ -69,15 +70,21 @@ public final class Briefs {
             this(time.truncatedTo(ChronoUnit.DAYS).toString().substring(0, 10), actor, run, source);
         }
 
-        String header() {
-            StringBuilder b = new StringBuilder("- ").append(day).append(" by ").append(actor);
+        /** The group's header line, without the day and actor when every group of the brief shares them ({@code common}). */
+        String header(boolean commonDay, boolean commonActor) {
+            List<String> parts = new ArrayList<>(4);
+            if (!commonDay) {
+                parts.add(commonActor ? day : day + " by " + actor);
+            } else if (!commonActor) {
+                parts.add("by " + actor);
+            }
             if (run != null) {
-                b.append(", run ").append(run);
+                parts.add("run " + run);
             }
             if (source != null) {
-                b.append(", source ").append(source);
+                parts.add("source " + source);
             }
-            return b.append(':').toString();
+            return parts.isEmpty() ? "- no run, no source:" : "- " + String.join(", ", parts) + ":";
         }
     }
 
@@ -170,7 +177,7 @@ public final class Briefs {
             }
         }
         priority.addAll(context);
-        String asOf = "- as of commit " + shortHex(index.claims().commitAt(seq).name()) + " (cite a fact as ID@commit)";
+        String asOf = "- as of commit " + shortHex(index.claims().commitAt(seq).name());
         return BriefFit.fit(new BriefFit.Layout() {
             @Override
             public int size() {
@@ -189,6 +196,24 @@ public final class Briefs {
      * order of first place; the first section opens with {@code asOf}.
      */
     private static List<Section> render(List<Entry> entries, String asOf) {
+        Set<String> days = new HashSet<>();
+        Set<String> actors = new HashSet<>();
+        for (Entry e : entries) {
+            if (e.prov() != null) {
+                days.add(e.prov().day());
+                actors.add(e.prov().actor());
+            }
+        }
+        boolean commonDay = days.size() == 1;
+        boolean commonActor = actors.size() == 1;
+        StringBuilder opening = new StringBuilder(asOf);
+        if (commonDay) {
+            opening.append(", written ").append(days.iterator().next());
+        }
+        if (commonActor) {
+            opening.append(commonDay ? " by " : ", by ").append(actors.iterator().next());
+        }
+        opening.append(" (cite a fact as ID@commit)");
         List<Section> out = new ArrayList<>();
         for (int section = KNOWN; section <= DEAD; section++) {
             List<Entry> here = new ArrayList<>();
@@ -212,10 +237,10 @@ public final class Briefs {
             }
             List<String> lines = new ArrayList<>();
             if (out.isEmpty()) {
-                lines.add(asOf);
+                lines.add(opening.toString());
             }
             groups.forEach((p, members) -> {
-                lines.add(p.header());
+                lines.add(p.header(commonDay, commonActor));
                 lines.addAll(members);
             });
             lines.addAll(alone);
