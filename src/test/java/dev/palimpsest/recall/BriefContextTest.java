@@ -68,6 +68,28 @@ class BriefContextTest {
     }
 
     @Test
+    void sectionsImportedNumberedAreTurnsOfTheirNoteAndNamedByHeadingTheyAreNot() throws Exception {
+        Path notes = java.nio.file.Files.createDirectories(dir.resolve("notes"));
+        java.nio.file.Files.writeString(notes.resolve("on-call.md"), "Paging policy for the platform team.\n\n"
+                + "## Escalation\nPage the secondary after 15 minutes.\n\n## Redis failover\nPromote the replica with"
+                + " sentinel failover.\n\n## Postmortems\nWrite one within two days.\n");
+        try (Store s = TestStores.init(dir.resolve("store"))) {
+            var plain = s.bulk().importNotes(TestStores.ALICE, notes, dev.palimpsest.model.ImportOptions.defaults()
+                    .split(dev.palimpsest.model.NoteSplit.H2).idPrefix("kb-"));
+            assertThat(plain.added()).extracting(FactId::value).contains("kb-on-call.redis-failover");
+            var numbered = s.bulk().importNotes(TestStores.ALICE, notes, dev.palimpsest.model.ImportOptions.defaults()
+                    .split(dev.palimpsest.model.NoteSplit.H2).numbered(true));
+            assertThat(numbered.added()).extracting(FactId::value).containsExactly("note-on-call.0", "note-on-call.1",
+                    "note-on-call.2", "note-on-call.3");
+            Brief b = s.recall().brief(BriefRequest.builder().query("sentinel failover replica").build());
+            List<String> lines = BriefLinesTest.members(b.sections().get(0).lines());
+            assertThat(lines).contains("  - note-on-call.1 (context): ## Escalation Page the secondary after 15 minutes.",
+                    "  - note-on-call.3 (context): ## Postmortems Write one within two days.");
+            assertThat(lines).noneMatch(l -> l.startsWith("  - kb-on-call.") && l.contains("(context)"));
+        }
+    }
+
+    @Test
     void withAQueryDeadEndsComeMostRelevantFirstInTheBriefAndInDeadEnds() throws Exception {
         try (Store s = TestStores.init(dir)) {
             FactId doc = RecallStoriesTest.source(s, "ops-doc");
