@@ -71,7 +71,7 @@ public final class Bulk {
         if (!Files.isDirectory(dir)) {
             throw new RejectedException(Rule.FILE_UNREADABLE, "folder " + dir, "is not a folder");
         }
-        Notes read = Notes.read(dir, options.split(), options.idPrefix());
+        Notes read = Notes.read(dir, options.split(), options.idPrefix(), options.numbered());
         List<Violation> problems = new ArrayList<>(read.problems);
         if (!problems.isEmpty()) {
             throw new RejectedException(problems);

@@ -4,6 +4,7 @@ import dev.palimpsest.internal.claims.ClaimQueries;
 import dev.palimpsest.internal.claims.ClaimsIndex;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.query.Commits;
+import dev.palimpsest.internal.search.Relevance;
 import dev.palimpsest.internal.write.Writer;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.ClaimResult;
@@ -331,6 +332,30 @@ public final class Claims {
     }
 
     /**
+     * The superseded or retracted claims about {@code subject} at the tip of main, most relevant to
+     * {@code query} first (BM25 of each claim's triple over the subject's dead ends, with the search
+     * index's English analysis), equally relevant ones (and all of them, for a blank query) newest
+     * correction first; at most {@code max}, with how many were left out.
+     *
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public DeadEnds deadEnds(String subject, String query, int max) {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(query, "query");
+        requireMax(max);
+        ClaimQueries q = q();
+        return ranked(q.deadEnds(subject, Integer.MAX_VALUE, q.index().headSeq()), query, max);
+    }
+
+    /** {@code all} (every dead end, newest correction first) most relevant to {@code query} first, at most {@code max}. */
+    static DeadEnds ranked(DeadEnds all, String query, int max) {
+        List<ClaimView> ranked = Relevance.rank(all.kept(), v -> v.subject() + " " + v.predicate() + " " + v.object(),
+                query);
+        int keep = Math.min(max, ranked.size());
+        return new DeadEnds(ranked.subList(0, keep), ranked.size() - keep);
+    }
+
+    /**
      * The superseded or retracted claims about {@code subject} at {@code at}, newest correction
      * first (correction commit, then id), at most {@code max}, with how many were left out.
      *
@@ -386,6 +411,11 @@ public final class Claims {
     DeadEnds deadEnds(String subject, int max, int seq) {
         requireMax(max);
         return q().deadEnds(subject, max, seq);
+    }
+
+    DeadEnds deadEnds(String subject, String query, int max, int seq) {
+        requireMax(max);
+        return ranked(q().deadEnds(subject, Integer.MAX_VALUE, seq), query, max);
     }
 
     List<Contradiction> contradictions(String subject, int seq) {

@@ -60,6 +60,20 @@ public final class ClaimsAt {
         return claims.deadEnds(subject, max, claims.seq(at));
     }
 
+    /**
+     * The superseded or retracted claims about {@code subject} at this commit, most relevant to
+     * {@code query} first, equally relevant ones newest correction first ({@link Claims#deadEnds(String,
+     * String, int)}), at most {@code max} (not negative), with how many were left out.
+     */
+    public DeadEnds deadEnds(String subject, String query, int max) throws NotFoundException {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(query, "query");
+        if (max < 0) {
+            throw new IllegalArgumentException("max must not be negative, got " + max);
+        }
+        return claims.deadEnds(subject, query, max, claims.seq(at));
+    }
+
     /** Groups of live claims with one subject and predicate and different objects at this commit. */
     public List<Contradiction> contradictions() throws NotFoundException {
         return claims.contradictions(null, claims.seq(at));

@@ -33,6 +33,10 @@ final class BulkCommands {
                 description = "One fact per file (default) or per section starting at a heading of that level.")
         String split;
 
+        @Option(names = "--number", description = "With --split: id each section by its position (ID.0 the text before"
+                + " the first heading, ID.1, ID.2, ...) instead of its heading, so a brief shows the sections around a hit.")
+        boolean number;
+
         @Option(names = "--id-prefix", paramLabel = "P", defaultValue = "note-",
                 description = "The start of the ids made from paths for notes without an id (default: ${DEFAULT-VALUE}).")
         String prefix;
@@ -41,7 +45,7 @@ final class BulkCommands {
         public Integer call() throws Exception {
             ImportOptions options;
             try {
-                options = ImportOptions.defaults().split(NoteSplit.of(split)).idPrefix(prefix);
+                options = ImportOptions.defaults().split(NoteSplit.of(split)).idPrefix(prefix).numbered(number);
             } catch (IllegalArgumentException e) {
                 throw new Main.UsageException(e.getMessage());
             }

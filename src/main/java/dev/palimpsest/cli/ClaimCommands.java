@@ -254,10 +254,15 @@ final class ClaimCommands {
     }
 
     @Command(name = "dead-ends", description = "The superseded or retracted claims about SUBJECT at the commit, newest"
-            + " correction first (correction commit, then id), and how many the cap left out.")
+            + " correction first (correction commit, then id; with --query, most relevant first), and how many the"
+            + " cap left out.")
     static final class DeadEndsCmd extends Context implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "SUBJECT", description = "The entity (matched by its normalised key).")
         String subject;
+
+        @Option(names = "--query", paramLabel = "TEXT",
+                description = "Rank the dead ends by relevance to TEXT (BM25 of their triples); ties newest first.")
+        String query;
 
         @Option(names = "--max", paramLabel = "N", defaultValue = "20",
                 description = "Keep at most N dead ends (default 20); the rest are counted as omitted.")
@@ -274,7 +279,8 @@ final class ClaimCommands {
             }
             try (Store store = open()) {
                 CommitId c = at(store, at.revision);
-                DeadEnds d = store.claims().at(c).deadEnds(s, max);
+                String q = query == null ? "" : TextInput.arg("--query", query);
+                DeadEnds d = store.claims().at(c).deadEnds(s, q, max);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("kept", d.kept().stream().map(v -> view(v, true)).toList());
@@ -283,7 +289,8 @@ final class ClaimCommands {
                 } else {
                     d.kept().forEach(v -> out().println(line(v)));
                     if (d.omitted() > 0) {
-                        out().println("(" + d.omitted() + " older dead ends omitted)");
+                        out().println("(" + d.omitted() + (q.isBlank() ? " older" : " less relevant")
+                                + " dead ends omitted)");
                     }
                 }
             }

@@ -184,7 +184,8 @@ final class RecallCommands {
         int maxTokens;
 
         @Option(names = "--max-dead-ends", paramLabel = "K", defaultValue = "5",
-                description = "Show at most K dead ends, newest correction first (default 5); the rest are counted.")
+                description = "Show at most K dead ends, newest correction first, or most relevant to --query"
+                        + " (default 5); the rest are counted.")
         int maxDeadEnds;
 
         @Override

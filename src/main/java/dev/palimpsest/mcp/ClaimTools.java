@@ -37,10 +37,11 @@ final class ClaimTools {
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
-                ToolDef.read("dead_ends", "Corrections not to repeat", "The superseded or retracted claims about an"
-                        + " entity, newest correction first, each with what corrected it and when. Check before"
-                        + " reasserting an old value.",
+                ToolDef.read("dead_ends", "Corrections not to repeat", "Superseded or retracted claims about an entity,"
+                        + " newest first (or most relevant to query), with what corrected them and when. Check"
+                        + " before repeating an old value.",
                         Schema.input().string("subject", SUBJECT, true)
+                                .string("query", "Free text.", false)
                                 .integer("max", "Most kept (default 20); the rest are counted in omitted.", 0)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("kept", "array").field("omitted", "integer"),
@@ -98,7 +99,8 @@ final class ClaimTools {
     private static Map<String, Object> deadEnds(Store store, Args a) throws Exception {
         String subject = a.text("subject");
         int max = a.count("max", 20);
-        DeadEnds d = store.claims().at(a.at(store)).deadEnds(subject, max);
+        String query = a.optText("query");
+        DeadEnds d = store.claims().at(a.at(store)).deadEnds(subject, query == null ? "" : query, max);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kept", d.kept().stream().map(v -> Views.claim(v, true)).toList());
         m.put("omitted", d.omitted());

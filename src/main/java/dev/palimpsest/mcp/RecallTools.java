@@ -31,7 +31,7 @@ final class RecallTools {
                                 .string("query", "Free text it is about.", false)
                                 .string("at", ReadTools.AT, false)
                                 .integer("max_tokens", "Token budget, cl100k_base (default 0: none).", 0)
-                                .integer("max_dead_ends", "Most dead ends, newest first (default 5).", 0),
+                                .integer("max_dead_ends", "Most dead ends (default 5).", 0),
                         Schema.output().field("sections", "array").field("omitted", "integer").field("budget", "integer")
                                 .field("tokens", "integer"),
                         a -> brief(store, a)),

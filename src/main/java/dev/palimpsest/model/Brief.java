@@ -6,9 +6,12 @@ import java.util.Optional;
 
 /**
  * A context brief: what an agent puts in its prompt before it works. {@code sections} in priority
- * order (known facts, contradictions, dead ends), each with its entry lines; {@code omitted} entry
- * lines were dropped to fit {@code budget} tokens ({@code budget} 0: none), counted by {@code
- * tokens} (the text's token count). A section never stands without lines. Immutable.
+ * order (known facts, contradictions, dead ends), each with its lines: the first section opens
+ * with the commit the brief is made at, and entries ({@code "  - ID: statement"}) stand under the
+ * header line of their group ({@code "- run R, source S:"}), so provenance is said once per group
+ * (docs/claims-and-recall.md); {@code omitted} entries were dropped to fit {@code budget} tokens
+ * ({@code budget} 0: none), counted by {@code tokens} (the text's token count). A section never
+ * stands without lines. Immutable.
  */
 public record Brief(List<Section> sections, int omitted, int budget, int tokens) {
     /** The first section: facts live at the commit, each with its provenance. */
@@ -18,7 +21,7 @@ public record Brief(List<Section> sections, int omitted, int budget, int tokens)
     /** The third section: corrections not to walk into again. */
     public static final String DEAD_ENDS = "Superseded or retracted \u2014 do not re-derive these";
 
-    /** One section: its name and its entry lines (each starting with "- "). */
+    /** One section: its name and its lines (each starting with "- ", or "  - " for an entry in a group). */
     public record Section(String name, List<String> lines) {
         public Section {
             Objects.requireNonNull(name, "name");

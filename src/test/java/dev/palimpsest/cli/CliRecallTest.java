@@ -94,14 +94,15 @@ class CliRecallTest {
                 .extracting(h -> h.get("id").asText()).containsExactly("r2", "a1");
         Run text = cmd("brief", "--entity", "redis", "--at", before);
         assertThat(text.code()).as(text.err()).isZero();
-        assertThat(text.out()).startsWith("Known facts (with provenance):\n- redis has known issue connection leak under"
-                + " TLS [source: arch@");
+        assertThat(text.out()).startsWith("Known facts (with provenance):\n- as of commit " + before.substring(0, 12)
+                + ", written ").contains("source arch:\n  - r2: redis has known issue connection leak under TLS\n");
         Run now = cmd("brief", "--entity", "redis");
         assertThat(now.code()).isZero();
         // retracted: no longer a known fact, now a dead end; a1 names redis as its object, so it is known
-        assertThat(now.out()).startsWith("Known facts (with provenance):\n- auth-service depends on redis [")
-                .contains("Superseded or retracted \u2014 do not re-derive these:\n- redis has known"
-                + " issue connection leak under TLS (retracted at ");
+        assertThat(now.out()).startsWith("Known facts (with provenance):\n- as of commit ")
+                .contains("\n  - a1: auth-service depends on redis\n")
+                .containsPattern("Superseded or retracted \u2014 do not re-derive these:\n- .*:\n  - r2@[0-9a-f]{12}: redis has"
+                + " known issue connection leak under TLS \\(retracted at ");
         assertThat(now.out().substring(0, now.out().indexOf("Superseded"))).doesNotContain("connection leak");
     }
 
@@ -114,8 +115,8 @@ class CliRecallTest {
         assertThat(b.get("sections")).extracting(s -> s.get("name").asText()).containsExactly(
                 "Known facts (with provenance)", "Superseded or retracted \u2014 do not re-derive these");
         assertThat(b.get("omitted").asInt()).isZero();
-        assertThat(b.get("sections").get(1).get("lines").get(0).asText())
-                .startsWith("- auth-service times out after 30s (superseded by a4 at ");
+        assertThat(b.get("sections").get(1).get("lines").get(1).asText())
+                .isEqualTo("  - a3: auth-service times out after 30s (superseded by a4)");
         JsonNode small = ok(cmd("brief", "--entity", "auth-service", "--max-tokens", "60", "--json"));
         assertThat(small.get("omitted").asInt()).isPositive();
         assertThat(small.get("tokens").asInt()).isLessThanOrEqualTo(60);
@@ -123,6 +124,22 @@ class CliRecallTest {
         assertThat(text.out()).endsWith("(+" + small.get("omitted").asInt() + " lines omitted to fit a 60-token budget)\n");
         Run capped = cmd("brief", "--entity", "auth-service", "--max-dead-ends", "0");
         assertThat(capped.out()).contains("- (+1 older correction omitted)\n");
+    }
+
+    @Test
+    void deadEndsWithAQueryComeMostRelevantFirst() throws Exception {
+        claim("a2", "auth-service", "owned by", "platform team");
+        claim("a3", "auth-service", "times out after", "30s");
+        claim("a4", "auth-service", "times out after", "10s", "--supersedes", "a3");
+        claim("a5", "auth-service", "owned by", "team core", "--supersedes", "a2");
+        assertThat(ok(cmd("dead-ends", "auth-service", "--json")).get("kept")).extracting(k -> k.get("id").asText())
+                .containsExactly("a2", "a3");
+        JsonNode ranked = ok(cmd("dead-ends", "auth-service", "--query", "how long until it times out", "--max", "1",
+                "--json"));
+        assertThat(ranked.get("kept")).extracting(k -> k.get("id").asText()).containsExactly("a3");
+        assertThat(ranked.get("omitted").asInt()).isEqualTo(1);
+        Run text = cmd("dead-ends", "auth-service", "--query", "owner team", "--max", "1");
+        assertThat(text.out()).startsWith("a2: ").endsWith("(1 less relevant dead ends omitted)\n");
     }
 
     @Test

@@ -134,7 +134,7 @@ class McpToolsTest {
         assertThat(text).startsWith("Known facts (with provenance):\n").contains("30s");
         JsonNode structured = JSON.valueToTree(r.structuredContent());
         assertThat(structured.has("text")).isFalse();
-        assertThat(structured.get("sections").get(0).get("lines").get(0).asText()).contains("30s");
+        assertThat(structured.get("sections").get(0).get("lines").get(2).asText()).endsWith(": auth-service times out after 30s");
         assertThat(structured.get("tokens").asInt()).isPositive();
     }
 

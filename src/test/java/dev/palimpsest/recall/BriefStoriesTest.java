@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The seed's briefs: sections in priority, provenance on every line, the budget and the dead-ends cap. */
+/** The seed's briefs: sections in priority, provenance once per group, the budget and the dead-ends cap. */
 class BriefStoriesTest {
     @TempDir
     Path dir;
@@ -52,22 +52,28 @@ class BriefStoriesTest {
             assertThat(b.sections()).extracting(Brief.Section::name)
                     .containsExactly(Brief.KNOWN, Brief.CONTRADICTIONS, Brief.DEAD_ENDS);
             List<String> known = b.sections().get(0).lines();
-            assertThat(known).hasSize(6);
-            assertThat(known.subList(0, 5)).allSatisfy(l -> assertThat(l).startsWith("- auth-service ")
-                    .contains("[source: ops-doc@", ", actor: alice", ", time: ").doesNotContain("related via"));
-            assertThat(known.get(5)).startsWith("- redis runs version 7.2.4 [source: ops-doc@")
-                    .contains("run: run-12").endsWith("] (related via auth-service)");
+            assertThat(known.get(0)).matches("- as of commit " + s.head().hex().substring(0, 12)
+                    + ", written \\d{4}-\\d\\d-\\d\\d by alice \\(cite a fact as ID@commit\\)");
+            List<String> facts = BriefLinesTest.members(known.subList(1, known.size()));
+            assertThat(facts).hasSize(6);
+            assertThat(facts.subList(0, 5)).allSatisfy(l -> assertThat(l).matches("  - [a-z0-9]+: auth-service .*")
+                    .doesNotContain("related via"));
+            assertThat(facts.get(5)).isEqualTo("  - r1: redis runs version 7.2.4 (related via auth-service)");
+            // the claims of one day, actor, run and source stand under one header; r1 was written in run-12
+            assertThat(known.get(1)).matches("- (run run-7, )?source ops-doc:");
+            assertThat(known).filteredOn(l -> l.endsWith(":")).containsExactlyInAnyOrder("- run run-7, source ops-doc:",
+                    "- source ops-doc:", "- run run-12, source ops-doc:"); // m2 and p2 have no run
+            assertThat(known.get(known.size() - 2)).isEqualTo("- run run-12, source ops-doc:");
             assertThat(known).noneMatch(l -> l.contains("eu-west-1") || l.contains("8080"));
-            assertThat(b.sections().get(1).lines()).singleElement().satisfies(l -> assertThat(l)
-                    .startsWith("- auth-service times out after: '30s' (t1, source: ops-doc, actor: alice, run: run-7,")
-                    .contains(" | '10s' (t2, source: ops-doc, actor: alice, run: run-7,"));
-            List<String> dead = b.sections().get(2).lines();
+            assertThat(b.sections().get(1).lines()).singleElement().isEqualTo(
+                    "- auth-service times out after: '30s' (t1, source ops-doc) | '10s' (t2, source ops-doc)");
+            List<String> dead = BriefLinesTest.members(b.sections().get(2).lines());
             assertThat(dead).hasSize(2);
-            assertThat(dead.get(0)).startsWith("- auth-service listens on port 8080 (superseded by p2 at ");
-            assertThat(dead.get(1)).startsWith("- auth-service deployed to eu-west-1 (superseded by m2 at ");
+            assertThat(dead.get(0)).isEqualTo("  - p1: auth-service listens on port 8080 (superseded by p2)");
+            assertThat(dead.get(1)).isEqualTo("  - m1: auth-service deployed to eu-west-1 (superseded by m2)");
             assertThat(b.omitted()).isZero();
             assertThat(b.tokens()).isEqualTo(Tokens.count(b.text()));
-            assertThat(b.text()).startsWith(Brief.KNOWN + ":\n- auth-service ").contains("\n\n" + Brief.CONTRADICTIONS
+            assertThat(b.text()).startsWith(Brief.KNOWN + ":\n- as of commit ").contains("\n\n" + Brief.CONTRADICTIONS
                     + ":\n");
         }
     }
@@ -78,22 +84,46 @@ class BriefStoriesTest {
             authService(s);
             Brief full = s.recall().brief(BriefRequest.builder().entity("auth-service").build());
             Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxTokens(90));
-            List<String> all = new ArrayList<>();
-            full.sections().forEach(x -> all.addAll(x.lines()));
-            List<String> kept = new ArrayList<>();
-            b.sections().forEach(x -> kept.addAll(x.lines()));
+            List<String> all = entries(full);
+            List<String> kept = entries(b);
             assertThat(kept).isNotEmpty();
-            assertThat(all.subList(0, kept.size())).isEqualTo(kept);
+            assertThat(all).containsAll(kept);
+            assertThat(kept.get(0)).isEqualTo(entries(full).get(0)); // the best known fact first
             assertThat(b.omitted()).isEqualTo(all.size() - kept.size()).isPositive();
             assertThat(b.text()).endsWith("(+" + b.omitted() + " lines omitted to fit a 90-token budget)\n");
             assertThat(Tokens.count(b.text())).isEqualTo(b.tokens()).isLessThanOrEqualTo(90);
-            // one more entry would not have fitted
-            assertThat(Tokens.count(b.text().replace(kept.get(kept.size() - 1) + "\n",
-                    kept.get(kept.size() - 1) + "\n" + all.get(kept.size()) + "\n"))).isGreaterThan(90);
             Brief tiny = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxTokens(3));
             assertThat(tiny.sections()).isEmpty();
             assertThat(tiny.text()).isEqualTo("(+" + all.size() + " lines omitted to fit a 3-token budget)\n");
         }
+    }
+
+    @Test
+    void aTightBudgetKeepsOneContradictionAndOneDeadEndBeforeTheRestOfTheKnownFacts() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            authService(s);
+            int full = s.recall().brief(BriefRequest.builder().entity("auth-service").build()).tokens();
+            int budget = full - 60;
+            Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").maxTokens(budget).build());
+            assertThat(b.omitted()).isGreaterThan(2);
+            assertThat(b.sections()).extracting(Brief.Section::name)
+                    .containsExactly(Brief.KNOWN, Brief.CONTRADICTIONS, Brief.DEAD_ENDS);
+            assertThat(BriefLinesTest.members(b.sections().get(2).lines())).singleElement()
+                    .isEqualTo("  - p1: auth-service listens on port 8080 (superseded by p2)");
+            assertThat(b.tokens()).isLessThanOrEqualTo(budget);
+            // with the cap at 0, the line counting the dead ends is what is kept
+            Brief none = s.recall().brief(BriefRequest.builder().entity("auth-service").maxTokens(budget).maxDeadEnds(0).build());
+            assertThat(none.sections().get(none.sections().size() - 1).lines()).containsExactly(
+                    "- (+2 older corrections omitted)");
+        }
+    }
+
+    /** The entry lines of a brief in order: its members and lines of their own, without the headers of groups. */
+    static List<String> entries(Brief b) {
+        List<String> out = new ArrayList<>();
+        b.sections().forEach(x -> out.addAll(BriefLinesTest.members(x.lines())));
+        out.removeIf(l -> l.startsWith("- as of commit "));
+        return out;
     }
 
     @Test
@@ -108,19 +138,22 @@ class BriefStoriesTest {
             supersede(s, "v4", "v5", "times out after", "10s", doc);
             Brief b = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(2));
             assertThat(b.sections()).extracting(Brief.Section::name).containsExactly(Brief.KNOWN, Brief.DEAD_ENDS);
-            assertThat(b.sections().get(0).lines()).singleElement().satisfies(l -> assertThat(l)
-                    .startsWith("- auth-service times out after 10s [source: incident-4412@"));
-            List<String> dead = b.sections().get(1).lines();
+            assertThat(BriefLinesTest.members(b.sections().get(0).lines())).satisfiesExactly(
+                    l -> assertThat(l).startsWith("- as of commit " + s.head().hex().substring(0, 12) + ", written "),
+                    l -> assertThat(l).isEqualTo("  - v5: auth-service times out after 10s"));
+            List<String> dead = BriefLinesTest.members(b.sections().get(1).lines());
             assertThat(dead).hasSize(3);
-            assertThat(dead.get(0)).startsWith("- auth-service times out after 15s (superseded by v5 at ");
-            assertThat(dead.get(1)).startsWith("- auth-service times out after 20s (superseded by v4 at ");
+            assertThat(dead.get(0)).isEqualTo("  - v4: auth-service times out after 15s (superseded by v5)");
+            assertThat(dead.get(1)).isEqualTo("  - v3: auth-service times out after 20s (superseded by v4)");
             assertThat(dead.get(2)).isEqualTo("- (+2 older corrections omitted)");
             Brief none = s.recall().brief(BriefRequest.builder().entity("auth-service").build().withMaxDeadEnds(0));
             assertThat(none.sections().get(1).lines()).containsExactly("- (+4 older corrections omitted)");
             // as of the third commit: v3 is current, two dead ends, nothing omitted
             Brief then = s.recall().brief(BriefRequest.builder().entity("auth-service").maxDeadEnds(2).at(third).build());
-            assertThat(then.sections().get(0).lines().get(0)).startsWith("- auth-service times out after 20s ");
-            assertThat(then.sections().get(1).lines()).hasSize(2).noneMatch(l -> l.contains("omitted"));
+            assertThat(BriefLinesTest.members(then.sections().get(0).lines())).contains(
+                    "  - v3: auth-service times out after 20s");
+            assertThat(BriefLinesTest.members(then.sections().get(1).lines())).hasSize(2)
+                    .noneMatch(l -> l.contains("omitted"));
         }
     }
 }

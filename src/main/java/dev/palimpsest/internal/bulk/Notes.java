@@ -56,6 +56,15 @@ public final class Notes {
 
     /** Reads every note below {@code dir}; {@code prefix} starts the ids made from paths. */
     public static Notes read(Path dir, NoteSplit split, String prefix) {
+        return read(dir, split, prefix, false);
+    }
+
+    /**
+     * Reads every note below {@code dir}; {@code prefix} starts the ids made from paths; {@code
+     * numbered}: a section's id is the note's, a dot and its position (0 the text before the first
+     * heading, then 1, 2, ...), not its heading's slug.
+     */
+    public static Notes read(Path dir, NoteSplit split, String prefix, boolean numbered) {
         Notes out = new Notes();
         List<Path> files;
         try (Stream<Path> s = Files.walk(dir)) {
@@ -66,7 +75,7 @@ public final class Notes {
             return out;
         }
         for (Path f : files) {
-            out.file(rel(dir, f), f, split, prefix);
+            out.file(rel(dir, f), f, split, prefix, numbered);
         }
         return out;
     }
@@ -89,7 +98,7 @@ public final class Notes {
         return dir.relativize(p).toString().replace(java.io.File.separatorChar, '/');
     }
 
-    private void file(String rel, Path path, NoteSplit split, String prefix) {
+    private void file(String rel, Path path, NoteSplit split, String prefix, boolean numbered) {
         String what = "note " + rel;
         String text;
         try {
@@ -185,7 +194,7 @@ public final class Notes {
         }
         String preamble = String.join("\n", content.subList(0, starts.isEmpty() ? content.size() : starts.get(0))).strip();
         if (!preamble.isEmpty() || starts.isEmpty()) {
-            add(rel, base, fileId, (head + preamble).strip());
+            add(rel, base, numbered && !starts.isEmpty() ? fit(fileId + ".0", rel + "#-1") : fileId, (head + preamble).strip());
         }
         Map<String, Integer> seen = new HashMap<>();
         for (int s = 0; s < starts.size(); s++) {
@@ -193,7 +202,8 @@ public final class Notes {
             String heading = content.get(starts.get(s)).substring(marker.length()).strip();
             String slug = slug(heading);
             int n = seen.merge(slug, 1, Integer::sum);
-            String id = fit(fileId + "." + (slug.isEmpty() ? "section" : slug) + (n > 1 ? "-" + n : ""), rel + "#" + s);
+            String id = numbered ? fit(fileId + "." + (s + 1), rel + "#" + s)
+                    : fit(fileId + "." + (slug.isEmpty() ? "section" : slug) + (n > 1 ? "-" + n : ""), rel + "#" + s);
             add(rel + " (section '" + heading + "')", base, id,
                     (head + String.join("\n", content.subList(starts.get(s), end))).strip());
         }

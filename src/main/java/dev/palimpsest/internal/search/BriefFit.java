@@ -7,40 +7,78 @@ import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
- * Fits sections of entry lines to a token budget: whole entries are dropped from the tail (the
- * lowest-priority section's last entry first), never part of a line; a section left without
- * entries loses its header too; the omission line ("(+N lines omitted to fit a B-token budget)")
- * is always kept, even when it alone exceeds the budget. N counts dropped entry lines. Stateless;
- * thread-safe.
+ * Fits a brief to a token budget: the entries of a {@link Layout} are kept in their priority order
+ * and the lowest-priority ones dropped whole, never part of an entry; a section left without entries
+ * loses its header too (the layout leaves it out); the omission line ("(+N lines omitted to fit a
+ * B-token budget)") is always kept, even when it alone exceeds the budget. N counts dropped entries.
+ * Stateless; thread-safe.
  */
 public final class BriefFit {
     private BriefFit() {}
 
-    /** The brief of {@code sections} within {@code budget} tokens of {@code counter} (0: no budget). */
+    /**
+     * What a brief lays out: {@link #size()} entries in priority order, and the sections that the
+     * first {@code keep} of them make (a group header of a kept entry, an entry rendered where it
+     * belongs, not where its priority puts it). The more entries kept, the longer the text.
+     */
+    public interface Layout {
+        /** The number of entries. */
+        int size();
+
+        /** The sections of the {@code keep} entries of highest priority; no section without lines. */
+        List<Section> render(int keep);
+    }
+
+    /** The brief of {@code sections} within {@code budget} tokens of {@code counter} (0: no budget); each line is an entry, the last dropped first. */
     public static Brief fit(List<Section> sections, int budget, ToIntFunction<String> counter) {
         List<Section> kept = new ArrayList<>();
+        int total = 0;
         for (Section s : sections) {
             if (!s.lines().isEmpty()) {
                 kept.add(s);
+                total += s.lines().size();
             }
         }
-        int full = counter.applyAsInt(Brief.render(kept, null));
+        int size = total;
+        return fit(new Layout() {
+            @Override
+            public int size() {
+                return size;
+            }
+
+            @Override
+            public List<Section> render(int keep) {
+                return take(kept, keep);
+            }
+        }, budget, counter);
+    }
+
+    /** The brief of {@code layout} within {@code budget} tokens of {@code counter} (0: no budget). */
+    public static Brief fit(Layout layout, int budget, ToIntFunction<String> counter) {
+        int total = layout.size();
+        List<Section> all = layout.render(total);
+        int full = counter.applyAsInt(Brief.render(all, null));
         if (budget == 0 || full <= budget) {
-            return new Brief(kept, 0, budget, full);
+            return new Brief(all, 0, budget, full);
         }
-        int total = 0;
-        for (Section s : kept) {
-            total += s.lines().size();
+        // the largest count that fits, by bisection over a text that grows with it, then checked up and down
+        int lo = 0;
+        int hi = total - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (cost(layout, mid, total, budget, counter) <= budget) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        // start from an estimate, then check the exact count up and down from there
-        int keep = Math.max(0, Math.min(total, estimate(kept, total, budget, counter)));
-        while (keep < total && exact(kept, keep + 1, total, budget, counter) <= budget) {
+        int keep = lo;
+        while (keep + 1 < total && cost(layout, keep + 1, total, budget, counter) <= budget) {
             keep++;
         }
         while (true) {
-            List<Section> cut = take(kept, keep);
-            String omission = Brief.omissionLine(total - keep, budget);
-            int tokens = counter.applyAsInt(Brief.render(cut, omission));
+            List<Section> cut = layout.render(keep);
+            int tokens = counter.applyAsInt(Brief.render(cut, Brief.omissionLine(total - keep, budget)));
             if (tokens <= budget || keep == 0) {
                 return new Brief(cut, total - keep, budget, tokens);
             }
@@ -48,26 +86,8 @@ public final class BriefFit {
         }
     }
 
-    /** How many entries fit by the sum of their lines' and headers' costs and the longest omission line's. */
-    @dev.palimpsest.model.DoNotMutate("speed only: fit checks the exact count up and down from any start")
-    private static int estimate(List<Section> sections, int total, int budget, ToIntFunction<String> counter) {
-        int cost = counter.applyAsInt(Brief.omissionLine(total, budget));
-        int keep = 0;
-        for (Section s : sections) {
-            cost += counter.applyAsInt(s.name() + ":\n") + 1;
-            for (String l : s.lines()) {
-                cost += counter.applyAsInt(l + "\n");
-                if (cost > budget) {
-                    return keep;
-                }
-                keep++;
-            }
-        }
-        return keep;
-    }
-
-    private static int exact(List<Section> sections, int keep, int total, int budget, ToIntFunction<String> counter) {
-        return counter.applyAsInt(Brief.render(take(sections, keep), Brief.omissionLine(total - keep, budget)));
+    private static int cost(Layout layout, int keep, int total, int budget, ToIntFunction<String> counter) {
+        return counter.applyAsInt(Brief.render(layout.render(keep), Brief.omissionLine(total - keep, budget)));
     }
 
     /** The first {@code n} entries, in their sections; sections left empty are dropped. */

@@ -145,6 +145,38 @@ class BriefFitTest {
     }
 
     @Test
+    void aLayoutsHeaderLinesAreNotEntriesAndComeAndGoWithTheEntriesUnderThem() {
+        // two groups of two entries of ten words, each group under a one-word header line
+        BriefFit.Layout grouped = new BriefFit.Layout() {
+            @Override
+            public int size() {
+                return 4;
+            }
+
+            @Override
+            public List<Section> render(int keep) {
+                List<String> lines = new java.util.ArrayList<>();
+                for (int i = 0; i < keep; i++) {
+                    if (i % 2 == 0) {
+                        lines.add("g" + i / 2);
+                    }
+                    lines.add("- e" + i + " w w w w w w w w");
+                }
+                return keep == 0 ? List.of() : List.of(new Section("S", lines));
+            }
+        };
+        String w = " w w w w w w w w";
+        assertThat(BriefFit.fit(grouped, 0, WORDS).tokens()).isEqualTo(43);
+        Brief b = BriefFit.fit(grouped, 42, WORDS); // 3 entries and 2 headers: 33 words, the omission line 8
+        assertThat(b.omitted()).isEqualTo(1);
+        assertThat(b.text()).isEqualTo("S:\ng0\n- e0" + w + "\n- e1" + w + "\ng1\n- e2" + w
+                + "\n(+1 line omitted to fit a 42-token budget)\n");
+        Brief two = BriefFit.fit(grouped, 40, WORDS);
+        assertThat(two.omitted()).isEqualTo(2);
+        assertThat(two.text()).doesNotContain("g1").endsWith("- e1" + w + "\n(+2 lines omitted to fit a 40-token budget)\n");
+    }
+
+    @Test
     void theTokenCounterIsCl100k() {
         assertThat(Tokens.count("hello world")).isEqualTo(2);
         assertThat(Tokens.count("")).isZero();
