@@ -36,7 +36,7 @@ class BriefContextTest {
 
     @Test
     void aHitThatIsOneTurnBringsTheTurnsBeforeAndAfterItAsContext() throws Exception {
-        try (Store s = TestStores.init(dir)) {
+        try (Store s = TestStores.initLexical(dir)) {
             turns(s, "chat-7.turn-", "user: we should plan the offsite", "assistant: which city do you prefer?",
                     "user: Lisbon, the pasteis there are great", "assistant: noted, I will book flights",
                     "user: thanks, also remind me about the dentist");
