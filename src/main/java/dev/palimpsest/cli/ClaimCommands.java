@@ -36,6 +36,9 @@ final class ClaimCommands {
         Shared.Sealing sealing;
 
         @Mixin
+        Shared.ValidTime validTime;
+
+        @Mixin
         Shared.Actor actor;
 
         @Option(names = "--subject", required = true, paramLabel = "S",
@@ -107,6 +110,7 @@ final class ClaimCommands {
             spec = sealing.sensitive ? spec.asSensitive() : spec;
             spec = sealing.deadline() != null ? spec.retainedUntil(sealing.deadline()) : spec;
             spec = sealing.plaintext ? spec.asPlaintext() : spec;
+            spec = validTime.apply(spec);
             try (Store store = open()) {
                 ClaimResult r;
                 try {

@@ -80,4 +80,54 @@ final class Shared {
             return d == null ? s : s.retainedUntil(d);
         }
     }
+
+    /** {@code --valid-from TIME} and {@code --valid-until TIME}: when the written fact was true in the world. */
+    static final class ValidTime {
+        @Option(names = "--valid-from", paramLabel = "TIME", description = "Valid in the world from TIME on (ISO-8601 "
+                + "instant, e.g. 2021-03-01T00:00:00Z, or a date, meaning its start in UTC); default: open.")
+        String from;
+
+        @Option(names = "--valid-until", paramLabel = "TIME", description = "Valid in the world until TIME, exclusive "
+                + "(as --valid-from); default: open.")
+        String until;
+
+        boolean given() {
+            return from != null || until != null;
+        }
+
+        java.time.Instant start() throws dev.palimpsest.model.RejectedException {
+            return parse("--valid-from", from);
+        }
+
+        java.time.Instant end() throws dev.palimpsest.model.RejectedException {
+            return parse("--valid-until", until);
+        }
+
+        private static java.time.Instant parse(String option, String text) throws dev.palimpsest.model.RejectedException {
+            if (text == null) {
+                return null;
+            }
+            try {
+                return dev.palimpsest.model.Validity.parse(option, text);
+            } catch (dev.palimpsest.model.ValidTimeException e) {
+                throw new dev.palimpsest.model.RejectedException(e.rule(), option, e.getMessage());
+            }
+        }
+
+        dev.palimpsest.model.FactSpec apply(dev.palimpsest.model.FactSpec spec)
+                throws dev.palimpsest.model.RejectedException {
+            java.time.Instant f = start();
+            java.time.Instant u = end();
+            spec = f == null ? spec : spec.validFrom(f);
+            return u == null ? spec : spec.validUntil(u);
+        }
+
+        dev.palimpsest.model.ClaimSpec apply(dev.palimpsest.model.ClaimSpec spec)
+                throws dev.palimpsest.model.RejectedException {
+            java.time.Instant f = start();
+            java.time.Instant u = end();
+            spec = f == null ? spec : spec.validFrom(f);
+            return u == null ? spec : spec.validUntil(u);
+        }
+    }
 }

@@ -166,7 +166,9 @@ final class ReferenceGate {
         java.util.SortedMap<FactId, Double> pool = pooled;
         java.time.Instant deadline = retainUntil(a);
         Fact built = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
-                a.run(), null, deadline));
+                a.run(), null, deadline, false, new dev.palimpsest.model.Validity(
+                        a.validFrom() == null ? java.time.Instant.MIN : a.validFrom(),
+                        a.validUntil() == null ? java.time.Instant.MAX : a.validUntil())));
         Fact full = built == null ? null : inheritSeal(a, built, sealedCited);
         if (full == null || !claims.claim(a, full) | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
@@ -219,7 +221,9 @@ final class ReferenceGate {
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
-                current.grounding(), current.run(), current.seal(), current.retainUntil(), current.plaintext()));
+                current.grounding(), current.run(), current.seal(), current.retainUntil(), current.plaintext(),
+                new dev.palimpsest.model.Validity(r.validFrom() == null ? current.validity().from() : r.validFrom(),
+                        r.validUntil() == null ? current.validity().until() : r.validUntil())));
         if (same == null) {
             return;
         }
@@ -231,7 +235,7 @@ final class ReferenceGate {
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
-                current.run(), null, current.retainUntil(), current.plaintext());
+                current.run(), null, current.retainUntil(), current.plaintext(), same.validity());
         putFact(loc.path(), next);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : next.body());
@@ -398,8 +402,14 @@ final class ReferenceGate {
         }
     }
 
-    /** The rule of a fact that cannot be built: {@code invalid-text} for unstorable text, else {@code invalid-fact}. */
+    /**
+     * The rule of a fact that cannot be built: {@code invalid-text} for unstorable text, the
+     * validity's rule for a validity that cannot be stored, else {@code invalid-fact}.
+     */
     static Rule invalid(IllegalArgumentException e) {
+        if (e instanceof dev.palimpsest.model.ValidTimeException v) {
+            return v.rule();
+        }
         return e instanceof dev.palimpsest.model.InvalidTextException ? Rule.INVALID_TEXT : Rule.INVALID_FACT;
     }
 

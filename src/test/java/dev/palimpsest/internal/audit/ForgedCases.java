@@ -423,6 +423,14 @@ final class ForgedCases {
             return put(put(s.forge(), a), b).trailers("alice", "assert", "Palimpsest-Fact", "fix-a", "assert",
                     "Palimpsest-Fact", "fix-b").commit();
         });
+        // hand-written validity: a date where the canonical instant belongs, and an interval that ends before it starts
+        add(cs, Rule.VALID_TIME_MALFORMED, s -> s.forge().put(path(X, Kind.CLAIM), "id: \"fact-x\"\nkind: \"claim\"\n"
+                + "body: \"The breakwater opened.\"\nvalid_from: \"2021-03-01\"\n")
+                .trailers("alice", "assert", "Palimpsest-Fact", X.value()).commit());
+        add(cs, Rule.VALID_TIME_INVERTED, s -> s.forge().put(path(X, Kind.CLAIM), "id: \"fact-x\"\nkind: \"claim\"\n"
+                + "body: \"The breakwater opened.\"\nvalid_from: \"2021-03-01T00:00:00Z\"\n"
+                + "valid_until: \"2021-02-01T00:00:00Z\"\n")
+                .trailers("alice", "assert", "Palimpsest-Fact", X.value()).commit());
         add(cs, Rule.FILE_SOURCE_REQUIRED, s -> fileRecord(s, "report.txt", true));
         add(cs, Rule.INVALID_FILE_RECORD, s -> fileRecord(s, "report.txt", false));
     }
