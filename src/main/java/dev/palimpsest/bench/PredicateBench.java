@@ -23,15 +23,19 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * The two predicates at random past commits, as history grows to {@code commits} commits over
+ * The three predicates at random past commits (FactValidAt at a random instant too), as history grows to {@code commits} commits over
  * {@code facts} facts (asserts, then random revisions, retractions and re-adds), beside
  * {@code git log -1 -- <path>} through the git CLI; then the cold index rebuild rate and the
  * open time of a store with a persisted index.
  */
 public final class PredicateBench {
     /** Results. */
-    public record Result(int commits, int facts, List<Stats> liveAt, List<Stats> existsAt, List<Integer> checkpoints,
-            Stats gitLog, double rebuildCommitsPerSecond, double openMillis, double setupSeconds) {}
+    public record Result(int commits, int facts, List<Stats> liveAt, List<Stats> existsAt, List<Stats> validAt,
+            List<Integer> checkpoints, Stats gitLog, double rebuildCommitsPerSecond, double openMillis,
+            Stats validAtCold, double setupSeconds) {}
+
+    /** The valid-time instants facts and questions are spread over: 2020 on, an hour per fact. */
+    private static final java.time.Instant EPOCH = java.time.Instant.parse("2020-01-01T00:00:00Z");
 
     private static final ActorName ACTOR = ActorName.of("bench");
     private final Path workDir;
@@ -52,6 +56,7 @@ public final class PredicateBench {
         List<CommitId> history = new ArrayList<>();
         List<Stats> live = new ArrayList<>();
         List<Stats> exists = new ArrayList<>();
+        List<Stats> valid = new ArrayList<>();
         List<Integer> checkpoints = new ArrayList<>();
         long t0 = System.nanoTime();
         try {
@@ -61,7 +66,8 @@ public final class PredicateBench {
                 for (int i = 1; i < commits; i++) {
                     Transaction tx = store.begin(ACTOR);
                     if (next < facts) {
-                        tx.assertFact(FactSpec.of(Kind.CLAIM, "fact " + next + " v0").id(FactId.of("f" + next)));
+                        tx.assertFact(validity(FactSpec.of(Kind.CLAIM, "fact " + next + " v0").id(FactId.of("f" + next)),
+                                next, rnd));
                         isLive[next++] = true;
                     } else {
                         int f = rnd.nextInt(facts);
@@ -82,8 +88,10 @@ public final class PredicateBench {
                         checkpoints.add(i + 1);
                         live.add(measure(store, history, facts, samples, rnd, true));
                         exists.add(measure(store, history, facts, samples, rnd, false));
-                        log.printf("  [%d commits] factLiveAtCommit %s | factExistsAt %s%n", i + 1,
-                                live.get(live.size() - 1).micros(), exists.get(exists.size() - 1).micros());
+                        valid.add(measureValid(store, history, facts, samples, rnd, 2000));
+                        log.printf("  [%d commits] factLiveAtCommit %s | factExistsAt %s | FactValidAt %s%n", i + 1,
+                                live.get(live.size() - 1).micros(), exists.get(exists.size() - 1).micros(),
+                                valid.get(valid.size() - 1).micros());
                         log.flush();
                     } else if ((i + 1) % 10_000 == 0) {
                         log.printf("  [%d commits written]%n", i + 1);
@@ -98,13 +106,18 @@ public final class PredicateBench {
             }
             double rebuild = rebuild(gitDir);
             long o = System.nanoTime();
+            Stats cold;
             try (Store store = Store.open(gitDir, home, opts)) {
                 store.head();
+                double opened = (System.nanoTime() - o) / 1e6;
+                log.printf("  cold index rebuild: %.0f commits/s; open with persisted index: %.0f ms%n", rebuild, opened);
+                cold = measureValid(store, history, facts, Math.min(samples, 1000), rnd, 0);
+                log.printf("  FactValidAt cold (the first %d questions after opening, no warm-up): %s%n",
+                        Math.min(samples, 1000), cold.micros());
             }
             double openMs = (System.nanoTime() - o) / 1e6;
-            log.printf("  cold index rebuild: %.0f commits/s; open with persisted index: %.0f ms%n", rebuild, openMs);
             log.flush();
-            return new Result(commits, facts, live, exists, checkpoints, git, rebuild, openMs, setup);
+            return new Result(commits, facts, live, exists, valid, checkpoints, git, rebuild, openMs, cold, setup);
         } finally {
             CommitBench.deleteTree(dir);
         }
@@ -126,6 +139,38 @@ public final class PredicateBench {
             } else {
                 store.factExistsAt(id, c);
             }
+            nanos[i] = System.nanoTime() - s;
+        }
+        return Stats.of(nanos);
+    }
+
+    /**
+     * A validity for fact {@code n}: from its hour after {@link #EPOCH} (three facts in four), until
+     * a random later hour (one in four), else open.
+     */
+    private static FactSpec validity(FactSpec spec, int n, Random rnd) {
+        java.time.Instant from = EPOCH.plusSeconds(3600L * n);
+        FactSpec s = rnd.nextInt(4) == 0 ? spec : spec.validFrom(from);
+        return rnd.nextInt(4) == 0 ? s.validUntil(from.plusSeconds(3600L * (1 + rnd.nextInt(1000)))) : s;
+    }
+
+    /** FactValidAt at random past commits and random instants over the facts' validity span, after {@code warmUp} untimed calls. */
+    private static Stats measureValid(Store store, List<CommitId> history, int facts, int samples, Random rnd,
+            int warmUp) throws PalimpsestException {
+        long span = 3600L * (facts + 1000);
+        for (int i = 0; i < warmUp; i++) {
+            int k = rnd.nextInt(history.size());
+            store.factValidAt(writtenBy(k, facts, rnd), EPOCH.plusSeconds((long) (rnd.nextDouble() * span)),
+                    history.get(k));
+        }
+        long[] nanos = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            int k = rnd.nextInt(history.size());
+            FactId id = writtenBy(k, facts, rnd);
+            CommitId c = history.get(k);
+            java.time.Instant t = EPOCH.plusSeconds((long) (rnd.nextDouble() * span));
+            long s = System.nanoTime();
+            store.factValidAt(id, t, c);
             nanos[i] = System.nanoTime() - s;
         }
         return Stats.of(nanos);

@@ -299,7 +299,7 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt p50 at random past commits as history grows.")
+    @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt / FactValidAt p50 at random past commits as history grows.")
     static final class Predicates extends Context implements Callable<Integer> {
         @Option(names = "--commits", defaultValue = "100000", description = "Commits in the store. Default: ${DEFAULT-VALUE}.")
         int commits;

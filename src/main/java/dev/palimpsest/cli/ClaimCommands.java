@@ -216,7 +216,7 @@ final class ClaimCommands {
             String s = TextInput.arg("SUBJECT", subject);
             String p = predicate == null ? null : TextInput.arg("--predicate", predicate);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 List<ClaimView> cs = p == null ? store.claims().at(c).current(s) : store.claims().at(c).current(s, p);
                 if (json()) {
                     printJson(cs.stream().map(v -> view(v, false)).toList());
@@ -245,7 +245,7 @@ final class ClaimCommands {
             String s = TextInput.arg("SUBJECT", subject);
             String p = TextInput.arg("PREDICATE", predicate);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 List<ClaimView> cs = store.claims().at(c).chain(s, p);
                 if (json()) {
                     printJson(cs.stream().map(v -> view(v, true)).toList());
@@ -277,7 +277,7 @@ final class ClaimCommands {
                 throw new RejectedException(Parse.INVALID_ARGUMENT, "--max", "must not be negative, got " + max);
             }
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 DeadEnds d = store.claims().at(c).deadEnds(s, max);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -308,7 +308,7 @@ final class ClaimCommands {
         public Integer call() throws Exception {
             String s = subject == null ? null : TextInput.arg("--subject", subject);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 List<Contradiction> groups = s == null ? store.claims().at(c).contradictions() : store.claims().at(c).contradictions(s);
                 if (json()) {
                     List<Map<String, Object>> out = new ArrayList<>();

@@ -21,6 +21,10 @@ final class Shared {
         @Option(names = "--at", paramLabel = "COMMIT",
                 description = "Read as of this commit: any revision git understands (default: main).")
         String revision;
+
+        @Option(names = "--as-of", paramLabel = "TIME", description = "Read as the store stood at TIME: the last"
+                + " commit of main dated at or before it (ISO-8601 instant or date, UTC); not with --at.")
+        String asOf;
     }
 
     /** {@code --body TEXT} or {@code --body-file PATH}: exactly one. */
@@ -101,6 +105,11 @@ final class Shared {
 
         java.time.Instant end() throws dev.palimpsest.model.RejectedException {
             return parse("--valid-until", until);
+        }
+
+        /** {@code text} as an instant, an unreadable one rejected under {@code valid-time-malformed} naming {@code option}. */
+        static java.time.Instant instant(String option, String text) throws dev.palimpsest.model.RejectedException {
+            return parse(option, text);
         }
 
         private static java.time.Instant parse(String option, String text) throws dev.palimpsest.model.RejectedException {

@@ -10,11 +10,20 @@ package dev.palimpsest.model;
  * @param run the agent run every commit made through the store belongs to: each commit carries a
  *     {@code Palimpsest-Run} trailer naming it, beside the runs of the facts it writes (default
  *     null: none); a valid run name ({@link Fact#validRun})
+ * @param clock where a write reads the time its commit is dated with (default the system clock in
+ *     UTC; never earlier than the parent's committer time, whole seconds): tests and replays date
+ *     their commits with it
  *
  * <p>Immutable and thread-safe.
  */
-public record StoreOptions(boolean fsync, int maxRetries, String run) {
+public record StoreOptions(boolean fsync, int maxRetries, String run, java.time.Clock clock) {
+    /** Options dated by the system clock. */
+    public StoreOptions(boolean fsync, int maxRetries, String run) {
+        this(fsync, maxRetries, run, java.time.Clock.systemUTC());
+    }
+
     public StoreOptions {
+        java.util.Objects.requireNonNull(clock, "clock");
         if (maxRetries < 0 || maxRetries > 1000) {
             throw new IllegalArgumentException("maxRetries must be in [0, 1000], was " + maxRetries);
         }
@@ -33,7 +42,7 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
     }
 
     public StoreOptions withFsync(boolean on) {
-        return new StoreOptions(on, maxRetries, run);
+        return new StoreOptions(on, maxRetries, run, clock);
     }
 
     /**
@@ -43,16 +52,21 @@ public record StoreOptions(boolean fsync, int maxRetries, String run) {
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public StoreOptions withRun(String value) {
-        return new StoreOptions(fsync, maxRetries, value);
+        return new StoreOptions(fsync, maxRetries, value, clock);
     }
 
     /** The same options with every commit marked as made in agent run {@code run} (a valid run name). */
     public StoreOptions inRun(String run) {
-        return new StoreOptions(fsync, maxRetries, java.util.Objects.requireNonNull(run, "run"));
+        return new StoreOptions(fsync, maxRetries, java.util.Objects.requireNonNull(run, "run"), clock);
     }
 
     /** The same options without a run: commits carry no {@code Palimpsest-Run} trailer of the store's own. */
     public StoreOptions withoutRun() {
-        return new StoreOptions(fsync, maxRetries, null);
+        return new StoreOptions(fsync, maxRetries, null, clock);
+    }
+
+    /** The same options with commits dated by {@code value} (see {@link #clock()}). */
+    public StoreOptions withClock(java.time.Clock value) {
+        return new StoreOptions(fsync, maxRetries, run, java.util.Objects.requireNonNull(value, "clock"));
     }
 }
