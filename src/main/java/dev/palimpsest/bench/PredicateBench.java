@@ -48,6 +48,12 @@ public final class PredicateBench {
 
     public Result run(int commits, int facts, int samples, int gitSamples, long seed)
             throws IOException, PalimpsestException {
+        return run(commits, facts, 1, samples, gitSamples, seed);
+    }
+
+    /** As {@link #run(int, int, int, int, long)}, the first commits asserting {@code batch} facts each. */
+    public Result run(int commits, int facts, int batch, int samples, int gitSamples, long seed)
+            throws IOException, PalimpsestException {
         Path dir = Files.createTempDirectory(workDir, "bench-pred-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
@@ -66,9 +72,11 @@ public final class PredicateBench {
                 for (int i = 1; i < commits; i++) {
                     Transaction tx = store.begin(ACTOR);
                     if (next < facts) {
-                        tx.assertFact(validity(FactSpec.of(Kind.CLAIM, "fact " + next + " v0").id(FactId.of("f" + next)),
-                                next, rnd));
-                        isLive[next++] = true;
+                        for (int b = 0; b < batch && next < facts; b++) {
+                            tx.assertFact(validity(FactSpec.of(Kind.CLAIM, "fact " + next + " v0")
+                                    .id(FactId.of("f" + next)), next, rnd));
+                            isLive[next++] = true;
+                        }
                     } else {
                         int f = rnd.nextInt(facts);
                         FactId id = FactId.of("f" + f);
@@ -84,6 +92,7 @@ public final class PredicateBench {
                         }
                     }
                     history.add(tx.commit().id());
+                    WRITTEN.put(history.get(history.size() - 1), next);
                     if ((i + 1) % (commits / 4) == 0 || i == commits - 1) {
                         checkpoints.add(i + 1);
                         live.add(measure(store, history, facts, samples, rnd, true));
@@ -131,7 +140,7 @@ public final class PredicateBench {
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
             int k = rnd.nextInt(history.size());
-            FactId id = writtenBy(k, facts, rnd);
+            FactId id = pick(history, k, facts, rnd);
             CommitId c = history.get(k);
             long s = System.nanoTime();
             if (live) {
@@ -160,13 +169,13 @@ public final class PredicateBench {
         long span = 3600L * (facts + 1000);
         for (int i = 0; i < warmUp; i++) {
             int k = rnd.nextInt(history.size());
-            store.factValidAt(writtenBy(k, facts, rnd), EPOCH.plusSeconds((long) (rnd.nextDouble() * span)),
+            store.factValidAt(pick(history, k, facts, rnd), EPOCH.plusSeconds((long) (rnd.nextDouble() * span)),
                     history.get(k));
         }
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
             int k = rnd.nextInt(history.size());
-            FactId id = writtenBy(k, facts, rnd);
+            FactId id = pick(history, k, facts, rnd);
             CommitId c = history.get(k);
             java.time.Instant t = EPOCH.plusSeconds((long) (rnd.nextDouble() * span));
             long s = System.nanoTime();
@@ -179,7 +188,7 @@ public final class PredicateBench {
     private static void ask(Store store, List<CommitId> history, int facts, Random rnd, boolean live)
             throws PalimpsestException {
         int k = rnd.nextInt(history.size());
-        FactId id = writtenBy(k, facts, rnd);
+        FactId id = pick(history, k, facts, rnd);
         CommitId c = history.get(k);
         if (live) {
             store.factLiveAtCommit(id, c);
@@ -193,16 +202,19 @@ public final class PredicateBench {
      * fact k until every fact exists): the predicates answer for facts of the history, and a fact
      * never written there is a NotFoundException, not an answer.
      */
-    private static FactId writtenBy(int k, int facts, Random rnd) {
-        return FactId.of("f" + rnd.nextInt(Math.min(k + 1, facts)));
+    private static FactId pick(List<CommitId> history, int k, int facts, Random rnd) {
+        return FactId.of("f" + rnd.nextInt(Math.max(1, Math.min(facts, WRITTEN.getOrDefault(history.get(k), facts)))));
     }
+
+    /** How many facts exist at each commit of a history (batched asserts write several per commit). */
+    private static final Map<CommitId, Integer> WRITTEN = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Stats gitLog(Path gitDir, List<CommitId> history, int facts, int samples, Random rnd)
             throws IOException {
         long[] nanos = new long[samples];
         for (int i = 0; i < samples; i++) {
             int k = rnd.nextInt(history.size());
-            FactId id = writtenBy(k, facts, rnd);
+            FactId id = pick(history, k, facts, rnd);
             CommitId c = history.get(k);
             long s = System.nanoTime();
             Proc.run(gitDir, Map.of(), null, "git", "--git-dir", gitDir.toString(), "log", "-1", "--format=%H",

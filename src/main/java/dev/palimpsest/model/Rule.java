@@ -63,6 +63,8 @@ public enum Rule {
     VALID_TIME_MALFORMED("valid-time-malformed", Where.BOTH,
             "a valid_from or valid_until that is not an ISO-8601 UTC instant in whole seconds (years 1 to 9999) in canonical form"),
     VALID_TIME_INVERTED("valid-time-inverted", Where.BOTH, "a validity whose valid_from is not before its valid_until"),
+    INVALID_SUCCESSION("invalid-succession", Where.BOTH,
+            "an invalidates or invalidated_by ref that does not join two claims on one subject and predicate in valid-time order"),
     FILE_SOURCE_REQUIRED("file-source-required", Where.BOTH, "a produced file's record without a source ref"),
     FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),
     INVALID_FILE_RECORD("invalid-file-record", Where.BOTH,
