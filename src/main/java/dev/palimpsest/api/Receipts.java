@@ -100,7 +100,7 @@ public final class Receipts {
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
         for (BatchFile.ClaimItem c : batch.claims) {
-            FactSpec f = c.spec().toFactSpec();
+            FactSpec f = store.claims().withSuccessions(c.spec().toFactSpec(), c.spec());
             if (c.supersedes() == null) {
                 tx.assertFact(f);
             } else {

@@ -374,6 +374,17 @@ public final class Store implements AutoCloseable {
                 Objects.requireNonNull(at, "at"));
     }
 
+    /** The validity its version at {@code at} states (live or last navigable), epoch seconds; null when never written. */
+    long[] ownValidity(String id, CommitId at) {
+        dev.palimpsest.internal.index.FactState st = index.state(FactId.of(id), ObjectId.fromString(at.hex()));
+        return st == null ? null : new long[] {st.validFrom(), st.validUntil()};
+    }
+
+    /** The effective validity of {@code id} at {@code at} in epoch seconds, or null when not live there (for the claim questions). */
+    long[] effectiveValidity(String id, CommitId at) {
+        return index.effectiveValidity(id, ObjectId.fromString(at.hex()));
+    }
+
     /**
      * The fact's validity at commit {@code at} with succession applied (its {@code valid_until}
      * closed early by the claims that invalidate it there); empty when the fact is not live at

@@ -139,4 +139,20 @@ final class Shared {
             return u == null ? spec : spec.validUntil(u);
         }
     }
+
+    /** {@code --valid-at TIME}: ask in valid time, only what was true in the world then. */
+    static final class ValidAt {
+        @Option(names = "--valid-at", paramLabel = "TIME", description = "Only what was valid in the world at TIME"
+                + " (ISO-8601 instant, or a date meaning its start in UTC), succession applied.")
+        String text;
+
+        java.util.Optional<java.time.Instant> instant() throws dev.palimpsest.model.RejectedException {
+            return java.util.Optional.ofNullable(ValidTime.instant("--valid-at", text));
+        }
+
+        dev.palimpsest.api.ClaimsAt apply(dev.palimpsest.api.ClaimsAt q) throws dev.palimpsest.model.RejectedException {
+            java.util.Optional<java.time.Instant> t = instant();
+            return t.isPresent() ? q.validAt(t.get()) : q;
+        }
+    }
 }
