@@ -104,7 +104,7 @@ public final class Claims {
         Objects.requireNonNull(spec, "spec");
         ClaimQueries q = q();
         Transaction tx = store.begin(actor);
-        FactId id = tx.assertFact(factSpec(spec));
+        FactId id = tx.assertFact(withSuccessions(q, factSpec(spec), spec));
         return landed(q, id, tx.commit(), spec);
     }
 
@@ -139,7 +139,7 @@ public final class Claims {
         Objects.requireNonNull(spec, "spec");
         ClaimQueries q = q();
         Transaction tx = store.begin(actor);
-        FactId id = tx.supersede(old, factSpec(spec));
+        FactId id = tx.supersede(old, withSuccessions(q, factSpec(spec), spec));
         return landed(q, id, tx.commit(), spec);
     }
 
@@ -224,6 +224,7 @@ public final class Claims {
         }
         f = f.grounding(f.grounding().withReview(dev.palimpsest.model.ClaimReview.of(reviewer.model(), v)));
         ClaimQueries q = q();
+        f = withSuccessions(q, f, spec);
         Transaction tx = store.begin(actor);
         FactId id = old == null ? tx.assertFact(f) : tx.supersede(old, f);
         return landed(q, id, tx.commit(), spec);
@@ -263,9 +264,58 @@ public final class Claims {
 
     private ClaimResult landed(ClaimQueries q, FactId id, CommitResult r, ClaimSpec spec) {
         int seq = q.index().seq(ObjectId.fromString(r.id().hex()));
-        List<ClaimResult.Conflict> conflicts = q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq)
+        List<ClaimResult.Conflict> conflicts = q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq,
+                validities(q, seq), store.effectiveValidity(id.value(), r.id()))
                 .stream().filter(c -> !c.id().equals(id)).toList();
         return new ClaimResult(id, r.id(), conflicts);
+    }
+
+    /** The claims' validity, succession applied, at commit number {@code seq}. */
+    private ClaimQueries.Validities validities(ClaimQueries q, int seq) {
+        CommitId c = CommitId.of(q.index().commitAt(seq).name());
+        return id -> store.effectiveValidity(id, c);
+    }
+
+    /**
+     * {@code f} with the succession refs the claim {@code spec} calls for at main's tip: when it
+     * states a {@code valid_from} and its predicate is single-valued there, each live claim on the
+     * same subject and predicate with another object whose validity (succession applied) holds at
+     * that instant and started before it is closed there ({@code invalidates}); a claim starting
+     * within this one's validity, after its start, closes this one ({@code invalidated_by}). What
+     * overlaps otherwise stays a contradiction.
+     */
+    dev.palimpsest.model.FactSpec withSuccessions(dev.palimpsest.model.FactSpec f, ClaimSpec spec) {
+        return withSuccessions(q(), f, spec);
+    }
+
+    private dev.palimpsest.model.FactSpec withSuccessions(ClaimQueries q, dev.palimpsest.model.FactSpec f, ClaimSpec spec) {
+        if (spec.validFrom() == null) {
+            return f;
+        }
+        int seq = q.index().headSeq();
+        if (seq < 0 || q.index().multiValuedAt(seq).contains(EntityKey.of(spec.predicate()))) {
+            return f;
+        }
+        long from = spec.validFrom().getEpochSecond();
+        long until = spec.validUntil() == null ? Long.MAX_VALUE : spec.validUntil().getEpochSecond();
+        CommitId head = CommitId.of(q.index().commitAt(seq).name());
+        String object = EntityKey.of(spec.object());
+        List<dev.palimpsest.model.RefSpec> refs = new java.util.ArrayList<>(f.refs());
+        for (ClaimView c : q.current(spec.subject(), spec.predicate(), seq)) {
+            if (EntityKey.of(c.object()).equals(object) || spec.id() != null && spec.id().equals(c.id())) {
+                continue;
+            }
+            long[] v = store.effectiveValidity(c.id().value(), head);
+            if (v == null) {
+                continue;
+            }
+            if (v[0] < from && from < v[1]) {
+                refs.add(dev.palimpsest.model.RefSpec.of(c.id(), dev.palimpsest.model.RefRole.INVALIDATES));
+            } else if (from < v[0] && v[0] < until) {
+                refs.add(dev.palimpsest.model.RefSpec.of(c.id(), dev.palimpsest.model.RefRole.INVALIDATED_BY));
+            }
+        }
+        return refs.size() == f.refs().size() ? f : f.refs(refs);
     }
 
     /**
@@ -296,7 +346,7 @@ public final class Claims {
     @Deprecated(since = "0.2", forRemoval = true)
     public List<ClaimView> current(String subject, String predicate, CommitId at) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return q().current(subject, predicate, seq(at));
+        return current(subject, predicate, seq(at), java.util.Optional.empty());
     }
 
     /** The correction chain of ({@code subject}, {@code predicate}) at the tip of main, oldest first. */
@@ -370,14 +420,16 @@ public final class Claims {
     /** Groups of live claims with one subject and predicate and different objects at the tip of main. */
     public List<Contradiction> contradictions() {
         ClaimQueries q = q();
-        return q.contradictions(null, q.index().headSeq());
+        int seq = q.index().headSeq();
+        return q.contradictions(null, seq, validities(q, seq), null);
     }
 
     /** The groups of {@link #contradictions()} whose subject is {@code subject}. */
     public List<Contradiction> contradictions(String subject) {
         Objects.requireNonNull(subject, "subject");
         ClaimQueries q = q();
-        return q.contradictions(subject, q.index().headSeq());
+        int seq = q.index().headSeq();
+        return q.contradictions(subject, seq, validities(q, seq), null);
     }
 
     /**
@@ -389,7 +441,7 @@ public final class Claims {
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public List<Contradiction> contradictions(String subject, CommitId at) throws NotFoundException {
-        return q().contradictions(subject, seq(at));
+        return contradictions(subject, seq(at), java.util.Optional.empty());
     }
 
     /**
@@ -400,12 +452,24 @@ public final class Claims {
         return new ClaimsAt(this, Objects.requireNonNull(at, "at"));
     }
 
-    List<ClaimView> current(String subject, String predicate, int seq) {
-        return q().current(subject, predicate, seq);
+    List<ClaimView> current(String subject, String predicate, int seq, java.util.Optional<java.time.Instant> validAt) {
+        ClaimQueries q = q();
+        return q.current(subject, predicate, seq, validities(q, seq), validAt.map(java.time.Instant::getEpochSecond)
+                .orElse(null));
     }
 
-    List<ClaimView> chain(String subject, String predicate, int seq) {
-        return q().chain(subject, predicate, seq);
+    List<ClaimView> chain(String subject, String predicate, int seq, java.util.Optional<java.time.Instant> validAt) {
+        ClaimQueries q = q();
+        List<ClaimView> all = q.chain(subject, predicate, seq);
+        if (validAt.isEmpty()) {
+            return all;
+        }
+        CommitId c = CommitId.of(q.index().commitAt(seq).name());
+        long t = validAt.get().getEpochSecond();
+        return all.stream().filter(v -> {
+            long[] own = store.ownValidity(v.id().value(), c);
+            return own != null && own[0] <= t && t < own[1];
+        }).toList();
     }
 
     DeadEnds deadEnds(String subject, int max, int seq) {
@@ -418,8 +482,10 @@ public final class Claims {
         return ranked(q().deadEnds(subject, Integer.MAX_VALUE, seq), query, max);
     }
 
-    List<Contradiction> contradictions(String subject, int seq) {
-        return q().contradictions(subject, seq);
+    List<Contradiction> contradictions(String subject, int seq, java.util.Optional<java.time.Instant> validAt) {
+        ClaimQueries q = q();
+        return q.contradictions(subject, seq, validities(q, seq), validAt.map(java.time.Instant::getEpochSecond)
+                .orElse(null));
     }
 
     private static void requireMax(int max) {

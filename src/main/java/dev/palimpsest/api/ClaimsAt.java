@@ -17,10 +17,31 @@ import java.util.Objects;
 public final class ClaimsAt {
     private final Claims claims;
     private final CommitId at;
+    private final java.util.Optional<java.time.Instant> validAt;
 
     ClaimsAt(Claims claims, CommitId at) {
+        this(claims, at, java.util.Optional.empty());
+    }
+
+    private ClaimsAt(Claims claims, CommitId at, java.util.Optional<java.time.Instant> validAt) {
         this.claims = claims;
         this.at = at;
+        this.validAt = validAt;
+    }
+
+    /**
+     * The same questions in valid time: only the claims valid in the world at {@code instant}
+     * (succession applied, as {@link Store#factValidAt(dev.palimpsest.model.FactId, java.time.Instant,
+     * CommitId)} answers) count for {@link #current}, {@link #contradictions}; {@link #chain} keeps the
+     * claims whose version at this commit states a validity holding at {@code instant}.
+     */
+    public ClaimsAt validAt(java.time.Instant instant) {
+        return new ClaimsAt(claims, at, java.util.Optional.of(Objects.requireNonNull(instant, "instant")));
+    }
+
+    /** The valid-time instant these questions are restricted to, empty when none. */
+    public java.util.Optional<java.time.Instant> validAt() {
+        return validAt;
     }
 
     /** The commit these questions are asked at. */
@@ -31,21 +52,21 @@ public final class ClaimsAt {
     /** The live claims about {@code subject} at this commit, every predicate, oldest first. */
     public List<ClaimView> current(String subject) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return claims.current(subject, null, claims.seq(at));
+        return claims.current(subject, null, claims.seq(at), validAt);
     }
 
     /** The live claims about {@code subject}'s {@code predicate} at this commit, oldest first. */
     public List<ClaimView> current(String subject, String predicate) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
-        return claims.current(subject, predicate, claims.seq(at));
+        return claims.current(subject, predicate, claims.seq(at), validAt);
     }
 
     /** The correction chain of ({@code subject}, {@code predicate}) at this commit, oldest first. */
     public List<ClaimView> chain(String subject, String predicate) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
-        return claims.chain(subject, predicate, claims.seq(at));
+        return claims.chain(subject, predicate, claims.seq(at), validAt);
     }
 
     /**
@@ -76,13 +97,13 @@ public final class ClaimsAt {
 
     /** Groups of live claims with one subject and predicate and different objects at this commit. */
     public List<Contradiction> contradictions() throws NotFoundException {
-        return claims.contradictions(null, claims.seq(at));
+        return claims.contradictions(null, claims.seq(at), validAt);
     }
 
     /** The groups of {@link #contradictions()} whose subject is {@code subject}. */
     public List<Contradiction> contradictions(String subject) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return claims.contradictions(subject, claims.seq(at));
+        return claims.contradictions(subject, claims.seq(at), validAt);
     }
 
     /** The entity keys with a live claim at this commit that start with {@code prefix}, in key order, at most {@code limit}. */

@@ -96,11 +96,11 @@ public final class Receipts {
         }
         TreeMap<String, Integer> kinds = new TreeMap<>();
         for (BatchFile.Item it : batch.items) {
-            tx.assertFact(FactSpec.of(it.kind(), it.body()).id(it.id()).refs(it.refs()).grounding(it.grounding()));
+            tx.assertFact(it.toFactSpec());
             kinds.merge(it.kind().value(), 1, Integer::sum);
         }
         for (BatchFile.ClaimItem c : batch.claims) {
-            FactSpec f = c.spec().toFactSpec();
+            FactSpec f = store.claims().withSuccessions(c.spec().toFactSpec(), c.spec());
             if (c.supersedes() == null) {
                 tx.assertFact(f);
             } else {

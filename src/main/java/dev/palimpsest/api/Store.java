@@ -25,9 +25,11 @@ import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.RefStatus;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.Validity;
 import dev.palimpsest.model.Weight;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -65,6 +67,7 @@ public final class Store implements AutoCloseable {
     private final Writer writer;
     private final Signers signers;
     private final Queries queries;
+    private final dev.palimpsest.internal.query.AsOf asOf;
     private final Receipts receipts;
     private final Claims claims;
     private final Derivations derivations;
@@ -80,6 +83,7 @@ public final class Store implements AutoCloseable {
         this.index = PredicateIndex.open(repo);
         this.writer = new Writer(repo, index, options);
         this.queries = new Queries(repo, index, (id, head) -> writer.forgetting().tombstoneCommit(id, head));
+        this.asOf = new dev.palimpsest.internal.query.AsOf(repo);
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
@@ -238,6 +242,19 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * Wall-clock "as of" (transaction time by the clock): the last commit of {@code main}'s
+     * first-parent chain whose committer time is at or before {@code instant}, so that every read
+     * taking a commit can be asked "as the store stood at that time"; empty when the store's first
+     * commit is dated after {@code instant} (or it has none). Commits are dated in whole seconds and
+     * never before their parent.
+     */
+    public Optional<CommitId> commitAsOf(Instant instant) {
+        Objects.requireNonNull(instant, "instant");
+        ObjectId c = asOf.commitAt(instant);
+        return c == null ? Optional.empty() : Optional.of(CommitId.of(c.name()));
+    }
+
+    /**
      * Reads a fact as of {@code at}: found, or retracted with its last valid version.
      *
      * @throws NotFoundException when {@code at} is no commit of the store, or the fact was never
@@ -328,6 +345,56 @@ public final class Store implements AutoCloseable {
      */
     public boolean factLiveAtCommit(FactId id, CommitId at) throws NotFoundException {
         return queries.live(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
+    }
+
+    /**
+     * Whether the fact is live at the tip of {@code main} and was valid in the world at {@code
+     * instant}; see {@link #factValidAt(FactId, Instant, CommitId)}.
+     *
+     * @throws NotFoundException when the fact was never written on {@code main}
+     */
+    public boolean factValidAt(FactId id, Instant instant) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(instant, "instant");
+        return factValidAt(id, instant, head());
+    }
+
+    /**
+     * FactValidAt: whether the fact is live at commit {@code at} (transaction time) and valid at
+     * {@code instant} (valid time): its version at {@code at} has {@code valid_from <= instant <
+     * valid_until} (open bounds always hold), and no succession closed it before {@code instant} — a
+     * claim live at {@code at} that {@code invalidates} it and starts at or before {@code instant},
+     * or one it is {@code invalidated_by}. Answered from the predicate index, derived from git.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store, or the fact was never
+     *     written in its ancestry
+     */
+    public boolean factValidAt(FactId id, Instant instant, CommitId at) throws NotFoundException {
+        return queries.validAt(Objects.requireNonNull(id, "id"), Objects.requireNonNull(instant, "instant"),
+                Objects.requireNonNull(at, "at"));
+    }
+
+    /** The validity its version at {@code at} states (live or last navigable), epoch seconds; null when never written. */
+    long[] ownValidity(String id, CommitId at) {
+        dev.palimpsest.internal.index.FactState st = index.state(FactId.of(id), ObjectId.fromString(at.hex()));
+        return st == null ? null : new long[] {st.validFrom(), st.validUntil()};
+    }
+
+    /** The effective validity of {@code id} at {@code at} in epoch seconds, or null when not live there (for the claim questions). */
+    long[] effectiveValidity(String id, CommitId at) {
+        return index.effectiveValidity(id, ObjectId.fromString(at.hex()));
+    }
+
+    /**
+     * The fact's validity at commit {@code at} with succession applied (its {@code valid_until}
+     * closed early by the claims that invalidate it there); empty when the fact is not live at
+     * {@code at}.
+     *
+     * @throws NotFoundException when {@code at} is no commit of the store, or the fact was never
+     *     written in its ancestry
+     */
+    public Optional<Validity> validity(FactId id, CommitId at) throws NotFoundException {
+        return queries.validity(Objects.requireNonNull(id, "id"), Objects.requireNonNull(at, "at"));
     }
 
     /**

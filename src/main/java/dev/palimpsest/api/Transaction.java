@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Collects operations that land together as exactly one signed commit by one actor, or not at all.
@@ -57,7 +58,8 @@ public final class Transaction {
         Objects.requireNonNull(spec, "spec");
         FactId fid = idOf(spec);
         ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), spec.refs(), false,
-                spec.grounding(), spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext()));
+                spec.grounding(), spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext(), spec.validFrom(),
+                spec.validUntil()));
         return fid;
     }
 
@@ -93,7 +95,7 @@ public final class Transaction {
         distinct.forEach(in -> refs.add(RefSpec.of(in, RefRole.MERGED_FROM)));
         refs.addAll(spec.refs());
         ops.add(new Operation.Assert(fid, spec.kind(), spec.body(), spec.confidence(), refs, true, spec.grounding(),
-                spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext()));
+                spec.run(), spec.sensitive(), spec.retainUntil(), spec.plaintext(), spec.validFrom(), spec.validUntil()));
         for (FactId in : distinct) {
             ops.add(new Operation.Retract(in, "merged into " + fid));
         }
@@ -120,6 +122,25 @@ public final class Transaction {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(body, "body");
         ops.add(new Operation.Revise(id, body, null, List.copyOf(addRefs)));
+        return this;
+    }
+
+    /**
+     * Writes a new version of a live fact: a new body when {@code body} is present (else the
+     * current one), the refs {@code addRefs} added, and its validity changed where {@code validFrom}
+     * or {@code validUntil} is present (else kept; {@link java.time.Instant#MIN} reopens the start,
+     * {@link java.time.Instant#MAX} the end). The gate checks the validity ({@code
+     * valid-time-malformed}, {@code valid-time-inverted}) and refuses a revision that changes nothing.
+     */
+    public Transaction revise(FactId id, Optional<String> body, List<RefSpec> addRefs,
+            Optional<java.time.Instant> validFrom, Optional<java.time.Instant> validUntil) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(addRefs, "addRefs");
+        Objects.requireNonNull(validFrom, "validFrom");
+        Objects.requireNonNull(validUntil, "validUntil");
+        ops.add(new Operation.Revise(id, body.orElse(null), null, List.copyOf(addRefs), validFrom.orElse(null),
+                validUntil.orElse(null)));
         return this;
     }
 

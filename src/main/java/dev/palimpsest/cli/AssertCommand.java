@@ -39,6 +39,9 @@ final class AssertCommand extends Context implements Callable<Integer> {
     @Mixin
     Shared.Sealing sealing;
 
+    @Mixin
+    Shared.ValidTime validTime;
+
     @Override
     public Integer call() throws Exception {
         String text = TextInput.body(body, stdin(), home());
@@ -46,7 +49,7 @@ final class AssertCommand extends Context implements Callable<Integer> {
         FactId hypothesis = Parse.fact("--subsumes", subsumes);
         try (Store store = open()) {
             Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-            FactSpec spec = sealing.apply(WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store)));
+            FactSpec spec = validTime.apply(sealing.apply(WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store))));
             FactId fid = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
             CommitResult r = refs.commit(tx, given, fid);
             WriteOutput.print(this, fid, r);

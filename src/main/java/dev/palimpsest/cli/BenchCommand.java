@@ -299,8 +299,11 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt p50 at random past commits as history grows.")
+    @Command(name = "predicates", description = "factLiveAtCommit / factExistsAt / FactValidAt p50 at random past commits as history grows.")
     static final class Predicates extends Context implements Callable<Integer> {
+        @Option(names = "--batch", defaultValue = "1",
+                description = "Facts asserted per commit while the facts are first written. Default: ${DEFAULT-VALUE}.")
+        int batch;
         @Option(names = "--commits", defaultValue = "100000", description = "Commits in the store. Default: ${DEFAULT-VALUE}.")
         int commits;
 
@@ -321,13 +324,14 @@ final class BenchCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (facts < 1 || commits <= facts) {
-                throw new Main.UsageException("--commits must exceed --facts (>= 1): the first commits assert the facts");
+            if (facts < 1 || batch < 1 || (long) commits * batch <= facts) {
+                throw new Main.UsageException("--commits times --batch must exceed --facts (>= 1): the first commits"
+                        + " assert the facts");
             }
             Path work = scratch.work();
             benchLog().println("bench predicates: " + commits + " commits over " + facts + " facts, seed " + seed);
             dev.palimpsest.bench.PredicateBench.Result r = new dev.palimpsest.bench.PredicateBench(
-                    work, benchLog()).run(commits, facts, samples, gitSamples, seed);
+                    work, benchLog()).run(commits, facts, batch, samples, gitSamples, seed);
             if (json()) {
                 printJson(r);
             }

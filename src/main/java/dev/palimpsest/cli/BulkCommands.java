@@ -80,7 +80,7 @@ final class BulkCommands {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                store.bulk().export(at(store, at.revision), includeSealed, out());
+                store.bulk().export(at(store, at), includeSealed, out());
                 out().flush();
             }
             return Main.OK;

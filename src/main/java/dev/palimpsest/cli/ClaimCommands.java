@@ -36,6 +36,9 @@ final class ClaimCommands {
         Shared.Sealing sealing;
 
         @Mixin
+        Shared.ValidTime validTime;
+
+        @Mixin
         Shared.Actor actor;
 
         @Option(names = "--subject", required = true, paramLabel = "S",
@@ -107,6 +110,7 @@ final class ClaimCommands {
             spec = sealing.sensitive ? spec.asSensitive() : spec;
             spec = sealing.deadline() != null ? spec.retainedUntil(sealing.deadline()) : spec;
             spec = sealing.plaintext ? spec.asPlaintext() : spec;
+            spec = validTime.apply(spec);
             try (Store store = open()) {
                 ClaimResult r;
                 try {
@@ -177,6 +181,22 @@ final class ClaimCommands {
         return m;
     }
 
+    /** {@link #line(ClaimView)}, then the claim's validity at {@code at} when it is not open at both ends. */
+    static String line(ClaimView c, Store store, CommitId at) throws dev.palimpsest.model.NotFoundException {
+        java.util.Optional<dev.palimpsest.model.Validity> v = store.validity(c.id(), at);
+        return v.isPresent() && !v.get().always() ? line(c) + " valid " + Render.validity(v.get()) : line(c);
+    }
+
+    /** {@link #view}, with the claim's validity at {@code at} ({@code valid_from}, {@code valid_until}; each only when closed). */
+    static Map<String, Object> view(ClaimView c, boolean full, Store store, CommitId at)
+            throws dev.palimpsest.model.NotFoundException {
+        Map<String, Object> m = view(c, full);
+        java.util.Optional<dev.palimpsest.model.Validity> v = store.validity(c.id(), at);
+        v.flatMap(dev.palimpsest.model.Validity::start).ifPresent(t -> m.put("valid_from", t.toString()));
+        v.flatMap(dev.palimpsest.model.Validity::end).ifPresent(t -> m.put("valid_until", t.toString()));
+        return m;
+    }
+
     static String line(ClaimView c) {
         StringBuilder b = new StringBuilder();
         b.append(c.id()).append(": ").append(Render.safe(c.subject())).append(" | ").append(Render.safe(c.predicate()))
@@ -207,17 +227,27 @@ final class ClaimCommands {
         @Mixin
         Shared.At at;
 
+        @Mixin
+        Shared.ValidAt validAt;
+
         @Override
         public Integer call() throws Exception {
             String s = TextInput.arg("SUBJECT", subject);
             String p = predicate == null ? null : TextInput.arg("--predicate", predicate);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
-                List<ClaimView> cs = p == null ? store.claims().at(c).current(s) : store.claims().at(c).current(s, p);
+                CommitId c = at(store, at);
+                var q = validAt.apply(store.claims().at(c));
+                List<ClaimView> cs = p == null ? q.current(s) : q.current(s, p);
                 if (json()) {
-                    printJson(cs.stream().map(v -> view(v, false)).toList());
+                    List<Map<String, Object>> out = new ArrayList<>();
+                    for (ClaimView v : cs) {
+                        out.add(view(v, false, store, c));
+                    }
+                    printJson(out);
                 } else {
-                    cs.forEach(v -> out().println(line(v)));
+                    for (ClaimView v : cs) {
+                        out().println(line(v, store, c));
+                    }
                 }
             }
             return Main.OK;
@@ -236,13 +266,16 @@ final class ClaimCommands {
         @Mixin
         Shared.At at;
 
+        @Mixin
+        Shared.ValidAt validAt;
+
         @Override
         public Integer call() throws Exception {
             String s = TextInput.arg("SUBJECT", subject);
             String p = TextInput.arg("PREDICATE", predicate);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
-                List<ClaimView> cs = store.claims().at(c).chain(s, p);
+                CommitId c = at(store, at);
+                List<ClaimView> cs = validAt.apply(store.claims().at(c)).chain(s, p);
                 if (json()) {
                     printJson(cs.stream().map(v -> view(v, true)).toList());
                 } else {
@@ -278,7 +311,7 @@ final class ClaimCommands {
                 throw new RejectedException(Parse.INVALID_ARGUMENT, "--max", "must not be negative, got " + max);
             }
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 String q = query == null ? "" : TextInput.arg("--query", query);
                 DeadEnds d = store.claims().at(c).deadEnds(s, q, max);
                 if (json()) {
@@ -299,7 +332,8 @@ final class ClaimCommands {
     }
 
     @Command(name = "contradictions", description = "Groups of live claims at the commit with the same subject and"
-            + " predicate and different objects (predicates declared multi_valued in palimpsest.yaml excepted).")
+            + " predicate and different objects whose validity overlaps (predicates declared multi_valued in"
+            + " palimpsest.yaml excepted; a succession in valid time is no contradiction).")
     static final class Contradictions extends Context implements Callable<Integer> {
         @Option(names = "--subject", paramLabel = "S", description = "Only this entity (default: every entity).")
         String subject;
@@ -307,12 +341,16 @@ final class ClaimCommands {
         @Mixin
         Shared.At at;
 
+        @Mixin
+        Shared.ValidAt validAt;
+
         @Override
         public Integer call() throws Exception {
             String s = subject == null ? null : TextInput.arg("--subject", subject);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
-                List<Contradiction> groups = s == null ? store.claims().at(c).contradictions() : store.claims().at(c).contradictions(s);
+                CommitId c = at(store, at);
+                var q = validAt.apply(store.claims().at(c));
+                List<Contradiction> groups = s == null ? q.contradictions() : q.contradictions(s);
                 if (json()) {
                     List<Map<String, Object>> out = new ArrayList<>();
                     for (Contradiction g : groups) {

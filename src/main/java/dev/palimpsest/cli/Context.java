@@ -109,6 +109,27 @@ abstract class Context {
         return revision == null ? store.head() : store.resolve(revision);
     }
 
+    /**
+     * The commit a read asks about: {@code --at} resolved, or the commit {@code --as-of} names
+     * (exit 4 when the store's history starts after that time), or main's tip; both is a usage error.
+     */
+    CommitId at(Store store, Shared.At at) throws NotFoundException, dev.palimpsest.model.RejectedException {
+        if (at.asOf == null) {
+            return at(store, at.revision);
+        }
+        if (at.revision != null) {
+            throw new Main.UsageException("--at and --as-of exclude each other: give one");
+        }
+        java.time.Instant t;
+        try {
+            t = dev.palimpsest.model.Validity.parse("--as-of", at.asOf);
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            throw new dev.palimpsest.model.RejectedException(e.rule(), "--as-of", e.getMessage());
+        }
+        return store.commitAsOf(t).orElseThrow(() -> new NotFoundException("no commit of main is dated at or before "
+                + t + ": the store's history starts later"));
+    }
+
     /** Exit 4 unless {@code id} was ever written in the ancestry of {@code at}. */
     static void requireKnown(Store store, FactId id, CommitId at) throws NotFoundException {
         store.factExistsAt(id, at);

@@ -107,7 +107,7 @@ final class FileCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             FactId fid = Parse.fact("ID", id);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 StoredFile f = store.files().get(fid, c);
                 if (outFile == null) {
                     out().flush();
@@ -152,7 +152,7 @@ final class FileCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                FileCommand.print(this, store.files().list(at(store, at.revision)));
+                FileCommand.print(this, store.files().list(at(store, at)));
             }
             return Main.OK;
         }

@@ -17,7 +17,7 @@ final class HelpGroups {
 
     static {
         GROUPS.put("Writing", List.of("assert", "revise", "retract", "supersede", "merge", "file", "ingest", "import"));
-        GROUPS.put("Reading & recall", List.of("show", "history", "log", "live", "exists", "inbound", "stale", "weight",
+        GROUPS.put("Reading & recall", List.of("show", "history", "log", "live", "valid", "exists", "inbound", "stale", "weight",
                 "search", "brief", "known-entities", "export"));
         GROUPS.put("Claims", List.of("claim", "current", "chain", "dead-ends", "contradictions"));
         GROUPS.put("Derivation & receipts", List.of("receipts", "retract-source", "revoke-relation", "review", "entail",

@@ -168,7 +168,7 @@ final class JudgeCommands {
                 Judge j = judge.required(store);
                 Optional<String> warning = authorModel == null ? Optional.empty()
                         : Verification.checkPair(TextInput.arg("--author-model", authorModel), j.model());
-                CommitId when = at(store, at.revision);
+                CommitId when = at(store, at);
                 Verdict v = store.verification().verify(j, src, when, q, c);
                 if (v.judgeDegraded()) {
                     throw new dev.palimpsest.model.JudgeDegradedException("the reviewer " + j.model()
@@ -290,7 +290,7 @@ final class JudgeCommands {
                 throw new Main.UsageException("--apply-verdict needs --actor");
             }
             try (Store store = open()) {
-                CommitId when = at(store, at.revision);
+                CommitId when = at(store, at);
                 Judge j = judge.judge(store);
                 Judge j2 = judge.second(store, judge2Url, judge2Model);
                 if (j2 != null && j == null) {

@@ -98,7 +98,7 @@ final class KeysCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                List<ActorKey> keys = store.keys(at(store, at.revision));
+                List<ActorKey> keys = store.keys(at(store, at));
                 if (json()) {
                     printJson(keys.stream().map(KeysCommand::json).toList());
                 } else {

@@ -24,7 +24,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
         subcommands = {CommandLine.HelpCommand.class, InitCommand.class, AssertCommand.class, ReviseCommand.class,
             RetractCommand.class, ForgetCommands.Forget.class, ForgetCommands.Expire.class,
             ForgetCommands.UnlearnCheck.class, ShowCommand.class, HistoryCommand.class, LogCommand.class,
-            PredicateCommands.Live.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
+            PredicateCommands.Live.class, PredicateCommands.Valid.class, PredicateCommands.Exists.class, PredicateCommands.Inbound.class,
             PredicateCommands.Stale.class, PredicateCommands.WeightCmd.class,
             ConsolidateCommands.Supersede.class, ConsolidateCommands.Merge.class,
             KeysCommand.class, AuditCommand.class, HooksCommand.class,

@@ -65,7 +65,7 @@ final class PolicyCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                TrustPolicy p = store.receipts().trust(at(store, at.revision));
+                TrustPolicy p = store.receipts().trust(at(store, at));
                 if (json()) {
                     printJson(view(p));
                 } else {

@@ -34,8 +34,8 @@ final class PredicateCommands {
         }
 
         /** The commit asked about; exit 4 if it names no commit or the fact was never written before it. */
-        CommitId known(Store store, FactId fid) throws NotFoundException {
-            CommitId c = at(store, at.revision);
+        CommitId known(Store store, FactId fid) throws NotFoundException, RejectedException {
+            CommitId c = at(store, at);
             requireKnown(store, fid, c);
             return c;
         }
@@ -63,13 +63,46 @@ final class PredicateCommands {
         }
     }
 
+    @Command(name = "valid", description = "FactValidAt: print true if ID is live at the commit and was valid in the"
+            + " world at --valid-at (succession applied).")
+    static final class Valid extends AtCommand implements Callable<Integer> {
+        @Option(names = "--valid-at", required = true, paramLabel = "TIME",
+                description = "The instant asked about (ISO-8601 instant, or a date meaning its start in UTC).")
+        String validAt;
+
+        @Override
+        public Integer call() throws Exception {
+            FactId fid = fact();
+            java.time.Instant t = Shared.ValidTime.instant("--valid-at", validAt);
+            try (Store store = open()) {
+                CommitId c = known(store, fid);
+                boolean valid = store.factValidAt(fid, t, c);
+                if (json()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("id", fid.value());
+                    m.put("at", c.hex());
+                    m.put("valid_at", t.toString());
+                    m.put("valid", valid);
+                    store.validity(fid, c).ifPresent(v -> {
+                        m.put("valid_from", v.start().map(Object::toString).orElse(null));
+                        m.put("valid_until", v.end().map(Object::toString).orElse(null));
+                    });
+                    printJson(m);
+                } else {
+                    out().println(valid);
+                }
+            }
+            return Main.OK;
+        }
+    }
+
     @Command(name = "exists", description = "factExistsAt: print the commit of ID's last navigable version; exit 4 if none.")
     static final class Exists extends AtCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             FactId fid = fact();
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 ExistsAt v = store.factExistsAt(fid, c);
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();

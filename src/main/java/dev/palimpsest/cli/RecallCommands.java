@@ -85,7 +85,7 @@ final class RecallCommands {
             ActorName a = actor == null ? null : Parse.actor("--actor", actor);
             String r = run == null ? null : TextInput.arg("--run", run);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 SearchQuery.Builder sq = SearchQuery.builder().entities(es).at(c).limit(limit).hops(hops);
                 Optional.ofNullable(q).ifPresent(sq::text);
                 Optional.ofNullable(k).ifPresent(sq::kind);
@@ -121,7 +121,7 @@ final class RecallCommands {
             }
             String p = TextInput.arg("--prefix", prefix);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 List<KnownEntity> es = c == null ? store.recall().knownEntities(p, limit)
                         : store.recall().knownEntities(p, limit, c);
                 if (json()) {
@@ -201,7 +201,7 @@ final class RecallCommands {
             String q = query == null ? null : TextInput.arg("--query", query);
             List<String> es = entities(entities);
             try (Store store = open()) {
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 BriefRequest.Builder br = BriefRequest.builder().entities(es).at(c).maxTokens(maxTokens)
                         .maxDeadEnds(maxDeadEnds);
                 Optional.ofNullable(q).ifPresent(br::query);

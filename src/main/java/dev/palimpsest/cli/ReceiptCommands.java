@@ -72,7 +72,7 @@ final class ReceiptCommands {
         @Override
         public Integer call() throws Exception {
             try (Store store = open()) {
-                ReceiptReport r = store.receipts().report(at(store, at.revision));
+                ReceiptReport r = store.receipts().report(at(store, at));
                 if (json()) {
                     Map<String, Object> layers = new LinkedHashMap<>();
                     for (Layer layer : Layer.values()) {
@@ -232,7 +232,7 @@ final class ReceiptCommands {
                     }
                     return Main.OK;
                 }
-                CommitId c = at(store, at.revision);
+                CommitId c = at(store, at);
                 List<ReviewItem> items = store.receipts().review(c);
                 if (json()) {
                     printJson(items.stream().map(i -> {

@@ -23,6 +23,8 @@ final class Render {
         if (f.confidence() != null) {
             m.put("confidence", f.confidence());
         }
+        f.validity().start().ifPresent(t -> m.put("valid_from", t.toString()));
+        f.validity().end().ifPresent(t -> m.put("valid_until", t.toString()));
         List<Map<String, Object>> refs = new ArrayList<>();
         for (Ref r : f.refs()) {
             Map<String, Object> rm = new LinkedHashMap<>();
@@ -51,6 +53,9 @@ final class Render {
         if (f.confidence() != null) {
             b.append("confidence: ").append(f.confidence()).append('\n');
         }
+        if (!f.validity().always()) {
+            b.append("valid:  ").append(validity(f.validity())).append('\n');
+        }
         b.append("body:   ").append(safe(f.body()).replace("\n", "\n        ")).append('\n');
         for (Ref r : f.refs()) {
             b.append("ref:    ").append(r.role()).append(' ').append(r.id()).append(" @ ")
@@ -61,6 +66,12 @@ final class Render {
             b.append('\n');
         }
         return b.toString();
+    }
+
+    /** A validity as {@code [from, until)}, an open bound written {@code open}. */
+    static String validity(dev.palimpsest.model.Validity v) {
+        return "[" + v.start().map(Object::toString).orElse("open") + ", " + v.end().map(Object::toString).orElse("open")
+                + ")";
     }
 
     /**

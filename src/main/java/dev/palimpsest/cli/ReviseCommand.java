@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "revise", description = "Write a new version of a live fact (new body, added refs).")
+@Command(name = "revise", description = "Write a new version of a live fact (new body, added refs, new validity).")
 final class ReviseCommand extends Context implements Callable<Integer> {
     @Mixin
     Shared.Actor actor;
@@ -22,13 +22,20 @@ final class ReviseCommand extends Context implements Callable<Integer> {
     @Mixin
     RefOptions refs;
 
+    @Mixin
+    Shared.ValidTime validTime;
+
     @Override
     public Integer call() throws Exception {
         FactId fid = Parse.fact("ID", id);
-        String text = TextInput.body(body, stdin(), home());
+        String text = validTime.given() && body.text == null && body.file == null ? null
+                : TextInput.body(body, stdin(), home());
+        java.time.Instant from = validTime.start();
+        java.time.Instant until = validTime.end();
         try (Store store = open()) {
             CommitResult r = refs.commit(store.begin(Parse.actor("--actor", actor.name))
-                    .revise(fid, text, refs.specs(store)));
+                    .revise(fid, java.util.Optional.ofNullable(text), refs.specs(store), java.util.Optional.ofNullable(from),
+                            java.util.Optional.ofNullable(until)));
             WriteOutput.print(this, fid, r);
         }
         return Main.OK;

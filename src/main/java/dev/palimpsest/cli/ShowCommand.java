@@ -27,7 +27,7 @@ final class ShowCommand extends Context implements Callable<Integer> {
     public Integer call() throws Exception {
         FactId fid = Parse.fact("ID", id);
         try (Store store = open()) {
-            CommitId c = at(store, at.revision);
+            CommitId c = at(store, at);
             FactRead read = store.read(fid, c);
             if (read instanceof FactRead.Found f) {
                 if (json()) {

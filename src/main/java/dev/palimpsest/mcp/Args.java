@@ -156,10 +156,59 @@ final class Args {
         }
     }
 
-    /** The commit named by {@code at} (any revision git understands), or main's tip when absent. */
+    /**
+     * The commit {@code at} names: a time (an ISO-8601 instant or date, as a year-month-day start
+     * shows) means the last commit of main dated at or before it (not-found when the store's history
+     * starts later); anything else is a revision git understands; main's tip when absent.
+     */
     CommitId at(Store store) throws RejectedException, NotFoundException {
         String s = optText("at");
-        return s == null ? store.head() : store.resolve(s);
+        if (s == null) {
+            return store.head();
+        }
+        if (!TIME.matcher(s).lookingAt()) {
+            return store.resolve(s);
+        }
+        java.time.Instant asOf = optValidTime("at");
+        return store.commitAsOf(asOf).orElseThrow(() -> new NotFoundException("no commit of main is dated at or"
+                + " before " + asOf + ": the store's history starts later"));
+    }
+
+    /** How a time starts: four digits, a dash, two digits, a dash (no revision git names looks so). */
+    private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+
+    /**
+     * An optional validity as writers give it: {@code FROM/UNTIL} (ISO-8601 interval; either side
+     * may be left empty for an open bound; no slash: FROM only), each an instant or a date; null when
+     * absent. Rejected under {@code valid-time-malformed} naming the argument.
+     */
+    java.time.Instant[] optValidity(String name) throws RejectedException {
+        String s = optText(name);
+        if (s == null) {
+            return null;
+        }
+        int slash = s.indexOf('/');
+        String from = slash < 0 ? s : s.substring(0, slash);
+        String until = slash < 0 ? "" : s.substring(slash + 1);
+        try {
+            return new java.time.Instant[] {from.isBlank() ? null : dev.palimpsest.model.Validity.parse(name, from),
+                until.isBlank() ? null : dev.palimpsest.model.Validity.parse(name, until)};
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            throw new RejectedException(e.rule(), name, e.getMessage());
+        }
+    }
+
+    /** An optional time as writers give it (ISO-8601 instant or date, its start in UTC); {@code valid-time-malformed} otherwise. */
+    java.time.Instant optValidTime(String name) throws RejectedException {
+        String s = optText(name);
+        if (s == null) {
+            return null;
+        }
+        try {
+            return dev.palimpsest.model.Validity.parse(name, s);
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            throw new RejectedException(e.rule(), name, e.getMessage());
+        }
     }
 
     static <T> T parse(String name, String value, Function<String, T> of) throws RejectedException {

@@ -30,11 +30,12 @@ final class ClaimTools {
         Store store = s.store();
         return List.of(
                 ToolDef.read("current", "What is believed now", "The live claims about an entity (neither retracted"
-                        + " nor superseded), oldest first, each with its source, run and commit. Ask before writing a"
+                        + " nor superseded), oldest first, with source, run and commit. Ask before writing a"
                         + " claim about it.",
                         Schema.input().string("subject", SUBJECT, true)
                                 .string("predicate", "Only this predicate.", false)
-                                .string("at", ReadTools.AT, false),
+                                .string("at", ReadTools.AT, false)
+                                .string("valid_at", ReadTools.VALID_AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
                 ToolDef.read("dead_ends", "Corrections not to repeat", "Superseded or retracted claims about an entity,"
@@ -50,7 +51,8 @@ final class ClaimTools {
                         + " predicate but different objects (multi-valued predicates excepted). Resolve one with"
                         + " supersede, never by deleting.",
                         Schema.input().string("subject", "Only this entity (default: every one).", false)
-                                .string("at", ReadTools.AT, false),
+                                .string("at", ReadTools.AT, false)
+                                .string("valid_at", ReadTools.VALID_AT, false),
                         Schema.output().field("contradictions", "array"),
                         a -> Views.listOf("contradictions", contradictions(store, a).stream()
                                 .map(Views::contradiction).toList())));
@@ -59,18 +61,19 @@ final class ClaimTools {
     static ToolDef claim(Session s) {
         return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity (subject,"
                 + " predicate, object), citing the source fact(s) with a quote of the first. Returns the live claims"
-                + " it contradicts (stored anyway); pass supersedes to correct one.",
+                + " it contradicts (stored anyway); supersedes corrects one.",
                 Schema.input().string("subject", SUBJECT, true)
                         .string("predicate", "e.g. 'times out after'.", true)
                         .string("object", "e.g. '30s'.", true)
                         .strings("sources", "Source fact ids, pinned at the write.", 1)
                         .string("quote", "A verbatim passage of the first source.", false)
                         .number("confidence", "0 to 1.", 0, 1)
-                        .string("id", "Default: minted, entity-claim-<12 hex>.", false)
+                        .string("id", "Default: minted.", false)
                         .string("supersedes", "The fact this claim corrects.", false)
                         .bool("sensitive", ForgetTools.SENSITIVE)
                         .bool("plaintext", ForgetTools.PLAINTEXT)
-                        .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
+                        .string("retain_until", ForgetTools.RETAIN_UNTIL, false)
+                        .string("valid", WriteTools.VALID, false),
                 Schema.output().field("id", "string").field("commit", "string").field("conflicts", "array"),
                 false, a -> claim(s, a));
     }
@@ -85,15 +88,20 @@ final class ClaimTools {
         String subject = a.text("subject");
         String predicate = a.optText("predicate");
         CommitId at = a.at(store);
-        ClaimsAt claims = store.claims().at(at);
+        ClaimsAt claims = validAt(store.claims().at(at), a);
         return Views.listOf("claims", (predicate == null ? claims.current(subject) : claims.current(subject, predicate)).stream()
                 .map(v -> Views.claim(v, false)).toList());
     }
 
     private static List<Contradiction> contradictions(Store store, Args a) throws Exception {
         String subject = a.optText("subject");
-        ClaimsAt claims = store.claims().at(a.at(store));
+        ClaimsAt claims = validAt(store.claims().at(a.at(store)), a);
         return subject == null ? claims.contradictions() : claims.contradictions(subject);
+    }
+
+    private static ClaimsAt validAt(ClaimsAt claims, Args a) throws Exception {
+        java.time.Instant t = a.optValidTime("valid_at");
+        return t == null ? claims : claims.validAt(t);
     }
 
     private static Map<String, Object> deadEnds(Store store, Args a) throws Exception {
@@ -123,6 +131,9 @@ final class ClaimTools {
         java.time.Instant deadline = a.optInstant("retain_until");
         spec = deadline != null ? spec.retainedUntil(deadline) : spec;
         spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
+        java.time.Instant[] valid = a.optValidity("valid");
+        spec = valid == null || valid[0] == null ? spec : spec.validFrom(valid[0]);
+        spec = valid == null || valid[1] == null ? spec : spec.validUntil(valid[1]);
         ClaimResult r;
         try {
             r = old == null ? s.store().claims().claim(s.actor(), spec)

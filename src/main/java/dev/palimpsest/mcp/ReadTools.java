@@ -13,7 +13,8 @@ import java.util.Map;
 
 /** The read tools: show, history, live, exists, inbound, stale, dependents, explain, log. Stateless. */
 final class ReadTools {
-    static final String AT = "Commit to read as of (default: main's tip).";
+    static final String AT = "Commit or time (see instructions).";
+    static final String VALID_AT = "A time (see instructions).";
     static final String ID = "Fact id.";
 
     private ReadTools() {}
@@ -21,8 +22,8 @@ final class ReadTools {
     static List<ToolDef> all(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs with their pinned"
-                        + " versions and quotes) as of a commit. A retracted fact is not-found, with the reason,"
+                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs with their pins"
+                        + " and quotes) as of a commit. A retracted fact is not-found, with the reason,"
                         + " unless fallback.",
                         Schema.input().string("id", ID, true).string("at", AT, false)
                                 .bool("fallback", "For a retracted fact, its last valid version."),
@@ -41,6 +42,13 @@ final class ReadTools {
                         Schema.input().string("id", ID, true).string("at", AT, false),
                         Schema.output().field("id", "string").field("at", "string").field("live", "boolean"),
                         a -> live(store, a)),
+                ToolDef.read("valid", "Was a fact valid then?", "FactValidAt: whether the fact is live at the commit"
+                        + " and was valid in the world at valid_at (succession applied), with its validity there.",
+                        Schema.input().string("id", ID, true).string("valid_at", "The instant asked about.", true)
+                                .string("at", AT, false),
+                        Schema.output().field("id", "string").field("at", "string").field("valid", "boolean")
+                                .optionalField("valid_from", "string").optionalField("valid_until", "string"),
+                        a -> valid(store, a)),
                 ToolDef.read("exists", "Last navigable version", "The commit and blob of the fact's last version at"
                         + " or before the commit, stepping over retractions, and whether it is live there.",
                         Schema.input().string("id", ID, true).string("at", AT, false),
@@ -116,6 +124,24 @@ final class ReadTools {
         m.put("id", id.value());
         m.put("at", at.hex());
         m.put("live", store.factLiveAtCommit(id, at));
+        return m;
+    }
+
+    private static Map<String, Object> valid(Store store, Args a) throws Exception {
+        FactId id = a.fact("id");
+        java.time.Instant t = a.optValidTime("valid_at");
+        if (t == null) {
+            throw Args.invalid("valid_at", "is required");
+        }
+        CommitId at = a.at(store);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", id.value());
+        m.put("at", at.hex());
+        m.put("valid", store.factValidAt(id, t, at));
+        store.validity(id, at).ifPresent(v -> {
+            v.start().ifPresent(x -> m.put("valid_from", x.toString()));
+            v.end().ifPresent(x -> m.put("valid_until", x.toString()));
+        });
         return m;
     }
 

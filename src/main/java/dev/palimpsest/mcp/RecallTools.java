@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /** The recall tools brief, search and known_entities, over {@link dev.palimpsest.api.Recall}. Stateless. */
 final class RecallTools {
-    private static final String ENTITIES = "Entities it is about, e.g. [\"auth-service\"].";
+    private static final String ENTITIES = "Entities, e.g. [\"auth-service\"].";
 
     private RecallTools() {}
 
@@ -28,7 +28,7 @@ final class RecallTools {
                         + " a question (known facts with provenance, contradictions, dead ends not to re-derive),"
                         + " fitted to a token budget. Its text is ready for a prompt.",
                         Schema.input().strings("entity", ENTITIES, 0)
-                                .string("query", "Free text it is about.", false)
+                                .string("query", "Free text.", false)
                                 .string("at", ReadTools.AT, false)
                                 .integer("max_tokens", "Token budget, cl100k_base (default 0: none).", 0)
                                 .integer("max_dead_ends", "Most dead ends (default 5).", 0),
@@ -36,8 +36,7 @@ final class RecallTools {
                                 .field("tokens", "integer"),
                         a -> brief(store, a)),
                 ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or"
-                        + " entities. Each hit says why it matched (channel, score, hops, via) and carries its body,"
-                        + " claim triple, source and commit.",
+                        + " entities. Each hit says why it matched and carries its body, triple, source and commit.",
                         Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
                                 .integer("limit", "Most hits (default 10).", 1, SearchQuery.MAX_LIMIT)

@@ -19,18 +19,20 @@ import java.util.Map;
 final class WriteTools {
     /** Plans made against a tip another writer moved are made again, this many times in all (as the CLI does). */
     private static final int ATTEMPTS = 3;
-    static final String REFS = "Cited fact ids: ID (pinned at the write) or ID@COMMIT.";
-    static final String QUOTES = "Verbatim passages anchoring refs: {\"ID\": \"text\"}.";
+    static final String REFS = "Cited ids: ID (pinned now) or ID@COMMIT.";
+    static final String QUOTES = "Verbatim passages: {\"ID\": \"text\"}.";
+
+    static final String VALID = "FROM/UNTIL (see instructions).";
 
     private WriteTools() {}
 
     static List<ToolDef> all(Session s) {
         return List.of(
-                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source document, a claim, a"
+                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source, a claim, a"
                         + " hypothesis, ...) citing what it rests on, as one signed commit. For a statement about an"
                         + " entity (subject, predicate, object) use claim.",
                         Schema.input().string("body", "The fact's text.", true)
-                                .string("id", "Default: minted, <kind>-<12 hex>.", false)
+                                .string("id", "Default: minted.", false)
                                 .string("kind", "claim (default), source, hypothesis, ...", false)
                                 .number("confidence", "0 to 1.", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
@@ -38,12 +40,14 @@ final class WriteTools {
                                         + " commit.", false)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
-                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
+                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false)
+                                .string("valid", VALID, false),
                         written(), false, a -> assertFact(s, a)),
                 ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact (a new body, maybe more"
-                        + " refs). The old version stays in history and in every pin that cites it.",
+                        + " refs). The old version stays in history and in every pin to it.",
                         Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", true)
-                                .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES),
+                                .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES)
+                                .string("valid", VALID, false),
                         written(), false, a -> revise(s, a)),
                 ToolDef.write("supersede", "Supersede a fact", "Write a fact that replaces an old one, which stays as"
                         + " a dated dead end: how a wrong belief or a contradiction is resolved.",
@@ -57,7 +61,7 @@ final class WriteTools {
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
                 ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason, in one commit; the"
-                        + " cascade retracts or revises what rests on them. History keeps every version. Call with"
+                        + " cascade retracts or revises what rests on them. Call with"
                         + " dry_run first.",
                         Schema.input().strings("ids", "The facts to retract.", 1)
                                 .string("reason", "Why they are false.", true)
@@ -87,7 +91,14 @@ final class WriteTools {
         FactId id = a.fact("id");
         String body = a.text("body");
         Refs refs = new Refs(s.store(), a);
-        return landed(id, refs.commit(s.store().begin(s.actor()).revise(id, body, refs.specs), null));
+        java.time.Instant[] valid = a.optValidity("valid");
+        // a validity given replaces the old one whole: an empty side is open
+        java.util.Optional<java.time.Instant> from = valid == null ? java.util.Optional.empty()
+                : java.util.Optional.of(valid[0] == null ? java.time.Instant.MIN : valid[0]);
+        java.util.Optional<java.time.Instant> until = valid == null ? java.util.Optional.empty()
+                : java.util.Optional.of(valid[1] == null ? java.time.Instant.MAX : valid[1]);
+        return landed(id, refs.commit(s.store().begin(s.actor()).revise(id, java.util.Optional.of(body), refs.specs,
+                from, until), null));
     }
 
     private static Map<String, Object> supersede(Session s, Args a) throws Exception {
@@ -108,6 +119,9 @@ final class WriteTools {
         spec = a.flag("plaintext") ? spec.asPlaintext() : spec;
         java.time.Instant deadline = a.optInstant("retain_until");
         spec = deadline == null ? spec : spec.retainedUntil(deadline);
+        java.time.Instant[] valid = a.optValidity("valid");
+        spec = valid == null || valid[0] == null ? spec : spec.validFrom(valid[0]);
+        spec = valid == null || valid[1] == null ? spec : spec.validUntil(valid[1]);
         return given == null ? spec : spec.id(given);
     }
 

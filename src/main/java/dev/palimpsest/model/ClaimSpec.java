@@ -15,7 +15,14 @@ import java.util.Objects;
  */
 public record ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
         String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil,
-        boolean plaintext) {
+        boolean plaintext, java.time.Instant validFrom, java.time.Instant validUntil) {
+    /** A claim valid at every instant. */
+    public ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
+            String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil,
+            boolean plaintext) {
+        this(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil, plaintext, null, null);
+    }
+
     /** A claim without an explicit plaintext choice. */
     public ClaimSpec(FactId id, String subject, String predicate, String object, List<RefSpec> sources,
             String run, Double confidence, String body, boolean sensitive, java.time.Instant retainUntil) {
@@ -36,23 +43,35 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public ClaimSpec sealing(boolean isSensitive, java.time.Instant deadline) {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline, plaintext);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, isSensitive, deadline, plaintext, validFrom, validUntil);
     }
 
     /** The same claim written sealed (encrypted with its own data key, so it can be forgotten). */
     public ClaimSpec asSensitive() {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, true, retainUntil, plaintext);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, true, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same claim with a retention deadline (sealed; {@code expire} forgets it once the deadline passed). */
     public ClaimSpec retainedUntil(java.time.Instant deadline) {
         return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive,
-                Objects.requireNonNull(deadline, "deadline"), plaintext);
+                Objects.requireNonNull(deadline, "deadline"), plaintext, validFrom, validUntil);
     }
 
     /** The same claim kept in the clear although a source is sealed ({@link FactSpec#asPlaintext()}). */
     public ClaimSpec asPlaintext() {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil, true);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil, true, validFrom, validUntil);
+    }
+
+    /** The same claim valid in the world from {@code value} on ({@link FactSpec#validFrom}). */
+    public ClaimSpec validFrom(java.time.Instant value) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil,
+                plaintext, Objects.requireNonNull(value, "validFrom"), validUntil);
+    }
+
+    /** The same claim valid in the world until {@code value}, exclusive ({@link FactSpec#validUntil}). */
+    public ClaimSpec validUntil(java.time.Instant value) {
+        return new ClaimSpec(id, subject, predicate, object, sources, run, confidence, body, sensitive, retainUntil,
+                plaintext, validFrom, Objects.requireNonNull(value, "validUntil"));
     }
 
     public ClaimSpec {
@@ -70,26 +89,26 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
 
     public ClaimSpec id(FactId value) {
         return new ClaimSpec(Objects.requireNonNull(value, "id"), subject, predicate, object, sources, run,
-                confidence, body, sensitive, retainUntil, plaintext);
+                confidence, body, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec citing these sources instead (each should have role {@code source}). */
     public ClaimSpec sources(List<RefSpec> value) {
-        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body, sensitive, retainUntil, plaintext);
+        return new ClaimSpec(id, subject, predicate, object, value, run, confidence, body, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     public ClaimSpec run(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, Objects.requireNonNull(value, "run"),
-                confidence, body, sensitive, retainUntil, plaintext);
+                confidence, body, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     public ClaimSpec confidence(double value) {
-        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body, sensitive, retainUntil, plaintext);
+        return new ClaimSpec(id, subject, predicate, object, sources, run, value, body, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     public ClaimSpec body(String value) {
         return new ClaimSpec(id, subject, predicate, object, sources, run, confidence,
-                Objects.requireNonNull(value, "body"), sensitive, retainUntil, plaintext);
+                Objects.requireNonNull(value, "body"), sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The fact this claim is written as (kind {@code entity-claim}). */
@@ -106,6 +125,8 @@ public record ClaimSpec(FactId id, String subject, String predicate, String obje
         f = run == null ? f : f.run(run);
         f = sensitive ? f.asSensitive() : f;
         f = plaintext ? f.asPlaintext() : f;
+        f = validFrom == null ? f : f.validFrom(validFrom);
+        f = validUntil == null ? f : f.validUntil(validUntil);
         return retainUntil == null ? f : f.retainedUntil(retainUntil);
     }
 }

@@ -18,7 +18,8 @@ import java.util.Objects;
  * {@link Seal#UNAVAILABLE}. {@code retainUntil} is the retention deadline (null: none), whole seconds.
  * {@code plaintext} records that the writer explicitly chose to keep this fact in the clear although
  * it cites, quotes or rests on sealed content (YAML {@code plaintext: true}); a sealed fact never
- * carries it.
+ * carries it. {@code validity} is when the fact was true in the world ({@link Validity#ALWAYS} when the
+ * file holds neither {@code valid_from} nor {@code valid_until}).
  *
  * <p>Immutable and thread-safe; {@code id}, {@code kind} and a non-blank {@code body} are
  * required; {@code confidence} may be null, null collections mean empty. Text holding a lone UTF-16
@@ -26,7 +27,14 @@ import java.util.Objects;
  */
 public record Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
         java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
-        java.time.Instant retainUntil, boolean plaintext) {
+        java.time.Instant retainUntil, boolean plaintext, Validity validity) {
+    /** A fact valid at every instant (no {@code valid_from}, no {@code valid_until}). */
+    public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
+            java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
+            java.time.Instant retainUntil, boolean plaintext) {
+        this(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, plaintext, Validity.ALWAYS);
+    }
+
     /** A fact without an explicit plaintext choice. */
     public Fact(FactId id, Kind kind, String body, Double confidence, List<Ref> refs,
             java.util.SortedMap<FactId, Double> pooled, Grounding grounding, String run, Seal seal,
@@ -74,6 +82,7 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
         }
         refs = List.copyOf(refs == null ? List.of() : refs);
         grounding = grounding == null ? Grounding.NONE : grounding;
+        validity = validity == null ? Validity.ALWAYS : validity;
         if (run != null && !validRun(run)) {
             throw new IllegalArgumentException("fact " + id + ": run '" + run
                     + "' does not match [A-Za-z0-9][A-Za-z0-9._:-]{0,79}");
@@ -111,22 +120,28 @@ public record Fact(FactId id, Kind kind, String body, Double confidence, List<Re
     /** The same fact with another seal (null: plaintext). Plumbing of the store's sealing, public for it. */
     public Fact withSeal(Seal value) {
         return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, value, retainUntil,
-                value == null && plaintext);
+                value == null && plaintext, validity);
     }
 
     /** The same fact with another retention deadline (null: none). Plumbing of the store's gate, public for it. */
     public Fact withRetainUntil(java.time.Instant value) {
-        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value, plaintext);
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, value, plaintext, validity);
     }
 
     /** The same fact with other refs. */
     public Fact withRefs(List<Ref> value) {
-        return new Fact(id, kind, body, confidence, value, pooled, grounding, run, seal, retainUntil, plaintext);
+        return new Fact(id, kind, body, confidence, value, pooled, grounding, run, seal, retainUntil, plaintext, validity);
     }
 
     /** The same fact with the writer's explicit plaintext choice set or cleared. */
     public Fact withPlaintext(boolean value) {
-        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, value);
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, value, validity);
+    }
+
+    /** The same fact with another validity. */
+    public Fact withValidity(Validity value) {
+        return new Fact(id, kind, body, confidence, refs, pooled, grounding, run, seal, retainUntil, plaintext,
+                java.util.Objects.requireNonNull(value, "validity"));
     }
 
     /** True when {@code run} is a valid run name: {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,79}}. */

@@ -22,7 +22,14 @@ import java.util.Objects;
  * set, {@link #refs()} is empty and {@link #grounding()} is {@link Grounding#NONE}.
  */
 public record FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
-        String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext) {
+        String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext, java.time.Instant validFrom,
+        java.time.Instant validUntil) {
+    /** A spec valid at every instant. */
+    public FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
+            String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext) {
+        this(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext, null, null);
+    }
+
     /** A spec without an explicit plaintext choice. */
     public FactSpec(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, Grounding grounding,
             String run, boolean sensitive, java.time.Instant retainUntil) {
@@ -54,17 +61,17 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with the fact's id chosen by the writer. */
     public FactSpec id(FactId value) {
-        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext);
+        return new FactSpec(Objects.requireNonNull(value, "id"), kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec with a confidence (the gate requires it in [0, 1]). */
     public FactSpec confidence(double value) {
-        return new FactSpec(id, kind, body, value, refs, grounding, run, sensitive, retainUntil, plaintext);
+        return new FactSpec(id, kind, body, value, refs, grounding, run, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec with these refs instead of the ones given before. */
     public FactSpec refs(List<RefSpec> value) {
-        return new FactSpec(id, kind, body, confidence, value, grounding, run, sensitive, retainUntil, plaintext);
+        return new FactSpec(id, kind, body, confidence, value, grounding, run, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec with these refs instead of the ones given before. */
@@ -74,24 +81,25 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
 
     /** The same spec with a grounding: a triple ({@link Grounding#triple}) or receipts. */
     public FactSpec grounding(Grounding value) {
-        return new FactSpec(id, kind, body, confidence, refs, value, run, sensitive, retainUntil, plaintext);
+        return new FactSpec(id, kind, body, confidence, refs, value, run, sensitive, retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec with the agent run that learned the fact (also a {@code Palimpsest-Run} trailer). */
     public FactSpec run(String value) {
         return new FactSpec(id, kind, body, confidence, refs, grounding, Objects.requireNonNull(value, "run"), sensitive,
-                retainUntil, plaintext);
+                retainUntil, plaintext, validFrom, validUntil);
     }
 
     /** The same spec written sealed (encrypted with its own data key, so it can be forgotten). */
     public FactSpec asSensitive() {
-        return new FactSpec(id, kind, body, confidence, refs, grounding, run, true, retainUntil, plaintext);
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, true, retainUntil, plaintext, validFrom,
+                validUntil);
     }
 
     /** The same spec with a retention deadline (sealed; {@code expire} forgets it once the deadline passed). */
     public FactSpec retainedUntil(java.time.Instant value) {
         return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, Objects.requireNonNull(value, "retainUntil"),
-                plaintext);
+                plaintext, validFrom, validUntil);
     }
 
     /**
@@ -101,6 +109,23 @@ public record FactSpec(FactId id, Kind kind, String body, Double confidence, Lis
      * spec that is also sensitive or has a retention deadline.
      */
     public FactSpec asPlaintext() {
-        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, true);
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, true, validFrom,
+                validUntil);
+    }
+
+    /**
+     * The same spec valid in the world from {@code value} on (its {@code valid_from}; a whole-second
+     * instant, checked by the gate with the rules {@code valid-time-malformed} and
+     * {@code valid-time-inverted}). Without it the validity has an open start.
+     */
+    public FactSpec validFrom(java.time.Instant value) {
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext,
+                Objects.requireNonNull(value, "validFrom"), validUntil);
+    }
+
+    /** The same spec valid in the world until {@code value}, exclusive (its {@code valid_until}); as {@link #validFrom}. */
+    public FactSpec validUntil(java.time.Instant value) {
+        return new FactSpec(id, kind, body, confidence, refs, grounding, run, sensitive, retainUntil, plaintext,
+                validFrom, Objects.requireNonNull(value, "validUntil"));
     }
 }

@@ -19,6 +19,17 @@ public record RefRole(String value) {
     public static final RefRole SUBSUMES = new RefRole("subsumes");
     /** An assertion's document. */
     public static final RefRole SOURCE = new RefRole("source");
+    /**
+     * Succession in valid time: the target claim (same subject and predicate, its validity starting
+     * earlier) stops being valid where the referrer's validity starts; the target's file is not
+     * rewritten, and the two are no contradiction.
+     */
+    public static final RefRole INVALIDATES = new RefRole("invalidates");
+    /**
+     * Succession in valid time, learnt late: the referrer stops being valid where the target's
+     * validity (same subject and predicate, starting later) starts.
+     */
+    public static final RefRole INVALIDATED_BY = new RefRole("invalidated_by");
     /** A review acknowledgement's item. */
     public static final RefRole ACKNOWLEDGES = new RefRole("acknowledges");
 

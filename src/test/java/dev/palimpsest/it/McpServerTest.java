@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class McpServerTest {
     private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
-    private static final Set<String> TOOLS = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live",
+    private static final Set<String> TOOLS = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "valid",
             "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert", "revise", "supersede",
             "retract", "file_put", "review", "forget", "expire", "unlearn_check");
 
@@ -100,7 +100,7 @@ class McpServerTest {
             assertThat(t.inputSchema()).as(t.name()).containsEntry("type", "object")
                     .containsEntry("additionalProperties", false);
             assertThat(t.outputSchema()).as(t.name()).containsEntry("type", "object");
-            boolean reads = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "exists",
+            boolean reads = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "valid", "exists",
                     "inbound", "stale", "dependents", "explain", "log", "unlearn_check").contains(t.name());
             assertThat(t.annotations().readOnlyHint()).as(t.name()).isEqualTo(reads);
         }

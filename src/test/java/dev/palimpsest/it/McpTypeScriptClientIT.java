@@ -82,7 +82,7 @@ class McpTypeScriptClientIT {
     void everyToolOfTheFullSetAnswersTheTypeScriptClientWithAResultThatValidates() throws Exception {
         JsonNode seen = drive(List.of("--tools", "all"));
         assertThat(seen.has("fatal")).as(seen.path("fatal").asText()).isFalse();
-        assertThat(seen.get("tools")).hasSize(25);
+        assertThat(seen.get("tools")).hasSize(26);
         System.out.println("tools/list as the TypeScript client parsed it: " + seen.get("toolsListBytes").asInt()
                 + " bytes for all tools");
         everyCallAsExpected(seen);

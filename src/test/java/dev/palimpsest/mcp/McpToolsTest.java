@@ -81,7 +81,7 @@ class McpToolsTest {
     @Test
     void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
         assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show",
-                "history", "live", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
+                "history", "live", "valid", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
                 "revise", "supersede", "retract", "file_put", "review", "forget", "expire", "unlearn_check");
         Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review", "forget",
                 "expire");
@@ -95,7 +95,7 @@ class McpToolsTest {
         List<String> core = PalimpsestMcpServer.tools(session, ToolSet.CORE).stream().map(ToolDef::name).toList();
         assertThat(core).containsExactly("brief", "search", "current", "dead_ends", "contradictions", "show", "history",
                 "claim", "assert", "revise", "supersede", "retract");
-        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(25);
+        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(26);
         assertThat(ToolSet.of("ALL")).isEqualTo(ToolSet.ALL);
         assertThat(ToolSet.CORE.label()).isEqualTo("core");
         assertThatThrownBy(() -> ToolSet.of("some")).isInstanceOf(IllegalArgumentException.class)
@@ -121,6 +121,29 @@ class McpToolsTest {
         assertThat(PalimpsestMcpServer.INSTRUCTIONS).contains("at = the commit to read as of")
                 .contains("quote-not-found").contains("{\"error\": {exit, kind, message, violations}}");
         assertThat(all).doesNotContain("Answers are exactly what was true");
+    }
+
+    @Test
+    void writesTakeAValidityAndReadsAskInValidTimeOrAsOfATime() throws Exception {
+        ok("assert", Map.of("id", "ceo-1", "body", "Ada leads Acme.", "valid", "2021-03-01/2022-01-01"));
+        JsonNode v = ok("valid", Map.of("id", "ceo-1", "valid_at", "2021-06-01"));
+        assertThat(v.get("valid").asBoolean()).isTrue();
+        assertThat(v.get("valid_from").asText()).isEqualTo("2021-03-01T00:00:00Z");
+        assertThat(v.get("valid_until").asText()).isEqualTo("2022-01-01T00:00:00Z");
+        assertThat(ok("valid", Map.of("id", "ceo-1", "valid_at", "2022-01-01")).get("valid").asBoolean()).isFalse();
+        ok("revise", Map.of("id", "ceo-1", "body", "Ada leads Acme.", "valid", "2021-03-01/"));
+        assertThat(ok("valid", Map.of("id", "ceo-1", "valid_at", "2030-01-01")).get("valid").asBoolean()).isTrue();
+        assertThat(error("valid", Map.of("id", "ceo-1", "valid_at", "someday")).get("violations").get(0).get("rule")
+                .asText()).isEqualTo("valid-time-malformed");
+        assertThat(error("show", Map.of("id", "ceo-1", "at", "2000-01-01")).get("kind").asText()).isEqualTo("not-found");
+        assertThat(ok("show", Map.of("id", "ceo-1", "at", "2999-01-01")).get("id").asText()).isEqualTo("ceo-1");
+        ok("claim", Map.of("subject", "acme", "predicate", "ceo", "object", "Ada", "sources", List.of("pmid-1"),
+                "valid", "2021-03-01"));
+        ok("claim", Map.of("subject", "acme", "predicate", "ceo", "object", "Bob", "sources", List.of("pmid-1"),
+                "valid", "2022-01-01"));
+        assertThat(ok("current", Map.of("subject", "acme", "valid_at", "2021-06-01")).get("claims"))
+                .extracting(c -> c.get("object").asText()).containsExactly("Ada");
+        assertThat(ok("contradictions", Map.of()).get("contradictions")).isEmpty();
     }
 
     @Test

@@ -231,7 +231,7 @@ class TemporalModelTest {
         String where = seedNote + ", " + what;
         ByteBuffer bb = ByteBuffer.wrap(b);
         assertThat(bb.getInt(0)).as("magic: " + where).isEqualTo(0x50494458);
-        assertThat(bb.getInt(4)).as("version: " + where).isEqualTo(2);
+        assertThat(bb.getInt(4)).as("version: " + where).isEqualTo(3);
         int p = HEADER;
         int records = 0;
         while (p < b.length) {

@@ -165,7 +165,7 @@ final class FileCheck implements AuditCheck {
                 c.violation(ch.path(), Rule.MALFORMED_FILE, "not in canonical form");
             }
         } catch (FormatException e) {
-            c.violation(ch.path(), Rule.MALFORMED_FILE, e.getMessage());
+            c.violation(ch.path(), e.rule(), e.getMessage());
             return;
         }
         if (dev.palimpsest.internal.layout.FileMeta.KIND.equals(f.kind().value())

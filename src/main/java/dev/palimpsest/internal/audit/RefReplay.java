@@ -42,7 +42,7 @@ final class RefReplay {
             RuleSink sink = (rule, msg) -> c.violation(path, rule, subject + msg);
             if (RefRules.identity(fact.id(), r.id(), r.role(), seen, sink)) {
                 c.countRef();
-                ref(c, path, r, sink);
+                ref(c, path, fact, r, sink);
             }
         }
     }
@@ -68,7 +68,7 @@ final class RefReplay {
         return true;
     }
 
-    private static void ref(AuditedCommit c, String path, Ref r, RuleSink sink) throws IOException {
+    private static void ref(AuditedCommit c, String path, Fact fact, Ref r, RuleSink sink) throws IOException {
         ObjectId versionBlob;
         if (r.commit() != null) {
             ObjectId commit = ObjectId.fromString(r.commit().hex());
@@ -91,6 +91,9 @@ final class RefReplay {
                         + "in the same commit, and " + r.id() + " is not");
                 return;
             }
+        }
+        if (dev.palimpsest.internal.rules.SuccessionRules.isSuccession(r.role())) {
+            dev.palimpsest.internal.rules.SuccessionRules.check(fact, r, c.fact(versionBlob), sink);
         }
         if (!RefRole.SUBSUMES.equals(r.role()) && r.quote() == null) {
             return;

@@ -29,6 +29,26 @@ public final class ClaimQueries {
 
     private final ClaimsIndex index;
 
+    /**
+     * The valid time of each claim live at the commit a question is asked at, succession applied:
+     * {@code {from, until}} in epoch seconds (open: {@link Long#MIN_VALUE}, {@link Long#MAX_VALUE}),
+     * or null when the claim is not live there.
+     */
+    public interface Validities {
+        long[] of(String id);
+    }
+
+    /** Every claim valid at every instant: what a store without valid time states. */
+    public static final Validities ALWAYS = id -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+
+    private static boolean validAt(long[] v, Long t) {
+        return t == null || v != null && v[0] <= t && t < v[1];
+    }
+
+    private static boolean overlap(long[] a, long[] b) {
+        return a == null || b == null || a[0] < b[1] && b[0] < a[1];
+    }
+
     public ClaimQueries(ClaimsIndex index) {
         this.index = index;
     }
@@ -39,12 +59,21 @@ public final class ClaimQueries {
 
     /** Live claims about {@code subject} (any predicate when {@code predicate} is null), oldest first. */
     public List<ClaimView> current(String subject, String predicate, int seq) {
+        return current(subject, predicate, seq, ALWAYS, null);
+    }
+
+    /**
+     * As {@link #current(String, String, int)}, only the claims valid at {@code validAt} (epoch
+     * seconds; null: any time) by {@code valid}.
+     */
+    public List<ClaimView> current(String subject, String predicate, int seq, Validities valid, Long validAt) {
         String p = predicate == null ? null : EntityKey.of(predicate);
         List<ClaimView> out = new ArrayList<>();
         synchronized (index) {
             for (ClaimsIndex.Version v : index.aboutSubject(EntityKey.of(subject))) {
                 if (v.liveAt(seq) && (p == null || p.equals(v.claim.predicateKey()))
-                        && index.supersessionAt(v.claim.id(), seq) == null) {
+                        && index.supersessionAt(v.claim.id(), seq) == null
+                        && (validAt == null || validAt(valid.of(v.claim.id()), validAt))) {
                     out.add(view(v, seq));
                 }
             }
@@ -101,22 +130,47 @@ public final class ClaimQueries {
 
     /** Groups of live claims with one (subject, predicate) and different objects; one subject when not null. */
     public List<Contradiction> contradictions(String subject, int seq) {
+        return contradictions(subject, seq, ALWAYS, null);
+    }
+
+    /**
+     * As {@link #contradictions(String, int)} in valid time: a claim belongs to its group only
+     * when its validity by {@code valid} overlaps that of a claim of the group with another object
+     * (a succession closed the earlier claim where the later one starts, so the two do not
+     * contradict each other); with {@code validAt} (epoch seconds), only claims valid then count.
+     */
+    public List<Contradiction> contradictions(String subject, int seq, Validities valid, Long validAt) {
         List<Contradiction> out = new ArrayList<>();
         synchronized (index) {
             Set<String> multi = index.multiValuedAt(seq);
             Iterable<String> subjects = subject == null ? sortedSubjects() : List.of(EntityKey.of(subject));
             for (String s : subjects) {
                 Map<String, List<ClaimsIndex.Version>> byPredicate = new LinkedHashMap<>();
+                Map<String, long[]> validity = new HashMap<>();
                 for (ClaimsIndex.Version v : index.aboutSubject(s)) {
                     if (v.liveAt(seq) && !multi.contains(v.claim.predicateKey())
                             && index.supersessionAt(v.claim.id(), seq) == null) {
-                        byPredicate.computeIfAbsent(v.claim.predicateKey(), k -> new ArrayList<>()).add(v);
+                        long[] vv = valid.of(v.claim.id());
+                        if (validAt(vv, validAt)) {
+                            validity.put(v.claim.id(), vv);
+                            byPredicate.computeIfAbsent(v.claim.predicateKey(), k -> new ArrayList<>()).add(v);
+                        }
                     }
                 }
                 List<String> predicates = new ArrayList<>(byPredicate.keySet());
                 predicates.sort(null);
                 for (String p : predicates) {
-                    List<ClaimsIndex.Version> vs = byPredicate.get(p);
+                    List<ClaimsIndex.Version> all = byPredicate.get(p);
+                    List<ClaimsIndex.Version> vs = new ArrayList<>();
+                    for (ClaimsIndex.Version a : all) {
+                        for (ClaimsIndex.Version b : all) {
+                            if (!a.claim.objectKey().equals(b.claim.objectKey())
+                                    && overlap(validity.get(a.claim.id()), validity.get(b.claim.id()))) {
+                                vs.add(a);
+                                break;
+                            }
+                        }
+                    }
                     if (vs.size() < 2 || vs.stream().map(v -> v.claim.objectKey()).distinct().count() < 2) {
                         continue;
                     }
@@ -132,13 +186,22 @@ public final class ClaimQueries {
 
     /** The live claims at {@code seq} that a claim ({@code subject}, {@code predicate}, {@code object}) would contradict. */
     public List<ClaimResult.Conflict> conflicts(String subject, String predicate, String object, int seq) {
+        return conflicts(subject, predicate, object, seq, ALWAYS, null);
+    }
+
+    /**
+     * As {@link #conflicts(String, String, String, int)}, only the claims whose validity by {@code
+     * valid} overlaps {@code validity} (null: always).
+     */
+    public List<ClaimResult.Conflict> conflicts(String subject, String predicate, String object, int seq,
+            Validities valid, long[] validity) {
         String p = EntityKey.of(predicate);
         String o = EntityKey.of(object);
         List<ClaimResult.Conflict> out = new ArrayList<>();
         synchronized (index) {
             if (!index.multiValuedAt(seq).contains(p)) {
                 for (ClaimView c : current(subject, predicate, seq)) {
-                    if (!EntityKey.of(c.object()).equals(o)) {
+                    if (!EntityKey.of(c.object()).equals(o) && overlap(validity, valid.of(c.id().value()))) {
                         out.add(new ClaimResult.Conflict(c.id(), c.object(), c.source()));
                     }
                 }

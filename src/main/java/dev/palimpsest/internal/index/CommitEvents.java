@@ -121,7 +121,8 @@ final class CommitEvents {
             FactState other = state.apply(id, c.getParent(i));
             if (other != null && !other.live()) {
                 return new FactEvent(other.changedAt().copy(), false, other.versionCommit().copy(),
-                        other.blob().copy(), other.kind(), other.refs(), other.navigable());
+                        other.blob().copy(), other.kind(), other.refs(), other.navigable(), other.validFrom(),
+                        other.validUntil());
             }
         }
         boolean recorded = hasRecord(reader, c, id);
@@ -131,7 +132,7 @@ final class CommitEvents {
                     recorded);
         }
         return new FactEvent(c.copy(), false, before.versionCommit(), before.blob(), before.kind(), before.refs(),
-                recorded);
+                recorded, before.validFrom(), before.validUntil());
     }
 
     private static boolean hasRecord(ObjectReader reader, RevCommit c, FactId id) throws IOException {
@@ -174,7 +175,8 @@ final class CommitEvents {
                     }
                 } else if (live && !events.containsKey(id.value())) {
                     events.put(id.value(), new FactEvent(self, false, before.versionCommit(), before.blob(),
-                            before.kind(), before.refs(), changes.get(StorePaths.retractionPathOf(path)) != null));
+                            before.kind(), before.refs(), changes.get(StorePaths.retractionPathOf(path)) != null,
+                            before.validFrom(), before.validUntil()));
                 }
             }
         } catch (IOException e) {
@@ -230,6 +232,7 @@ final class CommitEvents {
                     r.commit() == null ? null : ObjectId.fromString(r.commit().hex()),
                     r.blob() == null ? null : ObjectId.fromString(r.blob().hex())));
         }
-        return new FactEvent(commit, true, version, blob.copy(), f.kind().value(), refs);
+        long[] valid = FactEvent.bounds(f.validity());
+        return new FactEvent(commit, true, version, blob.copy(), f.kind().value(), refs, true, valid[0], valid[1]);
     }
 }

@@ -9,10 +9,15 @@ import org.eclipse.jgit.lib.ObjectId;
  * navigable version after the change (for a removal, the version removed); {@code refs} are the
  * refs of a written version. {@code navigable} is false only for a removal without its retraction
  * record (as only a tampered history has): the removed version is then no navigable version.
- * Immutable.
+ * {@code validFrom} and {@code validUntil} are the version's validity in epoch seconds, {@link
+ * Long#MIN_VALUE} and {@link Long#MAX_VALUE} when open. Immutable.
  */
 record FactEvent(ObjectId commit, boolean live, ObjectId versionCommit, ObjectId blob, String kind,
-        List<RefPin> refs, boolean navigable) {
+        List<RefPin> refs, boolean navigable, long validFrom, long validUntil) {
+    /** An open bound, in epoch seconds. */
+    static final long OPEN_START = Long.MIN_VALUE;
+    static final long OPEN_END = Long.MAX_VALUE;
+
     FactEvent {
         refs = List.copyOf(refs);
         if (live && !navigable) {
@@ -20,7 +25,18 @@ record FactEvent(ObjectId commit, boolean live, ObjectId versionCommit, ObjectId
         }
     }
 
+    FactEvent(ObjectId commit, boolean live, ObjectId versionCommit, ObjectId blob, String kind, List<RefPin> refs,
+            boolean navigable) {
+        this(commit, live, versionCommit, blob, kind, refs, navigable, OPEN_START, OPEN_END);
+    }
+
     FactEvent(ObjectId commit, boolean live, ObjectId versionCommit, ObjectId blob, String kind, List<RefPin> refs) {
         this(commit, live, versionCommit, blob, kind, refs, true);
+    }
+
+    /** The bounds of {@code v} in epoch seconds, open bounds as {@link #OPEN_START} and {@link #OPEN_END}. */
+    static long[] bounds(dev.palimpsest.model.Validity v) {
+        return new long[] {v.start().map(java.time.Instant::getEpochSecond).orElse(OPEN_START),
+            v.end().map(java.time.Instant::getEpochSecond).orElse(OPEN_END)};
     }
 }

@@ -18,7 +18,7 @@ import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The persisted form of the predicate index: {@code <git-dir>/palimpsest-index/index-v1.log}, a
- * header (magic, version 2, the store's genesis commit) then one length-prefixed, CRC-checked record
+ * header (magic, version 3, the store's genesis commit) then one length-prefixed, CRC-checked record
  * per indexed commit (its id, first parent and fact events), appended in indexing order. A torn or
  * corrupt tail is cut off at the first bad record; a bad header means the file is discarded and the
  * index rebuilt from git. Not thread-safe.
@@ -27,7 +27,7 @@ final class IndexLog {
     static final String DIR = "palimpsest-index";
     static final String FILE = "index-v1.log";
     private static final int MAGIC = 0x50494458;
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
     static final int HEADER = 28;
     /** The smallest whole record: length, commit, first parent, event count (zero), CRC. */
     static final int MIN_RECORD = 4 + 20 + 20 + 4 + 4;
@@ -185,6 +185,8 @@ final class IndexLog {
             id(out, ev.versionCommit());
             id(out, ev.blob());
             out.writeUTF(ev.kind() == null ? "" : ev.kind());
+            out.writeLong(ev.validFrom());
+            out.writeLong(ev.validUntil());
             out.writeShort(ev.refs().size());
             for (RefPin r : ev.refs()) {
                 out.writeUTF(r.target());
@@ -212,13 +214,15 @@ final class IndexLog {
             ObjectId version = id(in);
             ObjectId blob = id(in);
             String kind = in.readUTF();
+            long validFrom = in.readLong();
+            long validUntil = in.readLong();
             int refCount = in.readUnsignedShort();
             List<RefPin> refs = new ArrayList<>(refCount);
             for (int r = 0; r < refCount; r++) {
                 refs.add(new RefPin(in.readUTF(), in.readUTF(), id(in), id(in)));
             }
             events.put(fact, new FactEvent(commit, live, version, blob, kind.isEmpty() ? null : kind, refs,
-                    state != REMOVED_UNRECORDED));
+                    state != REMOVED_UNRECORDED, validFrom, validUntil));
         }
         return new Entry(commit, parent, events);
     }

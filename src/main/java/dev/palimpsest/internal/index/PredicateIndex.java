@@ -322,6 +322,52 @@ public final class PredicateIndex {
         return best;
     }
 
+    /**
+     * The validity of the fact live at {@code at} with succession applied, as {@code {from, until}}
+     * in epoch seconds (open bounds {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE}), or null when
+     * the fact is not live there (never written, retracted, removed). The end is the earliest of the
+     * version's own {@code valid_until}, the start of every fact live at {@code at} whose version
+     * there {@code invalidates} it, and the start of every fact live at {@code at} that its own
+     * version says it is {@code invalidated_by}. A successor's start not after the fact's own start
+     * closes nothing (the gate and the audit refuse such refs; a forged one is ignored here).
+     */
+    public synchronized long[] effectiveValidity(String id, ObjectId at) {
+        catchUp(at);
+        FactState st = state(FactId.of(id), at);
+        if (st == null || !st.live()) {
+            return null;
+        }
+        long from = st.validFrom();
+        long until = st.validUntil();
+        Set<String> citers = citedBy.get(id);
+        if (citers != null) {
+            for (String citer : citers) {
+                FactState c = state(FactId.of(citer), at);
+                if (c == null || !c.live() || c.validFrom() <= from || c.validFrom() >= until) {
+                    continue;
+                }
+                for (RefPin r : c.refs()) {
+                    if (r.target().equals(id) && INVALIDATES.equals(r.role())) {
+                        until = c.validFrom();
+                        break;
+                    }
+                }
+            }
+        }
+        for (RefPin r : st.refs()) {
+            if (INVALIDATED_BY.equals(r.role())) {
+                FactState later = state(FactId.of(r.target()), at);
+                if (later != null && later.live() && later.validFrom() > from && later.validFrom() < until) {
+                    until = later.validFrom();
+                }
+            }
+        }
+        return new long[] {from, until};
+    }
+
+    private static final String INVALIDATES = dev.palimpsest.model.RefRole.INVALIDATES.value();
+    private static final String INVALIDATED_BY = dev.palimpsest.model.RefRole.INVALIDATED_BY.value();
+
     /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
     public synchronized ObjectId genesis() {
         return order.isEmpty() ? null : order.get(0).commit();

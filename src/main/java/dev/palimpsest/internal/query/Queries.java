@@ -121,6 +121,35 @@ public final class Queries {
         return state(id, at).live();
     }
 
+    /** The fact's validity at {@code at} with succession applied; empty when it is not live there. */
+    public java.util.Optional<dev.palimpsest.model.Validity> validity(FactId id, CommitId at) throws NotFoundException {
+        FactState st = state(id, at);
+        if (!st.live()) {
+            return java.util.Optional.empty();
+        }
+        long[] v = index.effectiveValidity(id.value(), ObjectId.fromString(at.hex()));
+        return v == null ? java.util.Optional.empty() : java.util.Optional.of(validity(v));
+    }
+
+    /** Whether the fact is live at {@code at} and valid at {@code instant} there, succession applied. */
+    public boolean validAt(FactId id, java.time.Instant instant, CommitId at) throws NotFoundException {
+        ObjectId c = commit(at);
+        long[] v = index.effectiveValidity(id.value(), c);
+        if (v == null) {
+            state(id, at); // never written: not found
+            return false;
+        }
+        long t = instant.getEpochSecond();
+        return v[0] <= t && t < v[1];
+    }
+
+    /** {@code {from, until}} in epoch seconds as a {@link dev.palimpsest.model.Validity}. */
+    public static dev.palimpsest.model.Validity validity(long[] v) {
+        return new dev.palimpsest.model.Validity(
+                v[0] == Long.MIN_VALUE ? java.time.Instant.MIN : java.time.Instant.ofEpochSecond(v[0]),
+                v[1] == Long.MAX_VALUE ? java.time.Instant.MAX : java.time.Instant.ofEpochSecond(v[1]));
+    }
+
     public ExistsAt existsAt(FactId id, CommitId at) throws NotFoundException {
         FactState st = navigable(id, at);
         FactVersion v = Versions.version(id, st)

@@ -37,7 +37,20 @@ import org.yaml.snakeyaml.LoaderOptions;
  */
 public final class BatchFile {
     /** One fact of the batch, ready for {@code Transaction.assertFact} with a grounding. */
-    public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {}
+    public record Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding,
+            java.time.Instant validFrom, java.time.Instant validUntil) {
+        Item(FactId id, Kind kind, String body, List<RefSpec> refs, Grounding grounding) {
+            this(id, kind, body, refs, grounding, null, null);
+        }
+
+        /** The spec the batch asserts for this item. */
+        public dev.palimpsest.model.FactSpec toFactSpec() {
+            dev.palimpsest.model.FactSpec f = dev.palimpsest.model.FactSpec.of(kind, body).id(id).refs(refs)
+                    .grounding(grounding);
+            f = validFrom == null ? f : f.validFrom(validFrom);
+            return validUntil == null ? f : f.validUntil(validUntil);
+        }
+    }
 
     /** One claim of the batch: its spec and the claim it supersedes (null: none). */
     public record ClaimItem(ClaimSpec spec, FactId supersedes) {}
@@ -180,6 +193,8 @@ public final class BatchFile {
                 throw new FormatException("each " + what + " must be a mapping");
             }
             step.run();
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            problems.add(new Violation(e.rule(), what + " " + n.path("id").asText("?"), e.getMessage()));
         } catch (FormatException | IllegalArgumentException e) {
             problem(what + " " + n.path("id").asText("?"), e.getMessage());
         }
@@ -191,6 +206,8 @@ public final class BatchFile {
                 throw new FormatException("each claim must be a mapping");
             }
             step.run();
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            problems.add(new Violation(e.rule(), what, e.getMessage()));
         } catch (FormatException | IllegalArgumentException e) {
             problem(what, e.getMessage());
         }
@@ -203,7 +220,7 @@ public final class BatchFile {
      */
     private void claim(JsonNode n, String w) throws FormatException {
         only(n, w, "id", "subject", "predicate", "object", "source", "quote", "sources", "run", "confidence", "body",
-                "supersedes");
+                "supersedes", "valid_from", "valid_until");
         FactId id = n.hasNonNull("id") ? id(n) : null;
         String subject = text(n, "subject", w, true);
         String predicate = text(n, "predicate", w, true);
@@ -264,6 +281,10 @@ public final class BatchFile {
         if (body != null) {
             spec = spec.body(body);
         }
+        java.time.Instant from = validTime(n, "valid_from", w);
+        java.time.Instant until = validTime(n, "valid_until", w);
+        spec = from == null ? spec : spec.validFrom(from);
+        spec = until == null ? spec : spec.validUntil(until);
         spec.toFactSpec();
         String old = text(n, "supersedes", w, false);
         claims.add(new ClaimItem(spec, old == null ? null : FactId.of(old)));
@@ -276,13 +297,15 @@ public final class BatchFile {
     }
 
     private void assertion(JsonNode n) throws FormatException {
-        only(n, "assertion", "id", "source", "subject", "predicate", "object", "quote", "body");
+        only(n, "assertion", "id", "source", "subject", "predicate", "object", "quote", "body", "valid_from",
+                "valid_until");
         FactId id = id(n);
         String w = "assertion " + id;
         Grounding g = Grounding.triple(text(n, "subject", w, true), text(n, "predicate", w, true), text(n, "object", w, true));
         RefSpec src = new RefSpec(FactId.of(text(n, "source", w, true)), null, RefRole.SOURCE, text(n, "quote", w, false));
         String body = text(n, "body", w, false);
-        items.add(new Item(id, Kind.ASSERTION, body != null ? body : tripleText(g), List.of(src), g));
+        items.add(new Item(id, Kind.ASSERTION, body != null ? body : tripleText(g), List.of(src), g,
+                validTime(n, "valid_from", w), validTime(n, "valid_until", w)));
     }
 
     private void artifact(JsonNode n) throws FormatException {
@@ -343,6 +366,12 @@ public final class BatchFile {
             }
         }
         return out;
+    }
+
+    /** An optional {@code valid_from} or {@code valid_until}: an ISO-8601 instant or a date (its start, UTC). */
+    private static java.time.Instant validTime(JsonNode n, String field, String w) throws FormatException {
+        String t = text(n, field, w, false);
+        return t == null ? null : dev.palimpsest.model.Validity.parse(w + " " + field, t);
     }
 
     static String tripleText(Grounding g) {

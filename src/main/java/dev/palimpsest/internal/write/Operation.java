@@ -42,8 +42,14 @@ public sealed interface Operation {
      * triple and the receipts, whose members the gate pins (see {@link ReceiptRules}).
      */
     record Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
-            Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext)
-            implements Operation {
+            Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext,
+            java.time.Instant validFrom, java.time.Instant validUntil) implements Operation {
+        public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
+                Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil, boolean plaintext) {
+            this(id, kind, body, confidence, refs, poolEvidence, grounding, run, sensitive, retainUntil, plaintext, null,
+                    null);
+        }
+
         public Assert(FactId id, Kind kind, String body, Double confidence, List<RefSpec> refs, boolean poolEvidence,
                 Grounding grounding, String run, boolean sensitive, java.time.Instant retainUntil) {
             this(id, kind, body, confidence, refs, poolEvidence, grounding, run, sensitive, retainUntil, false);
@@ -80,8 +86,17 @@ public sealed interface Operation {
         }
     }
 
-    /** Writes a new version of a live fact; null fields keep the previous value; refs are added. */
-    record Revise(FactId id, String body, Double confidence, List<RefSpec> addRefs) implements Operation {
+    /**
+     * Writes a new version of a live fact; null fields keep the previous value; refs are added. A
+     * validity bound of {@link java.time.Instant#MIN} (start) or {@link java.time.Instant#MAX} (end)
+     * opens it.
+     */
+    record Revise(FactId id, String body, Double confidence, List<RefSpec> addRefs, java.time.Instant validFrom,
+            java.time.Instant validUntil) implements Operation {
+        public Revise(FactId id, String body, Double confidence, List<RefSpec> addRefs) {
+            this(id, body, confidence, addRefs, null, null);
+        }
+
         public Revise {
             Objects.requireNonNull(id, "id");
             addRefs = List.copyOf(addRefs == null ? List.of() : addRefs);

@@ -88,7 +88,7 @@ final class ReceiptRules {
             }
             next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
                     current.refs(), current.pooled(), r.grounding()).withRetainUntil(current.retainUntil())
-                    .withPlaintext(current.plaintext());
+                    .withPlaintext(current.plaintext()).withValidity(current.validity());
             if (current.seal() != null) {
                 gate.toSeal.add(id);
             }
@@ -150,7 +150,7 @@ final class ReceiptRules {
             }
             Fact pinned = new Fact(f.id(), f.kind(), f.body(), f.confidence(), f.refs(), f.pooled(),
                     g.withReceipts(r == null ? g.receipt() : r, ss)).withRetainUntil(f.retainUntil())
-                    .withPlaintext(f.plaintext());
+                    .withPlaintext(f.plaintext()).withValidity(f.validity());
             deferred.put(f.id(), new Deferred(pinned, d.path(), d.carried(), d.carriedAt(), d.readd()));
             gate.pending.put(f.id(), pinned);
             gate.putFact(d.path(), pinned);

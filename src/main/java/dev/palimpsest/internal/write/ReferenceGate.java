@@ -166,9 +166,12 @@ final class ReferenceGate {
         java.util.SortedMap<FactId, Double> pool = pooled;
         java.time.Instant deadline = retainUntil(a);
         Fact built = fact(id, () -> new Fact(id, a.kind(), a.body(), a.confidence(), refs, pool, a.grounding(),
-                a.run(), null, deadline));
+                a.run(), null, deadline, false, new dev.palimpsest.model.Validity(
+                        a.validFrom() == null ? java.time.Instant.MIN : a.validFrom(),
+                        a.validUntil() == null ? java.time.Instant.MAX : a.validUntil())));
         Fact full = built == null ? null : inheritSeal(a, built, sealedCited);
-        if (full == null || !claims.claim(a, full) | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
+        if (full == null || !claims.claim(a, full) | !successions(full, refs)
+                | !rules.asserted(full, StorePaths.factPath(full.kind(), id))) {
             return;
         }
         pending.put(id, full);
@@ -219,7 +222,9 @@ final class ReferenceGate {
         List<Ref> unchanged = new ArrayList<>(current.refs());
         unchanged.addAll(added);
         Fact same = fact(id, () -> new Fact(id, current.kind(), body, confidence, unchanged, current.pooled(),
-                current.grounding(), current.run(), current.seal(), current.retainUntil(), current.plaintext()));
+                current.grounding(), current.run(), current.seal(), current.retainUntil(), current.plaintext(),
+                new dev.palimpsest.model.Validity(r.validFrom() == null ? current.validity().from() : r.validFrom(),
+                        r.validUntil() == null ? current.validity().until() : r.validUntil())));
         if (same == null) {
             return;
         }
@@ -231,7 +236,10 @@ final class ReferenceGate {
         List<Ref> refs = new ArrayList<>(pinCarried(id, current.refs()));
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
-                current.run(), null, current.retainUntil(), current.plaintext());
+                current.run(), null, current.retainUntil(), current.plaintext(), same.validity());
+        if (!successions(next, added)) {
+            return;
+        }
         putFact(loc.path(), next);
         written.add(id);
         message.add("revise", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : next.body());
@@ -281,6 +289,29 @@ final class ReferenceGate {
                 actor)));
         retracted.add(id);
         message.add("retract", CommitMessage.FACT, id.value(), r.reason());
+    }
+
+    /** The succession rule ({@link dev.palimpsest.internal.rules.SuccessionRules}) on the new refs {@code added} of {@code f}; true when none broke. */
+    private boolean successions(Fact f, List<Ref> added) {
+        boolean ok = true;
+        for (Ref r : added) {
+            if (!dev.palimpsest.internal.rules.SuccessionRules.isSuccession(r.role())) {
+                continue;
+            }
+            Fact target = r.sameTransaction() ? pending.get(r.id()) : pinned(r);
+            ok &= dev.palimpsest.internal.rules.SuccessionRules.check(f, r, target,
+                    (rule, msg) -> violation(rule, "ref " + f.id() + " -> " + r.id(), msg));
+        }
+        return ok;
+    }
+
+    /** The version a pinned ref names, decoded; null when it does not decode. */
+    private Fact pinned(Ref r) {
+        try {
+            return FactCodec.decodeFact(parent.read(ObjectId.fromString(r.blob().hex())), r.id().value(), repo.vault());
+        } catch (FormatException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Writes fact {@code f}'s canonical file at {@code path}, sealed with its data key when this transaction seals it. */
@@ -398,8 +429,14 @@ final class ReferenceGate {
         }
     }
 
-    /** The rule of a fact that cannot be built: {@code invalid-text} for unstorable text, else {@code invalid-fact}. */
+    /**
+     * The rule of a fact that cannot be built: {@code invalid-text} for unstorable text, the
+     * validity's rule for a validity that cannot be stored, else {@code invalid-fact}.
+     */
     static Rule invalid(IllegalArgumentException e) {
+        if (e instanceof dev.palimpsest.model.ValidTimeException v) {
+            return v.rule();
+        }
         return e instanceof dev.palimpsest.model.InvalidTextException ? Rule.INVALID_TEXT : Rule.INVALID_FACT;
     }
 

@@ -362,7 +362,7 @@ public final class Writer {
                 edits.put(f.getKey(), f.getValue() == null ? null : ins.insert(Constants.OBJ_BLOB, f.getValue()));
             }
             ObjectId tree = TreeEditor.apply(reader, ins, parent == null ? null : parent.tree(), edits);
-            Instant now = TimeRules.commitTime(Instant.now(), parent == null ? null : commitTime(parent));
+            Instant now = TimeRules.commitTime(options.clock().instant(), parent == null ? null : commitTime(parent));
             PersonIdent who = new PersonIdent(actor.value(), signer.email(), now, ZoneOffset.UTC);
             CommitBuilder cb = new CommitBuilder();
             cb.setTreeId(tree);

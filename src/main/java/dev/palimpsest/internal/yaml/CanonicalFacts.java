@@ -18,7 +18,7 @@ import java.util.Objects;
  * canonical layout of the fields {@code id}, {@code kind}, {@code body} (or a {@code sealed}
  * envelope whose sealed content is the body alone, opened with the reader's keys), {@code
  * confidence}, {@code run}, {@code refs} (quotes plain or sealed), a claim's triple ({@code subject},
- * {@code predicate}, {@code object}) and {@code retain_until} — each string double-quoted on one
+ * {@code predicate}, {@code object}), {@code valid_from}, {@code valid_until} and {@code retain_until} — each string double-quoted on one
  * line, with YAML's escapes and UTF-8 text — is parsed directly; any other file (pooled evidence,
  * receipts, sentences, a review, a sealed triple, line folding, anything unusual) goes through
  * {@link FactCodec}. Files whose strings are all printable ASCII without {@code "} or
@@ -213,6 +213,26 @@ public final class CanonicalFacts {
                     return null;
                 }
             }
+            java.time.Instant validFrom = java.time.Instant.MIN;
+            java.time.Instant validUntil = java.time.Instant.MAX;
+            try {
+                if (at("valid_from: ")) {
+                    String v = quoted();
+                    if (v == null) {
+                        return null;
+                    }
+                    validFrom = dev.palimpsest.model.Validity.parseCanonical("valid_from", v);
+                }
+                if (at("valid_until: ")) {
+                    String v = quoted();
+                    if (v == null) {
+                        return null;
+                    }
+                    validUntil = dev.palimpsest.model.Validity.parseCanonical("valid_until", v);
+                }
+            } catch (IllegalArgumentException e) {
+                return null; // the full decoder names the problem
+            }
             java.time.Instant retainUntil = null;
             if (at("retain_until: ")) {
                 String ru = quoted();
@@ -242,7 +262,8 @@ public final class CanonicalFacts {
                 }
                 Grounding g = subject == null ? Grounding.NONE
                         : new Grounding(subject, predicate, object, null, List.of(), false, null);
-                return new Fact(referrer, k, body, confidence, refs, null, g, run, seal, retainUntil);
+                return new Fact(referrer, k, body, confidence, refs, null, g, run, seal, retainUntil, false,
+                        new dev.palimpsest.model.Validity(validFrom, validUntil));
             } catch (IllegalArgumentException e) {
                 return null;
             }

@@ -75,6 +75,8 @@ public final class FactCodec {
             }
         }
         GroundingCodec.encode(n, f.grounding());
+        f.validity().start().ifPresent(t -> n.put("valid_from", dev.palimpsest.model.Validity.canonical(t)));
+        f.validity().end().ifPresent(t -> n.put("valid_until", dev.palimpsest.model.Validity.canonical(t)));
         if (f.retainUntil() != null) {
             n.put("retain_until", f.retainUntil().toString());
         }
@@ -93,7 +95,7 @@ public final class FactCodec {
     public static Fact decodeFact(byte[] bytes, String what, SealKeys keys) throws FormatException {
         JsonNode n = Yaml.read(bytes, what);
         Yaml.onlyFields(n, what, "id", "kind", "sealed", "body", "confidence", "run", "pooled", "refs", "subject",
-                "predicate", "object", "flat", "receipt", "sentences", "review", "retain_until", "plaintext");
+                "predicate", "object", "flat", "receipt", "sentences", "review", "valid_from", "valid_until", "retain_until", "plaintext");
         try {
             FactId id = FactId.of(Yaml.text(n, "id", what, true));
             Kind kind = Kind.of(Yaml.text(n, "kind", what, true));
@@ -177,10 +179,39 @@ public final class FactCodec {
                 }
             }
             return new Fact(id, kind, body, confidence, refs, pooled, GroundingCodec.decode(n, what),
-                    Yaml.text(n, "run", what, false), seal, retainUntil, plaintext(n, what));
+                    Yaml.text(n, "run", what, false), seal, retainUntil, plaintext(n, what), validity(n, what));
+        } catch (dev.palimpsest.model.ValidTimeException e) {
+            throw new FormatException(what + ": " + e.getMessage(), e.rule());
         } catch (IllegalArgumentException e) {
             throw new FormatException(what + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * The {@code valid_from} and {@code valid_until} fields: each absent (open) or a string in the
+     * canonical spelling ({@code valid-time-malformed} otherwise), the start before the end
+     * ({@code valid-time-inverted}).
+     */
+    private static dev.palimpsest.model.Validity validity(JsonNode n, String what) throws FormatException {
+        java.time.Instant from = java.time.Instant.MIN;
+        java.time.Instant until = java.time.Instant.MAX;
+        for (String field : new String[] {"valid_from", "valid_until"}) {
+            JsonNode v = n.get(field);
+            if (v == null) {
+                continue;
+            }
+            if (!v.isTextual()) {
+                throw new FormatException(what + ": field '" + field + "' must be a string (an ISO-8601 UTC instant)",
+                        dev.palimpsest.model.Rule.VALID_TIME_MALFORMED);
+            }
+            java.time.Instant t = dev.palimpsest.model.Validity.parseCanonical(field, v.textValue());
+            if (field.equals("valid_from")) {
+                from = t;
+            } else {
+                until = t;
+            }
+        }
+        return new dev.palimpsest.model.Validity(from, until);
     }
 
     /** The {@code plaintext} field: absent is false; present, it must be {@code true}. */

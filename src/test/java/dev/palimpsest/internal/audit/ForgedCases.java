@@ -423,6 +423,20 @@ final class ForgedCases {
             return put(put(s.forge(), a), b).trailers("alice", "assert", "Palimpsest-Fact", "fix-a", "assert",
                     "Palimpsest-Fact", "fix-b").commit();
         });
+        // hand-written validity: a date where the canonical instant belongs, and an interval that ends before it starts
+        add(cs, Rule.VALID_TIME_MALFORMED, s -> s.forge().put(path(X, Kind.CLAIM), "id: \"fact-x\"\nkind: \"claim\"\n"
+                + "body: \"The breakwater opened.\"\nvalid_from: \"2021-03-01\"\n")
+                .trailers("alice", "assert", "Palimpsest-Fact", X.value()).commit());
+        add(cs, Rule.VALID_TIME_INVERTED, s -> s.forge().put(path(X, Kind.CLAIM), "id: \"fact-x\"\nkind: \"claim\"\n"
+                + "body: \"The breakwater opened.\"\nvalid_from: \"2021-03-01T00:00:00Z\"\n"
+                + "valid_until: \"2021-02-01T00:00:00Z\"\n")
+                .trailers("alice", "assert", "Palimpsest-Fact", X.value()).commit());
+        // a claim that says it closes the validity of claim-1, which is no claim (no triple)
+        add(cs, Rule.INVALID_SUCCESSION, s -> put(s.forge(), new Fact(X, Kind.ENTITY_CLAIM, "The board approved it.",
+                null, List.of(s.srcRef(RefRole.SOURCE, null), new Ref(CLAIM, RefRole.INVALIDATES, s.claimCommit(),
+                        s.claimBlob(), null)), null, Grounding.triple("harbour board", "approved", "breakwater"))
+                .withValidity(dev.palimpsest.model.Validity.startingAt(Instant.parse("2021-03-01T00:00:00Z"))))
+                .trailers("alice", "assert", "Palimpsest-Fact", X.value()).commit());
         add(cs, Rule.FILE_SOURCE_REQUIRED, s -> fileRecord(s, "report.txt", true));
         add(cs, Rule.INVALID_FILE_RECORD, s -> fileRecord(s, "report.txt", false));
     }

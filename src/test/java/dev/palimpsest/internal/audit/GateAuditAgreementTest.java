@@ -133,6 +133,15 @@ class GateAuditAgreementTest {
             t.assertFact(FactSpec.of(Kind.CLAIM, "second correction").id(FactId.of("fix-b"))
                     .refs(List.of(new RefSpec(CLAIM, null, RefRole.SUPERSEDES, null))));
         });
+        WRITES.put(Rule.VALID_TIME_MALFORMED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater opened.")
+                .validFrom(java.time.Instant.parse("2021-03-01T00:00:00.5Z"))));
+        WRITES.put(Rule.VALID_TIME_INVERTED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.CLAIM, "The breakwater opened.")
+                .validFrom(java.time.Instant.parse("2021-03-01T00:00:00Z"))
+                .validUntil(java.time.Instant.parse("2021-03-01T00:00:00Z"))));
+        WRITES.put(Rule.INVALID_SUCCESSION, (t, s, d) -> t.assertFact(FactSpec.of(Kind.ENTITY_CLAIM, "The board approved it.")
+                .refs(List.of(new RefSpec(SRC, null, RefRole.SOURCE, null), new RefSpec(CLAIM, null, RefRole.INVALIDATES, null)))
+                .grounding(Grounding.triple("harbour board", "approved", "breakwater"))
+                .validFrom(java.time.Instant.parse("2021-03-01T00:00:00Z"))));
         WRITES.put(Rule.FILE_SOURCE_REQUIRED, (t, s, d) -> t.assertFact(FactSpec.of(Kind.of(FileMeta.KIND),
                 new FileMeta("report.txt", "text/plain", "0".repeat(64), 3, null).encode())
                 .id(FileMeta.idOf("report.txt"))));
