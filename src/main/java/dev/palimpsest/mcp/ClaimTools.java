@@ -29,8 +29,8 @@ final class ClaimTools {
     static List<ToolDef> recall(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("current", "What is believed now", "The live claims about an entity (neither retracted"
-                        + " nor superseded), oldest first, with source, run and commit. Ask before writing a"
+                ToolDef.read("current", "What is believed now", "The live claims about an entity, oldest first,"
+                        + " with source, run and commit. Ask before writing a"
                         + " claim about it.",
                         Schema.input().string("subject", SUBJECT, true)
                                 .string("predicate", "Only this predicate.", false)

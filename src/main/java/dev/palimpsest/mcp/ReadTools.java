@@ -22,7 +22,7 @@ final class ReadTools {
     static List<ToolDef> all(Session s) {
         Store store = s.store();
         return List.of(
-                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs with their pins"
+                ToolDef.read("show", "Show a fact", "Read one fact (kind, body, confidence, refs"
                         + " and quotes) as of a commit. A retracted fact is not-found, with the reason,"
                         + " unless fallback.",
                         Schema.input().string("id", ID, true).string("at", AT, false)

@@ -36,7 +36,7 @@ final class RecallTools {
                                 .field("tokens", "integer"),
                         a -> brief(store, a)),
                 ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or"
-                        + " entities. Each hit says why it matched and carries its body, triple, source and commit.",
+                        + " entities. Each hit says why it matched, with body, triple, source and commit.",
                         Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
                                 .integer("limit", "Most hits (default 10).", 1, SearchQuery.MAX_LIMIT)

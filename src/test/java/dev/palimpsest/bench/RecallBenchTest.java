@@ -41,16 +41,27 @@ class RecallBenchTest {
         assertThat(r.questions()).isEqualTo(5);
         assertThat(r.passages()).isEqualTo(6);
         assertThat(r.sha256()).hasSize(64);
-        assertThat(r.variants()).extracting(RecallBench.Variant::name).containsExactly("plain", "claims");
+        assertThat(r.variants()).extracting(RecallBench.Variant::name).containsExactly("plain lexical", "plain hybrid", "claims lexical",
+                "claims hybrid");
         for (RecallBench.Variant v : r.variants()) {
             assertThat(v.rows().get(0).type()).isEqualTo("all");
             assertThat(v.rows().get(0).n()).isEqualTo(5);
             assertThat(v.rows()).extracting(RecallBench.Row::type).containsExactly("all", "completion", "what", "where",
                     "which", "who");
-            // the ferries' second passage shares no word with the question: half its evidence is found
-            assertThat(v.rows()).allSatisfy(row -> assertThat(row.at50())
-                    .isEqualTo(row.type().equals("where") ? 0.5 : row.type().equals("all") ? 0.9 : 1.0));
+            if (v.name().endsWith("lexical")) {
+                // the ferries' second passage shares no word with the question: the words find half its evidence
+                assertThat(v.rows()).allSatisfy(row -> assertThat(row.at50())
+                        .isEqualTo(row.type().equals("where") ? 0.5 : row.type().equals("all") ? 0.9 : 1.0));
+            }
         }
-        assertThat(out.toString()).contains("R@10", "plain (6 facts)");
+        for (int i = 0; i < 4; i += 2) {
+            RecallBench.Variant lexical = r.variants().get(i);
+            RecallBench.Variant hybrid = r.variants().get(i + 1);
+            for (int k = 0; k < lexical.rows().size(); k++) {
+                assertThat(hybrid.rows().get(k).at50()).as("meaning adds to the words")
+                        .isGreaterThanOrEqualTo(lexical.rows().get(k).at50());
+            }
+        }
+        assertThat(out.toString()).contains("R@10", "plain lexical (6 facts", "claims hybrid (6 facts");
     }
 }
