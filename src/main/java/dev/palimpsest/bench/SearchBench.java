@@ -58,7 +58,19 @@ public final class SearchBench {
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
             double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, int smallCommits,
             double smallRebuildSeconds, double smallRebuildCpuSeconds, Stats scanPerQuery, Stats gitGrep,
-            double buildSeconds) {}
+            double buildSeconds, Semantic semantic) {}
+
+    /**
+     * The semantic channel's costs (absent, all zero, without an embedder): the index rebuilt with
+     * every version embedded (no vector cached), the files it takes, and writes that embed on the
+     * writer's own path, in commits of {@link #OWN_BATCH} facts and of one fact.
+     */
+    public record Semantic(String embedder, double rebuildSeconds, double embeddedPerSecond, long indexBytes,
+            long vectorCacheBytes, double batchWritesPerSecond, double oneFactWritesPerSecond) {}
+
+    /** Facts written in commits of {@link #OWN_BATCH} (and one-fact commits) with the semantic channel on. */
+    static final int EMBED_WRITES = 2000;
+    static final int EMBED_ONE_FACT_WRITES = 100;
 
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
             .getThreadMXBean();
@@ -81,10 +93,18 @@ public final class SearchBench {
         "fe", "gi", "ho", "ju", "ly", "mo", "ni", "po"};
     private final Path workDir;
     private final PrintWriter log;
+    private final dev.palimpsest.model.Embedder embedder;
 
+    /** A bench without a semantic channel. */
     public SearchBench(Path workDir, PrintWriter log) {
+        this(workDir, log, dev.palimpsest.model.Embedder.NONE);
+    }
+
+    /** A bench whose store searches with {@code embedder} ({@link dev.palimpsest.model.Embedder#NONE}: words only). */
+    public SearchBench(Path workDir, PrintWriter log, dev.palimpsest.model.Embedder embedder) {
         this.workDir = workDir;
         this.log = log;
+        this.embedder = java.util.Objects.requireNonNull(embedder, "embedder");
     }
 
     static String word(int i) {
@@ -113,11 +133,12 @@ public final class SearchBench {
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
-        StoreOptions opts = StoreOptions.defaults().withFsync(false);
+        StoreOptions opts = StoreOptions.defaults().withFsync(false).withEmbedder(embedder);
         Random rnd = new Random(seed);
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
-        boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + 1];
+        boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + EMBED_WRITES
+                + EMBED_ONE_FACT_WRITES + 1];
         String shape = facts + "-" + (minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch) + "-" + seed;
         Path kept = workDir.resolve("bench-search-" + shape);
         double build;
@@ -174,8 +195,18 @@ public final class SearchBench {
         Stats bh;
         Stats bp;
         List<Stats> cpuStats = new ArrayList<>();
+        Semantic semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0);
         try (Store store = Store.open(gitDir, home, opts)) {
             var recall = store.recall();
+            if (embedder.dimensions() > 0) {
+                long e0 = System.nanoTime();
+                recall.prepare(); // the index rebuilt with vectors: every version embedded, none cached
+                double seconds = (System.nanoTime() - e0) / 1e9;
+                semantic = new Semantic(embedder.name(), seconds, next[0] / seconds, 0, 0, 0, 0);
+                log.printf("semantic channel (%s): index rebuilt with every version embedded in %.1f s (%,.0f facts/s)%n",
+                        embedder.name(), seconds, next[0] / seconds);
+                log.flush();
+            }
             CommitId head = store.head();
             long sink = 0;
             for (int i = 0; i < Math.min(samples, 500); i++) { // warm up
@@ -213,6 +244,18 @@ public final class SearchBench {
             tp = Stats.of(t[3]);
             bh = Stats.of(t[4]);
             bp = Stats.of(t[5]);
+            if (embedder.dimensions() > 0) {
+                semantic = embeddingWrites(store, rnd, next, gone, entities, facts, history, semantic);
+            }
+        }
+        if (embedder.dimensions() > 0) {
+            semantic = new Semantic(semantic.embedder(), semantic.rebuildSeconds(), semantic.embeddedPerSecond(),
+                    bytes(gitDir.resolve("palimpsest-index/search-v1")),
+                    bytes(gitDir.resolve("palimpsest-index/vectors-v1")), semantic.batchWritesPerSecond(),
+                    semantic.oneFactWritesPerSecond());
+            log.printf("semantic channel: search index %,.1f MB, vector cache %,.1f MB (%,d facts)%n",
+                    semantic.indexBytes() / 1e6, semantic.vectorCacheBytes() / 1e6, next[0]);
+            log.flush();
         }
 
         // incremental, (a) the writer's own path: each commit handed to the index as the writer hands it
@@ -322,7 +365,8 @@ public final class SearchBench {
         Result r = new Result(facts, entities, minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch,
                 history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, ownBStats, ownBCpuStats,
                 OWN_BATCH, incremental, incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild,
-                indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build);
+                indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build,
+                semantic);
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
@@ -412,6 +456,45 @@ public final class SearchBench {
             }
         }
         return tx.commit().id();
+    }
+
+    /**
+     * Writes {@link #EMBED_WRITES} facts in commits of {@link #OWN_BATCH} and then {@link
+     * #EMBED_ONE_FACT_WRITES} one-fact commits through {@code store}, whose open index embeds each
+     * commit's versions as the writer hands them over: facts per second of each, written and embedded.
+     */
+    private Semantic embeddingWrites(Store store, Random rnd, int[] next, boolean[] gone, int entities, int facts,
+            List<CommitId> history, Semantic s) throws PalimpsestException {
+        long w0 = System.nanoTime();
+        for (int i = 0; i < EMBED_WRITES / OWN_BATCH; i++) {
+            history.add(write(store, rnd, OWN_BATCH, next, gone, entities, facts));
+        }
+        store.recall().prepare();
+        double batch = EMBED_WRITES / ((System.nanoTime() - w0) / 1e9);
+        long o0 = System.nanoTime();
+        for (int i = 0; i < EMBED_ONE_FACT_WRITES; i++) {
+            history.add(write(store, rnd, 1, next, gone, entities, facts));
+        }
+        store.recall().prepare();
+        double one = EMBED_ONE_FACT_WRITES / ((System.nanoTime() - o0) / 1e9);
+        log.printf("writes that embed: %,.0f facts/s in commits of %d, %,.0f facts/s in one-fact commits%n", batch,
+                OWN_BATCH, one);
+        log.flush();
+        return new Semantic(s.embedder(), s.rebuildSeconds(), s.embeddedPerSecond(), 0, 0, batch, one);
+    }
+
+    /** The bytes of the files under {@code dir} (0 when it does not exist). */
+    private static long bytes(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            long n = 0;
+            for (Path q : s.filter(Files::isRegularFile).toList()) {
+                n += Files.size(q);
+            }
+            return n;
+        }
     }
 
     private static void deleteTree(Path p) throws IOException {

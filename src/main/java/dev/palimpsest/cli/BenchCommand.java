@@ -431,8 +431,8 @@ final class BenchCommand implements Callable<Integer> {
             }
             benchLog().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
-            dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), benchLog())
-                    .run(facts, entities, min, max, samples, extra, smallCommits, seed, keep);
+            dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), benchLog(),
+                    storeOptions().embedder()).run(facts, entities, min, max, samples, extra, smallCommits, seed, keep);
             if (json()) {
                 printJson(r);
             }

@@ -155,9 +155,17 @@ public final class Ranker {
         Map<String, Cand> found = new HashMap<>();
         Map<Integer, Document> docs = new HashMap<>();
         String text = q.text();
+        java.util.concurrent.Future<float[]> asked = text.isBlank() ? null : index.embedQueryAsync(text);
         Query lexical = text.isBlank() ? null : lexicalQuery(s, text);
-        TextBand band = lexical == null ? new TextBand(Map.of(), 0) : textBand(s, q, lexical, filters, found, docs,
-                stored, seq);
+        TextBand band;
+        if (lexical == null) {
+            band = new TextBand(Map.of(), 0);
+            if (asked != null) {
+                asked.cancel(false);
+            }
+        } else {
+            band = textBand(s, q, lexical, filters, found, docs, stored, seq, asked);
+        }
         if (!q.entities().isEmpty()) {
             entityBand(s, q, lexical, band, filters, found, docs, stored, seq);
         }
@@ -386,10 +394,11 @@ public final class Ranker {
      * the best fused score. A hit scores {@code 0.9 * relevance}, on the channel that ranked it higher.
      */
     private TextBand textBand(IndexSearcher s, SearchQuery q, Query words, List<Query> filters,
-            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq,
+            java.util.concurrent.Future<float[]> asked) throws IOException {
         int n = q.limit() * 3 + 20;
         List<ScoreDoc> lexical = live(s.search(query(words, filters), n, BY_SCORE_THEN_ID, true), stored, seq);
-        List<ScoreDoc> semantic = semantic(s, q.text(), filters, n, stored, seq);
+        List<ScoreDoc> semantic = semantic(s, asked, filters, n, stored, seq);
         Map<Integer, Double> relevance = new HashMap<>();
         Map<Integer, Channel> channel = new HashMap<>();
         double lexBest = lexical.isEmpty() ? 0 : lexical.get(0).score;
@@ -517,12 +526,12 @@ public final class Ranker {
      * the commit and the query's filters), at least {@link #MIN_SIMILARITY} similar, best first;
      * empty without a semantic channel.
      */
-    private List<ScoreDoc> semantic(IndexSearcher s, String text, List<Query> filters, int n, Leaves stored, int seq)
-            throws IOException {
-        if (!index.semantic() || text.isBlank()) {
+    private List<ScoreDoc> semantic(IndexSearcher s, java.util.concurrent.Future<float[]> asked, List<Query> filters,
+            int n, Leaves stored, int seq) throws IOException {
+        if (asked == null) {
             return List.of();
         }
-        float[] v = index.embedQuery(text);
+        float[] v = vectorOf(asked);
         BooleanQuery.Builder f = new BooleanQuery.Builder();
         filters.forEach(x -> f.add(x, Occur.FILTER));
         TopDocs top = nearest(s, v, f.build(), n, stored);
@@ -534,6 +543,21 @@ public final class Ranker {
             }
         }
         return out;
+    }
+
+    /** The question's vector once embedded; the embedder's own failure is rethrown as it was thrown. */
+    private static float[] vectorOf(java.util.concurrent.Future<float[]> asked) {
+        try {
+            return asked.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PalimpsestInternalException("interrupted while embedding the question", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new PalimpsestInternalException("cannot embed the question: " + e.getCause(), e.getCause());
+        }
     }
 
     /**
@@ -636,7 +660,8 @@ public final class Ranker {
             band.merge(sim.floatValue(), sim, Math::max);
         });
         Query gq = new DisjunctionMaxQuery(bands, 0f); // of one band: that band
-        for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20).scoreDocs) {
+        // equal scores by fact id, as the words' list: a rebuilt index, whose documents are numbered otherwise, cuts alike
+        for (ScoreDoc sd : s.search(query(gq, filters), q.limit() * 3 + 20, BY_SCORE_THEN_ID, true).scoreDocs) {
             Double sim = band.get(sd.score);
             if (sim == null) {
                 throw new IllegalStateException("a spelling score " + sd.score + " that no band gives");

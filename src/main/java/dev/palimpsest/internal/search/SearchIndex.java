@@ -509,9 +509,60 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         changed = true;
     }
 
-    /** The vector of {@code text} for a question (null without an embedder). */
+    /** How many recent questions' vectors are kept: an agent asks the same question of search and brief. */
+    static final int ASKED = 256;
+    /** Recent questions' vectors by text, least recently asked dropped first; guarded by itself. */
+    private final Map<String, float[]> asked = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > ASKED;
+        }
+    };
+
+    /**
+     * Threads that embed questions while the words are searched; daemons, shared by every index of
+     * the process, at most two (the model uses the cores itself).
+     */
+    private static final java.util.concurrent.ExecutorService QUESTIONS = java.util.concurrent.Executors
+            .newFixedThreadPool(2, r -> {
+                Thread t = new Thread(r, "palimpsest-question-embedder");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** The vector of {@code text} for a question (null without an embedder), from the recent ones when asked lately. */
     float[] embedQuery(String text) {
-        return vectors == null ? null : embedder.embed(List.of(text)).get(0);
+        if (vectors == null) {
+            return null;
+        }
+        synchronized (asked) {
+            float[] v = asked.get(text);
+            if (v != null) {
+                return v.clone();
+            }
+        }
+        float[] v = embedder.embed(List.of(text)).get(0);
+        synchronized (asked) {
+            asked.put(text, v.clone());
+        }
+        return v;
+    }
+
+    /**
+     * Starts embedding {@code text} for a question on a background thread, so that the words can be
+     * searched meanwhile; the future fails as {@link #embedQuery} would throw. Null without an embedder.
+     */
+    java.util.concurrent.Future<float[]> embedQueryAsync(String text) {
+        if (vectors == null) {
+            return null;
+        }
+        synchronized (asked) {
+            float[] v = asked.get(text);
+            if (v != null) {
+                return java.util.concurrent.CompletableFuture.completedFuture(v.clone());
+            }
+        }
+        return QUESTIONS.submit(() -> embedQuery(text));
     }
 
     /** Whether the index has a semantic channel. */
