@@ -40,6 +40,10 @@ class TortureTest {
         assertThat(r.kills()).isPositive();
         assertThat(r.checked().get("forgotten")).as("forgets happened").isPositive();
         assertThat(r.checked().get("supersessions")).as("supersessions landed").isPositive();
-        assertThat(r.byKind()).containsKeys("sync", "mcp-claim", "mcp-search", "mcp-supersede-refused");
+        assertThat(r.byKind()).containsKeys("sync", "mcp-claim", "mcp-search");
+        // the MCP servers' supersessions ran; whether one lost a race in these seconds depends on the machine's
+        // load (the lost race itself: ManyProcessesTest)
+        assertThat(r.byKind().getOrDefault("mcp-supersede", 0L) + r.byKind().getOrDefault("mcp-supersede-refused", 0L))
+                .as("MCP supersessions tried").isPositive();
     }
 }
