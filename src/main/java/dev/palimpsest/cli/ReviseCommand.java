@@ -1,6 +1,8 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
+import dev.palimpsest.api.Transaction;
+import dev.palimpsest.model.Receipt;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
 import java.util.concurrent.Callable;
@@ -8,7 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "revise", description = "Write a new version of a live fact (new body, added refs).")
+@Command(name = "revise", description = "Write a new version of a live fact (new body, added refs), or of a merge,"
+        + " edge or summary with new receipts (--receipt, --sentence-receipts; the body kept unless given).")
 final class ReviseCommand extends Context implements Callable<Integer> {
     @Mixin
     Shared.Actor actor;
@@ -22,14 +25,42 @@ final class ReviseCommand extends Context implements Callable<Integer> {
     @Mixin
     RefOptions refs;
 
+    @Mixin
+    ReceiptOptions receipts;
+
     @Override
     public Integer call() throws Exception {
         FactId fid = Parse.fact("ID", id);
-        String text = TextInput.body(body, stdin(), home());
+        receipts.oneAtMost();
+        if (receipts.none()) {
+            String text = TextInput.body(body, stdin(), home());
+            try (Store store = open()) {
+                CommitResult r = refs.commit(store.begin(Parse.actor("--actor", actor.name))
+                        .revise(fid, text, refs.specs(store)));
+                WriteOutput.print(this, fid, r);
+            }
+            return Main.OK;
+        }
+        if (!refs.refs.isEmpty() || !refs.quotes.isEmpty()) {
+            throw new Main.UsageException("--ref and --quote go without " + ReceiptOptions.RECEIPT + " and "
+                    + ReceiptOptions.SENTENCES + ": a revision with receipts changes the receipts (and the body);"
+                    + " add refs in a revision of their own");
+        }
+        boolean bodyGiven = body.text != null || body.file != null;
+        if (bodyGiven && receipts.sentences != null) {
+            throw new Main.UsageException("--body goes without " + ReceiptOptions.SENTENCES
+                    + ": a sentence summary's body is its sentences");
+        }
+        String text = bodyGiven ? TextInput.body(body, stdin(), home()) : null;
         try (Store store = open()) {
-            CommitResult r = refs.commit(store.begin(Parse.actor("--actor", actor.name))
-                    .revise(fid, text, refs.specs(store)));
-            WriteOutput.print(this, fid, r);
+            Transaction tx = store.begin(Parse.actor("--actor", actor.name));
+            Receipt receipt = receipts.receipt(store);
+            if (receipt != null) {
+                tx = text == null ? tx.revise(fid, receipt) : tx.revise(fid, text, receipt);
+            } else {
+                tx = tx.revise(fid, receipts.sentences(store, home()));
+            }
+            WriteOutput.print(this, fid, tx.commit());
         }
         return Main.OK;
     }

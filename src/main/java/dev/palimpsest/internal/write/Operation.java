@@ -155,9 +155,18 @@ public sealed interface Operation {
     /**
      * Writes a new version of a live artifact with a new body and grounding (receipt or sentences):
      * members pinned in the previous version are carried over unchanged, unpinned ones are pinned
-     * by the gate. Used by cleanup (dropping dead sentences) and entailment (changed derivations).
+     * by the gate. Used by cleanup (dropping dead sentences) and entailment (changed derivations);
+     * with {@code receiptsOnly} (a writer's {@code revise} with receipts) only the receipt, the
+     * sentences and {@code flat} of {@code grounding} replace the artifact's (its triple and review
+     * are kept), and {@code flat} is set exactly when a summary gets a whole receipt.
      */
-    record Reground(FactId id, String body, Grounding grounding, String reason) implements Operation {
+    record Reground(FactId id, String body, Grounding grounding, String reason, boolean receiptsOnly)
+            implements Operation {
+        /** A new grounding that replaces the old one whole. */
+        public Reground(FactId id, String body, Grounding grounding, String reason) {
+            this(id, body, grounding, reason, false);
+        }
+
         public Reground {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(grounding, "grounding");
