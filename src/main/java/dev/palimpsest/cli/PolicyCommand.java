@@ -27,15 +27,7 @@ final class PolicyCommand implements Callable<Integer> {
 
     /** The policy as JSON: {@code {"flat", "layers": {merge, edge, summary}, "label_free"}}. */
     static Map<String, Object> view(TrustPolicy p) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("flat", p.flat().value());
-        Map<String, Object> layers = new LinkedHashMap<>();
-        for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
-            layers.put(l.value(), p.distrusts(l) ? "distrust" : "trust");
-        }
-        m.put("layers", layers);
-        m.put("label_free", p.labelFree());
-        return m;
+        return dev.palimpsest.wire.JudgeWire.policy(p);
     }
 
     /** The policy on one line: {@code merge trust, edge trust, summary distrust; flat summaries distrust}. */

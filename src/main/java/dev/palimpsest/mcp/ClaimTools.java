@@ -58,14 +58,14 @@ final class ClaimTools {
     static ToolDef claim(Session s) {
         return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity (subject,"
                 + " predicate, object), citing the source fact(s) with a quote of the first. Returns the live claims"
-                + " it contradicts (stored anyway); pass supersedes to correct one.",
+                + " it contradicts; pass supersedes to correct one.",
                 Schema.input().string("subject", SUBJECT, true)
                         .string("predicate", "e.g. 'times out after'.", true)
                         .string("object", "e.g. '30s'.", true)
                         .strings("sources", "Source fact ids, pinned at the write.", 1)
                         .string("quote", "A verbatim passage of the first source.", false)
                         .number("confidence", "0 to 1.", 0, 1)
-                        .string("id", "Default: minted, entity-claim-<12 hex>.", false)
+                        .string("id", "Default: minted.", false)
                         .string("supersedes", "The fact this claim corrects.", false)
                         .bool("sensitive", ForgetTools.SENSITIVE)
                         .bool("plaintext", ForgetTools.PLAINTEXT)

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /** The read tools: show, history, live, exists, inbound, stale, dependents, explain, log. Stateless. */
 final class ReadTools {
-    static final String AT = "Commit to read as of (default: main's tip).";
+    static final String AT = "Commit to read as of.";
     static final String ID = "Fact id.";
 
     private ReadTools() {}

@@ -30,7 +30,7 @@ public record Pin(FactId id, CommitId commit, BlobId blob) implements Comparable
      * A member requested as read at commit {@code at}: the gate pins it to the member's last
      * navigable version at or before {@code at} (which must be the commit the write lands on or one
      * of its ancestors), as it pins a ref {@code X@C}. A request, never stored: its blob is
-     * {@link #AS_OF} (git's null id, which no version has) until the gate resolves it.
+     * {@link #AS_OF} (git's all-zero id, which no version has) until the gate resolves it.
      */
     public static Pin asOf(FactId id, CommitId at) {
         return new Pin(id, Objects.requireNonNull(at, "at"), AS_OF);
