@@ -129,8 +129,9 @@ public enum Rule {
     INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
     // forgetting (crypto-shredding) and retention
     SEALING_OFF("sealing-off", Where.GATE, "a sensitive fact or a retention deadline in a store with encrypt none"),
-    PLAINTEXT_CITER("plaintext-citer", Where.GATE,
-            "a revision would make a plaintext fact not marked plaintext cite sealed content"),
+    PLAINTEXT_CITER("plaintext-citer", Where.BOTH,
+            "a plaintext fact not marked plaintext cites or quotes sealed content (or, asserted as a merge, edge or"
+                    + " summary, rests on it)"),
     FORGET_PLAINTEXT("forget-plaintext", Where.GATE, "forget of a fact with a plaintext version in history"),
     ALREADY_FORGOTTEN("already-forgotten", Where.GATE, "forget of a fact that is already forgotten"),
     FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content"),

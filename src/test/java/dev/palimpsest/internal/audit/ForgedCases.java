@@ -165,6 +165,24 @@ final class ForgedCases {
     }
 
     private static void forgets(List<Case> cs) {
+        add(cs, Rule.PLAINTEXT_CITER, s -> {
+            FactVersion v;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                CommitId at = sealed(st, "sx");
+                v = st.factExistsAt(FactId.of("sx"), at).version();
+            }
+            return claim(s.forge(), "Cites sealed words in the clear.", new Ref(v.id(), RefRole.of("cites"), v.commit(),
+                    v.blob(), null)).commit();
+        });
+        cs.add(new Case(Rule.PLAINTEXT_CITER, Set.of(Rule.PLAINTEXT_CITER), s -> {
+            FactVersion v;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                CommitId at = sealed(st, "sx");
+                v = st.factExistsAt(FactId.of("sx"), at).version();
+            }
+            return layered(s, "m-x", Kind.MERGE, new Grounding(null, null, null, new Receipt(List.of(List.of(new Pin(
+                    v.id(), v.commit(), v.blob())))), List.of(), false));
+        }, "plaintext-citer (a merge resting on sealed content)"));
         String zeros = "0".repeat(64);
         add(cs, Rule.MALFORMED_FILE, s -> s.forge().remove(path(SRC, Kind.SOURCE))
                 .put(StorePaths.tombstonePath(SRC), "id: [not a tombstone\n")
