@@ -88,6 +88,8 @@ public enum Rule {
             "an agent key retracts or supersedes a fact whose version a human key wrote (unless agents_may grants it)"),
     AGENT_RETRACTS_SNAPSHOT("agent-retracts-snapshot", Where.BOTH,
             "an agent key retracts a dated snapshot, a fact a live fact supersedes (unless agents_may grants it)"),
+    AGENTS_MAY_HUMAN_ONLY("agents-may-human-only", Where.BOTH,
+            "an agent key changes agents_may in palimpsest.yaml (only a human key may)"),
     INVALID_KEY("invalid-key", Where.BOTH, "a key that is not v4 Ed25519, or whose record disagrees with it"),
     KEY_IN_USE("key-in-use", Where.BOTH, "a key trusted under two actor names"),
     // audit only: the commit object

@@ -132,8 +132,14 @@ final class ReceiptRules {
         try {
             next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued())
                     .withLayerTrust(c.layerTrust());
+            if (c.agentsMay() != null) {
+                next = next.withAgentsMay(c.agentsMay());
+            }
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
+            return;
+        }
+        if (!gate.agentsMayChange(current, next)) {
             return;
         }
         if (!next.equals(current) && !gate.files.containsKey(StorePaths.CONFIG)) {

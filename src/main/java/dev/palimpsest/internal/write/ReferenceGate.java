@@ -382,6 +382,11 @@ final class ReferenceGate {
         return false;
     }
 
+    /** Checks the writing actor's change of {@code agents_may} from {@code before} to {@code after}; false (reported) when its key may not. */
+    boolean agentsMayChange(StoreConfig before, StoreConfig after) {
+        return governance.agentsMay(actor, before, after);
+    }
+
     /** True when {@code id} names a commit of the store. */
     boolean isCommit(ObjectId id) {
         try {

@@ -122,13 +122,13 @@ final class ForgedCases {
             return Forge.by(s.gitDir(), s.home(), BOT.value()).put(path(X, Kind.CLAIM), FactCodec.encode(f))
                     .trailers(BOT.value(), "assert", "Palimpsest-Fact", X.value()).commit();
         }, "agent-overrides-human (supersede)"));
-        cs.add(new Case(Rule.AGENT_OVERRIDES_HUMAN, Set.of(Rule.AGENT_OVERRIDES_HUMAN), s -> {
+        add(cs, Rule.AGENTS_MAY_HUMAN_ONLY, s -> {
             agent(s);
             byte[] grant = FactCodec.encode(dev.palimpsest.internal.yaml.StoreConfig.current().withAgentsMay(
                     Set.of(dev.palimpsest.model.AgentPermission.OVERRIDE_HUMAN)));
             return Forge.by(s.gitDir(), s.home(), BOT.value()).put(StorePaths.CONFIG, grant)
                     .trailers(BOT.value(), "configure", "Palimpsest-Config", StorePaths.CONFIG).commit();
-        }, "agent-overrides-human (agents_may)"));
+        });
         add(cs, Rule.AGENT_RETRACTS_SNAPSHOT, s -> {
             agent(s);
             FactId old = FactId.of("bot-claim");

@@ -82,6 +82,13 @@ class GateAuditAgreementTest {
             addAgent(s, d);
             return s.begin(BOT).retract(CLAIM, "an agent retracts a human's claim");
         });
+        AGENT_WRITES.put(Rule.AGENTS_MAY_HUMAN_ONLY, (s, d) -> {
+            addAgent(s, d);
+            Transaction t = s.begin(BOT);
+            dev.palimpsest.api.TestStores.add(t, dev.palimpsest.internal.write.Operation.Configure.agentsMay(
+                    Set.of(dev.palimpsest.model.AgentPermission.OVERRIDE_HUMAN)));
+            return t;
+        });
         AGENT_WRITES.put(Rule.AGENT_RETRACTS_SNAPSHOT, (s, d) -> {
             addAgent(s, d);
             Transaction t = s.begin(BOT);
