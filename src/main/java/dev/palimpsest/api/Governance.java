@@ -36,6 +36,11 @@ public final class Governance {
         this.repo = repo;
     }
 
+    /** What {@code agents_may} grants agent keys at the tip of main. */
+    public Set<AgentPermission> agentsMay() {
+        return store.atTip(this::agentsMay);
+    }
+
     /**
      * What {@code agents_may} grants agent keys at {@code at}.
      *

@@ -234,6 +234,16 @@ public final class Receipts {
     }
 
     /**
+     * The receipts of fact {@code id} at the tip of main; see {@link #receiptsOf(FactId, CommitId)}.
+     *
+     * @throws NotFoundException the fact was never written on main
+     */
+    public ArtifactReceipts receiptsOf(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return receiptsOf(id, store.head());
+    }
+
+    /**
      * The receipts of fact {@code id} as of {@code at}, with what is alive there (see
      * {@link ArtifactReceipts}): the fact's version live at {@code at}, or its last version when it is
      * retracted there ({@code live} false). A fact without receipts has none (its {@code alive} is
