@@ -126,7 +126,6 @@ final class ReceiptTools {
         FactId given = a.optFact("id");
         FactSpec spec = FactSpec.of(Kind.MERGE, a.text("body")).grounding(WriteTools.receipts(s.store(), a, Kind.MERGE));
         spec = given == null ? spec : spec.id(given);
-        spec = s.run() == null ? spec : spec.run(s.run());
         Transaction tx = s.store().begin(s.actor());
         FactId id = tx.assertFact(spec);
         try {
