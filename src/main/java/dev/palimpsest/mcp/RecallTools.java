@@ -26,7 +26,7 @@ final class RecallTools {
         return List.of(
                 ToolDef.prose("brief", "Brief before working", "Start here: what to know before working on entities or"
                         + " a question (known facts with provenance, contradictions, dead ends not to re-derive),"
-                        + " fitted to a token budget. Its text is ready for a prompt.",
+                        + " fitted to a token budget.",
                         Schema.input().strings("entity", ENTITIES, 0)
                                 .string("query", "Free text.", false)
                                 .string("at", ReadTools.AT, false)
