@@ -15,7 +15,8 @@ import org.bouncycastle.bcpg.SecretKeyPacket;
  * Recognises OpenPGP secret-key material, which a store never takes in (rule {@code
  * secret-material}): text or bytes holding an armor header line of a private key block ({@code
  * -----BEGIN PGP PRIVATE KEY BLOCK-----}, or PGP 2's {@code SECRET KEY BLOCK}), bytes that begin
- * with a secret-key or secret-subkey packet that BouncyCastle parses (a binary export), and files
+ * with a secret-key or secret-subkey packet that BouncyCastle parses and that is shaped as exporters
+ * write one (see {@link #secretPacket}; a binary export), and files
  * whose real path lies in the key home. Stateless; thread-safe.
  */
 public final class SecretMaterial {
@@ -87,10 +88,45 @@ public final class SecretMaterial {
             return false;
         }
         try (BCPGInputStream in = new BCPGInputStream(new ByteArrayInputStream(b, 0, n))) {
-            return in.readPacket() instanceof SecretKeyPacket;
+            return in.readPacket() instanceof SecretKeyPacket p && plausible(p);
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * True when a parsed secret-key packet is shaped as exporters write one: a key version from 2 to
+     * 6, and its secret part either protected by an S2K specifier (usage 253, 254 or 255) or in the
+     * clear; in the clear before version 6 its two-octet checksum must match. BouncyCastle parses
+     * fixed-size keys (X25519, Ed448, …) from almost any bytes, so noise that happens to begin with a
+     * secret-key tag would pass without these checks. PGP 2's legacy protection (the usage octet
+     * naming a cipher directly) is not recognised.
+     */
+    private static boolean plausible(SecretKeyPacket p) {
+        int version = p.getPublicKeyPacket().getVersion();
+        if (version < 2 || version > 6) {
+            return false;
+        }
+        int usage = p.getS2KUsage();
+        if (usage == SecretKeyPacket.USAGE_SHA1 || usage == SecretKeyPacket.USAGE_CHECKSUM
+                || usage == SecretKeyPacket.USAGE_AEAD) {
+            return p.getS2K() != null;
+        }
+        if (usage != SecretKeyPacket.USAGE_NONE) {
+            return false;
+        }
+        if (version == 6) {
+            return true;
+        }
+        byte[] data = p.getSecretKeyData();
+        if (data == null || data.length < 2) {
+            return false;
+        }
+        int sum = 0;
+        for (int i = 0; i < data.length - 2; i++) {
+            sum += data[i] & 0xff;
+        }
+        return (sum & 0xffff) == ((data[data.length - 2] & 0xff) << 8 | (data[data.length - 1] & 0xff));
     }
 
     /** Matches the armor headers (Knuth-Morris-Pratt, across reads) and keeps the first {@link #HEAD} bytes. */

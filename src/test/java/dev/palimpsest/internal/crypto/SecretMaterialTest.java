@@ -15,7 +15,12 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.Random;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.bcpg.SymmetricKeyAlgorithmTags;
+import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPSecretKeyRing;
+import org.bouncycastle.openpgp.operator.bc.BcPBESecretKeyEncryptorBuilder;
+import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -117,6 +122,38 @@ class SecretMaterialTest {
     }
 
     @Test
+    void aPassphraseProtectedSecretKeyIsFound() throws PGPException, IOException {
+        PGPSecretKeyRing locked = PGPSecretKeyRing.copyWithNewPassword(RING, null,
+                new BcPBESecretKeyEncryptorBuilder(SymmetricKeyAlgorithmTags.AES_256,
+                        new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1))
+                        .build("a passphrase".toCharArray()));
+        byte[] b = OpenPgpKeys.encode(locked::encode);
+        assertThat(SecretMaterial.inBytes(b)).contains("secret-key packet");
+        assertThat(streamed(b, 3)).contains("secret-key packet");
+    }
+
+    @Test
+    void aSecretKeyPacketWithAWrongChecksumIsNotSecretMaterial() {
+        byte[] b = framed(false);
+        assertThat(SecretMaterial.inBytes(b)).isNotNull();
+        int end = packetEnd(b);
+        b[end - 1] ^= 0x01; // the clear secret part's two-octet checksum
+        assertThat(SecretMaterial.inBytes(b)).isNull();
+    }
+
+    /** Where the first packet of {@code b}, in the new packet format, ends. */
+    private static int packetEnd(byte[] b) {
+        int l0 = b[1] & 0xff;
+        if (l0 < 192) {
+            return 2 + l0;
+        }
+        if (l0 < 224) {
+            return 3 + ((l0 - 192) << 8) + (b[2] & 0xff) + 192;
+        }
+        return 6 + ((b[2] & 0xff) << 24 | (b[3] & 0xff) << 16 | (b[4] & 0xff) << 8 | (b[5] & 0xff));
+    }
+
+    @Test
     void publicKeysTextAndNoiseAreNotSecretMaterial(Seed seed) {
         assertThat(SecretMaterial.inText(PUBLIC)).isNull();
         assertThat(SecretMaterial.inBytes(PUBLIC.getBytes(StandardCharsets.US_ASCII))).isNull();
@@ -125,8 +162,8 @@ class SecretMaterialTest {
         assertThat(SecretMaterial.inBytes(new byte[0])).isNull();
         Random rnd = seed.random();
         int[] tags = {0x94, 0x95, 0x96, 0x97, 0x9C, 0x9D, 0xC5, 0xC7};
-        for (int i = 0; i < 3000; i++) {
-            byte[] b = new byte[1 + rnd.nextInt(3000)];
+        for (int i = 0; i < 20_000; i++) {
+            byte[] b = new byte[1 + rnd.nextInt(i < 3000 ? 3000 : 200)];
             rnd.nextBytes(b);
             if (i % 2 == 0) {
                 b[0] = (byte) tags[rnd.nextInt(tags.length)];
