@@ -20,7 +20,7 @@ final class WriteTools {
     /** Plans made against a tip another writer moved are made again, this many times in all (as the CLI does). */
     private static final int ATTEMPTS = 3;
     static final String REFS = "Cited fact ids (see instructions).";
-    static final String RECEIPTS = "Evidence bundles of a merge, edge or summary (see instructions).";
+    static final String RECEIPTS = "Evidence bundles (see instructions).";
     static final String QUOTES = "Verbatim passages of refs: {\"ID\": \"text\"}.";
 
     static final String VALID = "FROM/UNTIL (see instructions).";
@@ -29,31 +29,29 @@ final class WriteTools {
 
     static List<ToolDef> all(Session s) {
         return List.of(
-                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source, a claim, a"
-                        + " hypothesis, ...) citing what it rests on, as one signed commit. For a statement about an"
-                        + " entity (subject, predicate, object) use claim.",
+                ToolDef.write("assert", "Write a new fact", "A new fact (a source, a hypothesis, a merge,"
+                        + " ...) citing what it rests on, as one signed commit; for subject, predicate, object use claim.",
                         Schema.input().string("body", "The fact's text.", true)
                                 .string("id", "Default: minted.", false)
                                 .string("kind", "claim (default), source, merge, summary, ...", false)
                                 .number("confidence", "0 to 1.", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
                                 .bundles("receipts", RECEIPTS, 0)
-                                .string("subsumes", "A hypothesis this fact confirms: cited and retracted in the same"
-                                        + " commit.", false)
+                                .string("subsumes", "A hypothesis this confirms (cited, then retracted).", false)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false)
                                 .string("valid", VALID, false),
                         written(), false, a -> assertFact(s, a)),
-                ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact: a new body and more"
-                        + " refs, or new receipts. The old version stays in history and in every pin that cites it.",
+                ToolDef.write("revise", "Revise a fact", "A new version of a live fact (body, refs or receipts);"
+                        + " the old one stays in history and in the pins that cite it.",
                         Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", false)
                                 .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES)
-                                .bundles("receipts", "New receipts (see instructions); body then optional.", 0)
+                                .bundles("receipts", "New receipts (see instructions).", 0)
                                 .string("valid", VALID, false),
                         written(), false, a -> revise(s, a)),
-                ToolDef.write("supersede", "Supersede a fact", "Write a fact that replaces an old one, which stays as"
-                        + " a dated dead end: how a wrong belief or a contradiction is resolved.",
+                ToolDef.write("supersede", "Supersede a fact", "A fact replacing an old one, which stays as a dated"
+                        + " dead end: how a wrong belief or a contradiction is resolved.",
                         Schema.input().string("old", "The fact superseded.", true)
                                 .string("body", "The new fact's text.", true)
                                 .string("id", "Default: minted.", false)
@@ -63,13 +61,12 @@ final class WriteTools {
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
-                ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason, in one commit; the"
-                        + " cascade retracts or revises what rests on them. Call with"
-                        + " dry_run first.",
+                ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason; the cascade"
+                        + " retracts or revises what rests on them. Try dry_run first.",
                         Schema.input().strings("ids", "The facts to retract.", 1)
                                 .string("reason", "Why they are false.", true)
-                                .bool("dry_run", "Return the plan (the retraction and its cascade); write nothing.")
-                                .bool("no_cascade", "Retract only these; what rests on them stays, for review."),
+                                .bool("dry_run", "Return the plan; write nothing.")
+                                .bool("no_cascade", "Leave what rests on them, for review."),
                         Schema.output().field("commit", "string|null").optionalField("retracted", "array")
                                 .optionalField("revised", "array").optionalField("roots", "array")
                                 .optionalField("removals", "array").optionalField("dry_run", "boolean"),
