@@ -38,6 +38,16 @@ import dev.palimpsest.model.RederiveReport;
 import dev.palimpsest.model.TrustChange;
 import dev.palimpsest.model.TrustPolicy;
 import java.util.List;
+import java.util.ArrayList;
+import dev.palimpsest.internal.receipts.SentenceFile;
+import dev.palimpsest.model.ArtifactReceipts;
+import dev.palimpsest.model.Fact;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.Grounding;
+import dev.palimpsest.model.Pin;
+import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.Sentence;
+import dev.palimpsest.model.Violation;
 import java.util.TreeMap;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -113,6 +123,169 @@ public final class Receipts {
                     "the batch holds no sources, assertions, claims, artifacts or config");
         }
         return new IngestResult(tx.commit(), kinds, configured, batch.truncated);
+    }
+
+    /**
+     * The receipt whose bundles name these members, each {@code ID} (pinned by the gate at the write:
+     * the member's version at the commit the write lands on) or {@code ID@REV} (as read at revision
+     * REV, any revision git understands: its last version at or before that commit), as
+     * {@code --ref} names a ref; for {@code Transaction.assertFact} (in a {@code FactSpec}'s grounding)
+     * or {@code Transaction.revise}. {@code argument} is what violations name as their subject (the
+     * caller's option or argument).
+     *
+     * @throws RejectedException every problem at once: a malformed id or an empty bundle, a member named
+     *     twice in a bundle with different revisions, a bundle given twice or more than 8 bundles
+     *     ({@code invalid-argument}); a revision that names no commit ({@code pin-unknown})
+     */
+    public Receipt receipt(String argument, List<List<String>> bundles) throws RejectedException {
+        Objects.requireNonNull(argument, "argument");
+        Objects.requireNonNull(bundles, "bundles");
+        List<Violation> problems = new ArrayList<>();
+        Receipt r = receipt(argument, bundles, problems);
+        if (!problems.isEmpty()) {
+            throw new RejectedException(problems);
+        }
+        return r;
+    }
+
+    /**
+     * The sentences of a sentence-receipts file (YAML or JSON): a list of {@code {text, receipt}} as an
+     * ingest batch's summary {@code sentences} (optionally under a top-level {@code sentences} key), or
+     * a mapping from each sentence to its bundles, in file order; members as for
+     * {@link #receipt(String, List)}. {@code argument} is what violations name as their subject.
+     *
+     * @throws RejectedException the file is malformed, names no sentence or a bad member; every problem
+     *     is listed
+     */
+    public List<Sentence> sentences(String argument, byte[] file) throws RejectedException {
+        Objects.requireNonNull(argument, "argument");
+        Objects.requireNonNull(file, "file");
+        SentenceFile parsed = SentenceFile.parse(file, argument);
+        List<Violation> problems = new ArrayList<>(parsed.problems);
+        List<Sentence> out = new ArrayList<>();
+        for (SentenceFile.Entry e : parsed.entries) {
+            Receipt r = receipt(argument, e.bundles(), problems);
+            if (r != null) {
+                try {
+                    out.add(new Sentence(e.text(), r));
+                } catch (IllegalArgumentException bad) {
+                    problems.add(new Violation(Rule.INVALID_ARGUMENT, argument, bad.getMessage()));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new RejectedException(problems);
+        }
+        return out;
+    }
+
+    private Receipt receipt(String argument, List<List<String>> bundles, List<Violation> problems) {
+        int before = problems.size();
+        if (bundles.isEmpty()) {
+            problems.add(new Violation(Rule.INVALID_ARGUMENT, argument, "a receipt needs at least one bundle"));
+            return null;
+        }
+        List<List<Pin>> pinned = new ArrayList<>();
+        for (List<String> bundle : bundles) {
+            List<Pin> pins = new ArrayList<>();
+            if (bundle.isEmpty()) {
+                problems.add(new Violation(Rule.INVALID_ARGUMENT, argument, "a receipt bundle must not be empty"));
+            }
+            for (String member : bundle) {
+                Pin p = member(argument, member, problems);
+                if (p != null) {
+                    pins.add(p);
+                }
+            }
+            pinned.add(pins);
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        try {
+            return new Receipt(pinned);
+        } catch (IllegalArgumentException e) {
+            problems.add(new Violation(Rule.INVALID_ARGUMENT, argument, e.getMessage()));
+            return null;
+        }
+    }
+
+    /** {@code ID} or {@code ID@REV} as a member to pin; null (with a problem) when it is malformed or REV names no commit. */
+    private Pin member(String argument, String text, List<Violation> problems) {
+        int at = text.indexOf('@');
+        FactId id;
+        try {
+            id = FactId.of(at < 0 ? text.strip() : text.substring(0, at).strip());
+        } catch (IllegalArgumentException e) {
+            problems.add(new Violation(Rule.INVALID_ARGUMENT, argument, "'" + text + "': " + e.getMessage()));
+            return null;
+        }
+        if (at < 0) {
+            return Pin.of(id);
+        }
+        String revision = text.substring(at + 1).strip();
+        try {
+            return Pin.asOf(id, store.resolve(revision));
+        } catch (NotFoundException | IllegalArgumentException e) {
+            problems.add(new Violation(Rule.PIN_UNKNOWN, argument + " -> " + id, "'" + revision
+                    + "' names no commit of this store"));
+            return null;
+        }
+    }
+
+    /**
+     * The receipts of fact {@code id} at the tip of main; see {@link #receiptsOf(FactId, CommitId)}.
+     *
+     * @throws NotFoundException the fact was never written on main
+     */
+    public ArtifactReceipts receiptsOf(FactId id) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        return receiptsOf(id, store.head());
+    }
+
+    /**
+     * The receipts of fact {@code id} as of {@code at}, with what is alive there (see
+     * {@link ArtifactReceipts}): the fact's version live at {@code at}, or its last version when it is
+     * retracted there ({@code live} false). A fact without receipts has none (its {@code alive} is
+     * whether it is live).
+     *
+     * @throws NotFoundException {@code at} is no commit of the store, or the fact was never written in
+     *     its ancestry
+     */
+    public ArtifactReceipts receiptsOf(FactId id, CommitId at) throws NotFoundException {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(at, "at");
+        FactRead read = store.read(id, at);
+        Fact fact = read instanceof FactRead.Found f ? f.fact() : ((FactRead.Retracted) read).lastFact();
+        boolean live = read instanceof FactRead.Found;
+        Cleanup c = cleanup(at);
+        ReceiptGraph g = c.graph();
+        dev.palimpsest.internal.receipts.Liveness l = c.baseline();
+        int self = g.find(id);
+        boolean alive = live && (self < 0 || g.isLive(self) && l.alive(self));
+        Grounding gr = fact.grounding();
+        List<List<ArtifactReceipts.Member>> receipt = gr.receipt() == null ? List.of() : members(gr.receipt(), g, l);
+        List<ArtifactReceipts.SentenceReceipt> sentences = new ArrayList<>();
+        for (int i = 0; i < gr.sentences().size(); i++) {
+            Sentence s = gr.sentences().get(i);
+            boolean sentenceAlive = live && self >= 0 && !l.sentenceDead(self, i);
+            sentences.add(new ArtifactReceipts.SentenceReceipt(s.text(), sentenceAlive, members(s.receipt(), g, l)));
+        }
+        return new ArtifactReceipts(id, fact.kind(), at, live, alive, gr.flat(), receipt, sentences);
+    }
+
+    private static List<List<ArtifactReceipts.Member>> members(Receipt r, ReceiptGraph g,
+            dev.palimpsest.internal.receipts.Liveness l) {
+        List<List<ArtifactReceipts.Member>> out = new ArrayList<>();
+        for (List<Pin> bundle : r.bundles()) {
+            List<ArtifactReceipts.Member> ms = new ArrayList<>();
+            for (Pin p : bundle) {
+                int n = g.find(p.id());
+                ms.add(new ArtifactReceipts.Member(p, n >= 0 && g.isLive(n) && l.alive(n)));
+            }
+            out.add(ms);
+        }
+        return out;
     }
 
     /** Alive, dead, touched and pending counts per layer at the tip of main. */

@@ -76,6 +76,7 @@ public final class Store implements AutoCloseable {
     private final Replication replication;
     private final Erasure erasure;
     private final Bulk bulk;
+    private final Governance governance;
 
     Store(GitRepo repo, Signers signers, StoreOptions options) {
         this.repo = repo;
@@ -90,6 +91,7 @@ public final class Store implements AutoCloseable {
         this.files = new ProducedFiles(this, repo, index, writer, options.fsync(), signers.home());
         this.recall = new Recall(this, repo, writer, Embedders.resolve(options.embedder()));
         this.erasure = new Erasure(this, repo, writer);
+        this.governance = new Governance(this, repo);
         this.replication = new Replication(repo, writer, signers, receipts, erasure);
         this.bulk = new Bulk(this, repo);
         writer.watch().check(); // tombstones that reached this replica while no process ran: their keys go first
@@ -209,6 +211,11 @@ public final class Store implements AutoCloseable {
     /** Erasure of sealed content: forget, expire, and the unlearning check. */
     public Erasure erasure() {
         return erasure;
+    }
+
+    /** What agent keys may do beyond the default ({@code agents_may}): read at a commit, changed by a human key. */
+    public Governance governance() {
+        return governance;
     }
 
     /** Produced files: content-addressed bytes with a provenance record per name. */

@@ -74,9 +74,9 @@ public final class StoreInitializer {
     }
 
     /**
-     * What agent keys may do beyond the default ({@code agents_may} in {@code palimpsest.yaml}, fixed
-     * at init): by default an agent key may neither retract nor supersede a fact a human key wrote,
-     * nor retract a dated snapshot. Empty grants nothing.
+     * What agent keys may do beyond the default ({@code agents_may} in {@code palimpsest.yaml}; a human
+     * key may change it later, {@link Governance#setAgentsMay}): by default an agent key may neither
+     * retract nor supersede a fact a human key wrote, nor retract a dated snapshot. Empty grants nothing.
      */
     public StoreInitializer agentsMay(java.util.Set<dev.palimpsest.model.AgentPermission> value) {
         this.agentsMay = java.util.Set.copyOf(Objects.requireNonNull(value, "agentsMay"));

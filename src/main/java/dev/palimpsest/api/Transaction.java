@@ -162,6 +162,52 @@ public final class Transaction {
         return this;
     }
 
+    /**
+     * Writes a new version of a live merge, edge or summary whose receipt is {@code receipt} (a
+     * merge's or edge's, or a summary's one flat receipt, recorded {@code flat: true}), keeping its
+     * body and triple. Members are named unpinned ({@link dev.palimpsest.model.Pin#of}) or as read at
+     * a commit ({@link dev.palimpsest.model.Pin#asOf}) and pinned by the gate at commit; a member the
+     * previous version pinned may be given with that pin. A fact of another kind is rule
+     * {@code not-an-artifact}.
+     */
+    public Transaction revise(FactId id, dev.palimpsest.model.Receipt receipt) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(receipt, "receipt");
+        return reviseReceipts(id, null, receipt, List.of());
+    }
+
+    /** As {@link #revise(FactId, dev.palimpsest.model.Receipt)}, with a new body. */
+    public Transaction revise(FactId id, String body, dev.palimpsest.model.Receipt receipt) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(receipt, "receipt");
+        return reviseReceipts(id, body, receipt, List.of());
+    }
+
+    /**
+     * Writes a new version of a live summary with these sentences, each with its own receipt, as
+     * its sentence receipts; its body becomes the sentences' texts joined by a space. Members are
+     * named and pinned as for {@link #revise(FactId, dev.palimpsest.model.Receipt)}.
+     *
+     * @throws IllegalArgumentException {@code sentences} is empty
+     */
+    public Transaction revise(FactId id, List<dev.palimpsest.model.Sentence> sentences) {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(sentences, "sentences");
+        if (sentences.isEmpty()) {
+            throw new IllegalArgumentException("a sentence summary needs at least one sentence");
+        }
+        String body = String.join(" ", sentences.stream().map(dev.palimpsest.model.Sentence::text).toList());
+        return reviseReceipts(id, body, null, sentences);
+    }
+
+    private Transaction reviseReceipts(FactId id, String body, dev.palimpsest.model.Receipt receipt,
+            List<dev.palimpsest.model.Sentence> sentences) {
+        ops.add(new Operation.Reground(id, body, new Grounding(null, null, null, receipt, sentences, false), null,
+                true));
+        return this;
+    }
+
     /** Retracts a live fact: asserts it is false, removing its file and recording why. */
     public Transaction retract(FactId id, String reason) {
         Objects.requireNonNull(id, "id");

@@ -6,12 +6,18 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.api.Transaction;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Receipt;
+import dev.palimpsest.model.Sentence;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "assert", description = "Write a new fact as one signed commit.")
+@Command(name = "assert", description = "Write a new fact as one signed commit. A merge, edge or summary carries"
+        + " receipts: --receipt bundles (a summary's: one flat receipt) or --sentence-receipts (a summary's"
+        + " sentences, which are then its body unless --body is given).")
 final class AssertCommand extends Context implements Callable<Integer> {
     @Mixin
     Shared.Actor actor;
@@ -37,6 +43,9 @@ final class AssertCommand extends Context implements Callable<Integer> {
     RefOptions refs;
 
     @Mixin
+    ReceiptOptions receipts;
+
+    @Mixin
     Shared.Sealing sealing;
 
     @Mixin
@@ -44,12 +53,21 @@ final class AssertCommand extends Context implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String text = TextInput.body(body, stdin(), home());
+        receipts.oneAtMost();
+        boolean bodyGiven = body.text != null || body.file != null;
+        String text = bodyGiven || receipts.sentences == null ? TextInput.body(body, stdin(), home()) : null;
         FactId given = Parse.fact("--id", id);
         FactId hypothesis = Parse.fact("--subsumes", subsumes);
+        Kind k = Parse.kind(kind);
         try (Store store = open()) {
             Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-            FactSpec spec = validTime.apply(sealing.apply(WriteOutput.spec(Parse.kind(kind), text, given, confidence, refs.specs(store))));
+            Receipt receipt = receipts.receipt(store);
+            List<Sentence> sentences = receipts.sentences(store, home());
+            if (text == null) {
+                text = ReceiptOptions.joined(sentences);
+            }
+            FactSpec spec = validTime.apply(sealing.apply(WriteOutput.spec(k, text, given, confidence, refs.specs(store))
+                    .grounding(ReceiptOptions.grounding(k, receipt, sentences))));
             FactId fid = hypothesis == null ? tx.assertFact(spec) : tx.subsume(hypothesis, spec);
             CommitResult r = refs.commit(tx, given, fid);
             WriteOutput.print(this, fid, r);

@@ -28,7 +28,8 @@ final class InitCommand extends Context implements Callable<Integer> {
     @Option(names = "--agents-may", paramLabel = "GRANT", split = ",",
             description = "What agent keys may do that is refused to them by default (recorded as agents_may in "
                     + "palimpsest.yaml): override-human (retract or supersede a fact a human key wrote), "
-                    + "retract-snapshot (retract a fact a live fact supersedes).")
+                    + "retract-snapshot (retract a fact a live fact supersedes). A human key changes it later with"
+                    + " policy agents-may.")
     java.util.List<String> agentsMay = new java.util.ArrayList<>();
 
     @Override

@@ -127,12 +127,7 @@ final class JudgeCommands {
     }
 
     static Map<String, Object> verdict(Verdict v) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("accepted", v.accepted());
-        m.put("anchor_ok", v.anchorOk());
-        m.put("model_accepted", v.modelAccepted());
-        m.put("reason", v.reason());
-        return m;
+        return dev.palimpsest.wire.JudgeWire.verdict(v);
     }
 
     @Command(name = "verify", description = "Check a claim against its source, failing closed: the quote must be in the"
@@ -347,41 +342,7 @@ final class JudgeCommands {
         }
 
         static Map<String, Object> report(RederiveReport r) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("at", r.at().hex());
-            m.put("operation", r.operation().value());
-            m.put("targets", r.targets());
-            m.put("draws", r.draws());
-            m.put("tau", r.tau());
-            m.put("under", PolicyCommand.view(r.policy()));
-            Map<String, Object> layers = new LinkedHashMap<>();
-            for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
-                RederiveReport.LayerAudit a = r.layers().get(l);
-                Map<String, Object> lm = new LinkedHashMap<>();
-                lm.put("leaky", a.leaky());
-                lm.put("over_deleted", a.overDeleted());
-                lm.put("agree", a.agree());
-                lm.put("oracle", a.oracle());
-                lm.put("graded", a.graded());
-                lm.put("alive", a.alive());
-                lm.put("dead", a.dead());
-                lm.put("undecided", a.undecided());
-                lm.put("ungraded", a.ungraded());
-                lm.put("leaky_ids", ids(a.leakyIds()));
-                lm.put("over_deleted_ids", ids(a.overDeletedIds()));
-                if (!a.agreement().oracle().equals("none")) {
-                    Map<String, Object> ag = new LinkedHashMap<>();
-                    ag.put("oracle", a.agreement().oracle());
-                    ag.put("both_decided", a.agreement().bothDecided());
-                    ag.put("agree", a.agreement().agree());
-                    ag.put("rate", a.agreement().rate());
-                    ag.put("disagree_ids", ids(a.agreement().disagreeIds()));
-                    lm.put("second_oracle", ag);
-                }
-                layers.put(l.value(), lm);
-            }
-            m.put("layers", layers);
-            return m;
+            return dev.palimpsest.wire.JudgeWire.rederive(r);
         }
 
         private static List<String> ids(List<dev.palimpsest.model.FactId> ids) {

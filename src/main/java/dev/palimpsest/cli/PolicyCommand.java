@@ -1,6 +1,7 @@
 package dev.palimpsest.cli;
 
 import dev.palimpsest.api.Store;
+import dev.palimpsest.model.AgentPermission;
 import dev.palimpsest.model.CommitResult;
 import dev.palimpsest.model.Layer;
 import dev.palimpsest.model.Policy;
@@ -17,25 +18,19 @@ import picocli.CommandLine.Parameters;
 
 /** {@code policy}: show or set which receipts cleanup trusts, per layer. */
 @Command(name = "policy", description = "Show or set which receipts cleanup trusts: per layer (merge, edge, summary) and"
-        + " for flat summary receipts; stored in palimpsest.yaml, one signed commit per change.",
-        subcommands = {PolicyCommand.Show.class, PolicyCommand.Set.class, PolicyCommand.LabelFree.class})
+        + " for flat summary receipts; and what agent keys may do (agents-may). Stored in palimpsest.yaml, one signed"
+        + " commit per change.",
+        subcommands = {PolicyCommand.Show.class, PolicyCommand.Set.class, PolicyCommand.LabelFree.class,
+            PolicyCommand.AgentsMay.class})
 final class PolicyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new Main.UsageException("policy needs a subcommand: show, set or label-free");
+        throw new Main.UsageException("policy needs a subcommand: show, set, label-free or agents-may");
     }
 
     /** The policy as JSON: {@code {"flat", "layers": {merge, edge, summary}, "label_free"}}. */
     static Map<String, Object> view(TrustPolicy p) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("flat", p.flat().value());
-        Map<String, Object> layers = new LinkedHashMap<>();
-        for (Layer l : List.of(Layer.MERGE, Layer.EDGE, Layer.SUMMARY)) {
-            layers.put(l.value(), p.distrusts(l) ? "distrust" : "trust");
-        }
-        m.put("layers", layers);
-        m.put("label_free", p.labelFree());
-        return m;
+        return dev.palimpsest.wire.JudgeWire.policy(p);
     }
 
     /** The policy on one line: {@code merge trust, edge trust, summary distrust; flat summaries distrust}. */
@@ -123,6 +118,131 @@ final class PolicyCommand implements Callable<Integer> {
                         store.receipts().setTrust(Parse.actor("--actor", actor.name), TrustPolicy.LABEL_FREE));
             }
             return Main.OK;
+        }
+    }
+
+    /** {@code policy agents-may}: what agent keys may do beyond the default, changed only by a human key. */
+    @Command(name = "agents-may", description = "Show or change what agent keys may do beyond the default (agents_may:"
+            + " override-human, retract-snapshot). Only a human key may change it (rule agents-may-human-only); each"
+            + " change is one commit signed by --actor.",
+            subcommands = {AgentsMay.ShowGrants.class, AgentsMay.SetGrants.class, AgentsMay.AddGrants.class,
+                AgentsMay.RemoveGrants.class})
+    static final class AgentsMay implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new Main.UsageException("policy agents-may needs a subcommand: show, set, add or remove");
+        }
+
+        static java.util.Set<AgentPermission> parse(List<String> values) {
+            java.util.Set<AgentPermission> out = java.util.EnumSet.noneOf(AgentPermission.class);
+            for (String v : values) {
+                for (String p : v.split(",")) {
+                    if (p.isBlank() || p.strip().equals("none")) {
+                        continue;
+                    }
+                    try {
+                        out.add(AgentPermission.parse(p.strip()));
+                    } catch (IllegalArgumentException e) {
+                        throw new Main.UsageException(e.getMessage());
+                    }
+                }
+            }
+            return out;
+        }
+
+        static List<String> names(java.util.Set<AgentPermission> grants) {
+            return grants.stream().sorted().map(AgentPermission::value).toList();
+        }
+
+        static void print(Context c, java.util.Set<AgentPermission> grants, Optional<CommitResult> landed,
+                boolean change) {
+            if (c.json()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("agents_may", names(grants));
+                if (change) {
+                    m.put("commit", landed.map(r -> (Object) r.id().hex()).orElse(null));
+                }
+                c.printJson(m);
+            } else {
+                c.out().println("agents may: " + (grants.isEmpty() ? "nothing beyond the default"
+                        : String.join(", ", names(grants))) + (!change ? ""
+                        : landed.map(r -> " (commit " + r.id().abbreviated() + ")").orElse(" (unchanged)")));
+            }
+        }
+
+        /** Changes the grants at main's tip with {@code change}, signed by {@code actor}. */
+        abstract static class Change extends Context implements Callable<Integer> {
+            @Mixin
+            Shared.Actor actor;
+
+            abstract java.util.Set<AgentPermission> next(java.util.Set<AgentPermission> now);
+
+            @Override
+            public Integer call() throws Exception {
+                try (Store store = open()) {
+                    java.util.Set<AgentPermission> next = next(store.governance().agentsMay(store.head()));
+                    Optional<CommitResult> landed = store.governance().setAgentsMay(Parse.actor("--actor", actor.name),
+                            next);
+                    print(this, next, landed, true);
+                }
+                return Main.OK;
+            }
+        }
+
+        @Command(name = "show", description = "What agent keys may do at a commit.")
+        static final class ShowGrants extends Context implements Callable<Integer> {
+            @Mixin
+            Shared.At at;
+
+            @Override
+            public Integer call() throws Exception {
+                try (Store store = open()) {
+                    print(this, store.governance().agentsMay(at(store, at.revision)), Optional.empty(), false);
+                }
+                return Main.OK;
+            }
+        }
+
+        @Command(name = "set", description = "Grant agent keys exactly these (none: nothing beyond the default).")
+        static final class SetGrants extends Change {
+            @Parameters(index = "0..*", arity = "1..*", paramLabel = "PERMISSION",
+                    description = "override-human, retract-snapshot, or none.")
+            List<String> grants;
+
+            @Override
+            java.util.Set<AgentPermission> next(java.util.Set<AgentPermission> now) {
+                return parse(grants);
+            }
+        }
+
+        @Command(name = "add", description = "Grant agent keys these too.")
+        static final class AddGrants extends Change {
+            @Parameters(index = "0..*", arity = "1..*", paramLabel = "PERMISSION",
+                    description = "override-human or retract-snapshot.")
+            List<String> grants;
+
+            @Override
+            java.util.Set<AgentPermission> next(java.util.Set<AgentPermission> now) {
+                java.util.Set<AgentPermission> out = java.util.EnumSet.noneOf(AgentPermission.class);
+                out.addAll(now);
+                out.addAll(parse(grants));
+                return out;
+            }
+        }
+
+        @Command(name = "remove", description = "Withdraw these from agent keys.")
+        static final class RemoveGrants extends Change {
+            @Parameters(index = "0..*", arity = "1..*", paramLabel = "PERMISSION",
+                    description = "override-human or retract-snapshot.")
+            List<String> grants;
+
+            @Override
+            java.util.Set<AgentPermission> next(java.util.Set<AgentPermission> now) {
+                java.util.Set<AgentPermission> out = java.util.EnumSet.noneOf(AgentPermission.class);
+                out.addAll(now);
+                out.removeAll(parse(grants));
+                return out;
+            }
         }
     }
 }

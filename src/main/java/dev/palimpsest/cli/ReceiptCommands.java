@@ -5,6 +5,7 @@ import dev.palimpsest.model.EntailResult;
 import dev.palimpsest.model.IngestResult;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.ArtifactReceipts;
 import dev.palimpsest.model.CleanupPlan;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
@@ -64,14 +65,28 @@ final class ReceiptCommands {
         }
     }
 
-    @Command(name = "receipts", description = "Alive, dead, touched and pending artifacts per layer at a commit.")
+    @Command(name = "receipts", description = "Alive, dead, touched and pending artifacts per layer at a commit; with"
+            + " ID, that fact's receipts there: each bundle's members with their pins and whether they are alive.")
     static final class Report extends Context implements Callable<Integer> {
         @Mixin
         Shared.At at;
 
+        @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "A fact whose receipts to show.")
+        String id;
+
         @Override
         public Integer call() throws Exception {
+            FactId fid = Parse.fact("ID", id);
             try (Store store = open()) {
+                if (fid != null) {
+                    ArtifactReceipts a = store.receipts().receiptsOf(fid, at(store, at));
+                    if (json()) {
+                        printJson(dev.palimpsest.wire.ReceiptsWire.of(a));
+                    } else {
+                        printReceipts(a);
+                    }
+                    return Main.OK;
+                }
                 ReceiptReport r = store.receipts().report(at(store, at));
                 if (json()) {
                     Map<String, Object> layers = new LinkedHashMap<>();
@@ -100,6 +115,36 @@ final class ReceiptCommands {
             }
             return Main.OK;
         }
+
+        private void printReceipts(ArtifactReceipts a) {
+            out().println(a.id() + " (" + a.kind() + ") at " + a.at().abbreviated() + ": " + (!a.live() ? "retracted"
+                    : a.alive() ? "alive" : "dead") + (a.flat() ? ", flat receipt" : ""));
+            int i = 0;
+            for (List<ArtifactReceipts.Member> b : a.receipt()) {
+                out().println("  bundle " + ++i + ": " + members(b));
+            }
+            int n = 0;
+            for (ArtifactReceipts.SentenceReceipt sr : a.sentences()) {
+                out().println("  sentence " + ++n + " (" + (sr.alive() ? "alive" : "dead") + "): "
+                        + Render.safe(sr.text()));
+                int j = 0;
+                for (List<ArtifactReceipts.Member> b : sr.bundles()) {
+                    out().println("    bundle " + ++j + ": " + members(b));
+                }
+            }
+            if (a.receipt().isEmpty() && a.sentences().isEmpty()) {
+                out().println("  no receipts");
+            }
+        }
+    }
+
+    private static String members(List<ArtifactReceipts.Member> bundle) {
+        List<String> out = new java.util.ArrayList<>();
+        for (ArtifactReceipts.Member m : bundle) {
+            out.add(m.pin().id() + (m.pin().commit() == null ? "" : "@" + m.pin().commit().abbreviated())
+                    + (m.alive() ? "" : " (dead)"));
+        }
+        return String.join(", ", out);
     }
 
     abstract static class Withdrawal extends Context implements Callable<Integer> {

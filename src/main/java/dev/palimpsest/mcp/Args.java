@@ -105,6 +105,37 @@ final class Args {
         return out;
     }
 
+    /** A list of lists of texts (receipt bundles), in the order given; empty when absent. */
+    List<List<String>> bundles(String name) throws RejectedException {
+        Object v = raw.get(name);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> l)) {
+            throw invalid(name, "must be an array of bundles, each an array of ids");
+        }
+        List<List<String>> out = new ArrayList<>();
+        for (Object o : l) {
+            if (!(o instanceof List<?> b)) {
+                throw invalid(name, "must be an array of bundles, each an array of ids");
+            }
+            List<String> members = new ArrayList<>();
+            for (Object m : b) {
+                if (!(m instanceof String s) || s.isEmpty()) {
+                    throw invalid(name, "must hold non-empty ids only");
+                }
+                members.add(wellFormed(name, s));
+            }
+            out.add(members);
+        }
+        return out;
+    }
+
+    /** True when the argument is given. */
+    boolean has(String name) {
+        return raw.get(name) != null;
+    }
+
     /** An object of texts, keys in the order given; empty when absent. */
     Map<String, String> textMap(String name) throws RejectedException {
         Object v = raw.get(name);

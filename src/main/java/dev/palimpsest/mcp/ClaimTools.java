@@ -38,18 +38,17 @@ final class ClaimTools {
                                 .string("valid_at", ReadTools.VALID_AT, false),
                         Schema.output().field("claims", "array"),
                         a -> current(store, a)),
-                ToolDef.read("dead_ends", "Corrections not to repeat", "Superseded or retracted claims about an entity,"
-                        + " newest first (or most relevant to query), with what corrected them and when. Check"
-                        + " before repeating an old value.",
+                ToolDef.read("dead_ends", "Corrections not to repeat", "Superseded or retracted claims about an entity"
+                        + " (newest or most relevant first), with what corrected them. Check before repeating an old"
+                        + " value.",
                         Schema.input().string("subject", SUBJECT, true)
                                 .string("query", "Free text.", false)
-                                .integer("max", "Most kept (default 20); the rest are counted in omitted.", 0)
+                                .integer("max", "Most kept (default 20).", 0)
                                 .string("at", ReadTools.AT, false),
                         Schema.output().field("kept", "array").field("omitted", "integer"),
                         a -> deadEnds(store, a)),
-                ToolDef.read("contradictions", "Where memory disagrees", "Groups of live claims with one subject and"
-                        + " predicate but different objects (multi-valued predicates excepted). Resolve one with"
-                        + " supersede, never by deleting.",
+                ToolDef.read("contradictions", "Where memory disagrees", "Live claims with one subject and single-valued"
+                        + " predicate but different objects. Resolve with supersede.",
                         Schema.input().string("subject", "Only this entity (default: every one).", false)
                                 .string("at", ReadTools.AT, false)
                                 .string("valid_at", ReadTools.VALID_AT, false),
@@ -59,9 +58,8 @@ final class ClaimTools {
     }
 
     static ToolDef claim(Session s) {
-        return ToolDef.write("claim", "Write a claim", "Record what a source says about an entity (subject,"
-                + " predicate, object), citing the source fact(s) with a quote of the first. Returns the live claims"
-                + " it contradicts (stored anyway); supersedes corrects one.",
+        return ToolDef.write("claim", "Write a claim", "What a source says about an entity (subject, predicate,"
+                + " object), citing it with a quote. Returns the live claims it contradicts (stored anyway).",
                 Schema.input().string("subject", SUBJECT, true)
                         .string("predicate", "e.g. 'times out after'.", true)
                         .string("object", "e.g. '30s'.", true)

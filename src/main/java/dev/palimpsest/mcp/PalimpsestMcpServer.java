@@ -52,7 +52,10 @@ public final class PalimpsestMcpServer {
             + " (ISO-8601 instant or date, UTC) reads as of it: the last commit dated at or before it. valid ="
             + " when a fact was true in the world, FROM/UNTIL (half-open; either side may be empty); valid_at ="
             + " ask in valid time. id, ids = fact"
-            + " ids (pmid-1, claim-3fa2c1d0e9b8). subject = an entity, matched by its normalised key (case,"
+            + " ids (pmid-1, claim-3fa2c1d0e9b8). refs = cited fact ids: ID (its version at the write is pinned) or"
+            + " ID@COMMIT (as read at that commit). receipts = the evidence of a merge, edge or summary: alternative"
+            + " bundles, each sufficient on its own, [[ID, ID@COMMIT], [ID]], members pinned like refs; a summary's"
+            + " receipts are one flat receipt (ingest writes per-sentence ones). subject = an entity, matched by its normalised key (case,"
             + " punctuation and spacing do not matter: 'Auth Service' is 'auth-service'). A quote is verbatim,"
             + " 12+ characters, and checked against the cited version before anything is written: a miss is rule"
             + " quote-not-found. sensitive or retain_until (ISO-8601 instant) seal personal data so forget can"
@@ -102,12 +105,24 @@ public final class PalimpsestMcpServer {
      */
     public static PalimpsestMcpServer start(Store store, ActorName actor, String run, ToolSet set, InputStream in,
             OutputStream out) {
+        return start(store, actor, run, set, List.of(), in, out);
+    }
+
+    /**
+     * Starts serving as {@link #start(Store, ActorName, String, ToolSet, InputStream, OutputStream)}
+     * does, with {@code judges}: the first reviews claims for {@code verify} and is the oracle of
+     * {@code rederive_audit}, a second is that audit's second oracle (empty: {@code verify} answers
+     * judge-unavailable and the audit grades only entailed edges).
+     */
+    public static PalimpsestMcpServer start(Store store, ActorName actor, String run, ToolSet set,
+            List<dev.palimpsest.model.Judge> judges, InputStream in, OutputStream out) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(set, "set");
+        Objects.requireNonNull(judges, "judges");
         Thread warmUp = warmUp(store);
         ObjectMapper json = new ObjectMapper();
-        Session session = new Session(store, actor, run);
+        Session session = new Session(store, actor, run, judges);
         StdioTransport transport = new StdioTransport(json, in, out);
         List<SyncToolSpecification> tools = new ArrayList<>();
         for (ToolDef d : tools(session, set)) {
@@ -161,7 +176,13 @@ public final class PalimpsestMcpServer {
      */
     public static boolean serve(Store store, ActorName actor, String run, ToolSet set, InputStream in, OutputStream out)
             throws InterruptedException {
-        PalimpsestMcpServer s = start(store, actor, run, set, in, out);
+        return serve(store, actor, run, set, List.of(), in, out);
+    }
+
+    /** Serves as {@link #serve(Store, ActorName, String, ToolSet, InputStream, OutputStream)} does, with {@code judges}. */
+    public static boolean serve(Store store, ActorName actor, String run, ToolSet set,
+            List<dev.palimpsest.model.Judge> judges, InputStream in, OutputStream out) throws InterruptedException {
+        PalimpsestMcpServer s = start(store, actor, run, set, judges, in, out);
         s.awaitEnd();
         return s.close();
     }
@@ -218,7 +239,9 @@ public final class PalimpsestMcpServer {
         all.addAll(ReadTools.all(s));
         all.add(ClaimTools.claim(s));
         all.addAll(WriteTools.all(s));
+        all.addAll(ReceiptTools.writes(s));
         all.addAll(FileReviewTools.all(s));
+        all.addAll(ReceiptTools.reads(s));
         all.addAll(ForgetTools.all(s));
         return set == ToolSet.ALL ? all : all.stream().filter(t -> CORE.contains(t.name())).toList();
     }
@@ -237,7 +260,7 @@ public final class PalimpsestMcpServer {
         McpSchema.Tool tool = McpSchema.Tool.builder().name(d.name()).title(d.title()).description(d.description())
                 .inputSchema(d.input()).outputSchema(d.output())
                 .annotations(new McpSchema.ToolAnnotations(null, d.readOnly(), d.readOnly() ? null : d.destructive(),
-                        null, false, null))
+                        null, d.openWorld(), null))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> call(d, req.arguments(), json))
                 .build();

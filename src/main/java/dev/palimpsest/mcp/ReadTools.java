@@ -26,7 +26,7 @@ final class ReadTools {
                         + " and quotes) as of a commit. A retracted fact is not-found, with the reason,"
                         + " unless fallback.",
                         Schema.input().string("id", ID, true).string("at", AT, false)
-                                .bool("fallback", "For a retracted fact, its last valid version."),
+                                .bool("fallback", "If retracted, its last valid version."),
                         Schema.output().field("id", "string").field("kind", "string").field("body", "string")
                                 .optionalField("confidence", "number").field("refs", "array").field("commit", "string")
                                 .field("blob", "string").field("retracted", "boolean")

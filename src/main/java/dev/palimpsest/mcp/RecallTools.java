@@ -25,22 +25,21 @@ final class RecallTools {
         Store store = s.store();
         return List.of(
                 ToolDef.prose("brief", "Brief before working", "Start here: what to know before working on entities or"
-                        + " a question (known facts with provenance, contradictions, dead ends not to re-derive),"
-                        + " fitted to a token budget. Its text is ready for a prompt.",
+                        + " a question (facts, contradictions, dead ends), fitted to a token budget.",
                         Schema.input().strings("entity", ENTITIES, 0)
                                 .string("query", "Free text.", false)
                                 .string("at", ReadTools.AT, false)
-                                .integer("max_tokens", "Token budget, cl100k_base (default 0: none).", 0)
+                                .integer("max_tokens", "Token budget (default: none).", 0)
                                 .integer("max_dead_ends", "Most dead ends (default 5).", 0),
                         Schema.output().field("sections", "array").field("omitted", "integer").field("budget", "integer")
                                 .field("tokens", "integer"),
                         a -> brief(store, a)),
-                ToolDef.read("search", "Search memory", "Rank the facts live at a commit for free text and/or"
-                        + " entities. Each hit says why it matched, with body, triple, source and commit.",
+                ToolDef.read("search", "Search memory", "Rank live facts for free text and/or entities; each hit"
+                        + " says why it matched.",
                         Schema.input().string("query", "Free text.", false).strings("entity", ENTITIES, 0)
                                 .string("at", ReadTools.AT, false)
                                 .integer("limit", "Most hits (default 10).", 1, SearchQuery.MAX_LIMIT)
-                                .integer("hops", "Graph hops from the direct hits (default 1).", 0, 2)
+                                .integer("hops", "Ref hops from the direct hits (default 1).", 0, 2)
                                 .string("kind", "Only facts of this kind.", false)
                                 .string("actor", "Only versions by this actor.", false)
                                 .string("run", "Only facts of this agent run.", false),

@@ -30,8 +30,10 @@ final class Refs {
 
     private final Map<FactId, String> unknownPins = new LinkedHashMap<>();
     final List<RefSpec> specs;
+    final Store store;
 
     Refs(Store store, Args a) throws RejectedException {
+        this.store = store;
         Map<String, String> quotes = new LinkedHashMap<>(a.textMap("quotes"));
         List<RefSpec> out = new ArrayList<>();
         for (String r : a.texts("refs")) {

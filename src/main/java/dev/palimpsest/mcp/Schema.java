@@ -67,6 +67,19 @@ final class Schema {
         return put(name, minItems > 0, p);
     }
 
+    /** An array of arrays of strings (receipt bundles); optional unless {@code minItems} is above 0. */
+    Schema bundles(String name, String description, int minItems) {
+        Map<String, Object> p = prop("array", description);
+        Map<String, Object> bundle = new LinkedHashMap<>();
+        bundle.put("type", "array");
+        bundle.put("items", Map.of("type", "string"));
+        p.put("items", bundle);
+        if (minItems > 0) {
+            p.put("minItems", minItems);
+        }
+        return put(name, minItems > 0, p);
+    }
+
     /** An object whose values are strings (keys chosen by the caller). */
     Schema stringMap(String name, String description) {
         Map<String, Object> p = prop("object", description);

@@ -11,8 +11,13 @@ import java.util.Map;
  * Immutable.
  */
 record ToolDef(String name, String title, String description, Map<String, Object> input, Map<String, Object> output,
-        boolean readOnly, boolean destructive, boolean prose, Handler handler) {
+        boolean readOnly, boolean destructive, boolean prose, boolean openWorld, Handler handler) {
     static final String TEXT = "text";
+
+    ToolDef(String name, String title, String description, Map<String, Object> input, Map<String, Object> output,
+            boolean readOnly, boolean destructive, boolean prose, Handler handler) {
+        this(name, title, description, input, output, readOnly, destructive, prose, false, handler);
+    }
 
     /** Answers one call: the structured content of the result, or an exception the server turns into a tool error. */
     @FunctionalInterface
@@ -27,6 +32,11 @@ record ToolDef(String name, String title, String description, Map<String, Object
     /** A read whose answer is prose under {@value #TEXT} beside its structured fields. */
     static ToolDef prose(String name, String title, String description, Schema input, Schema output, Handler h) {
         return new ToolDef(name, title, description, input.build(), output.build(), true, false, true, h);
+    }
+
+    /** A read that asks the server's judge, a model outside the store (an open world). */
+    static ToolDef judged(String name, String title, String description, Schema input, Schema output, Handler h) {
+        return new ToolDef(name, title, description, input.build(), output.build(), true, false, false, true, h);
     }
 
     static ToolDef write(String name, String title, String description, Schema input, Schema output, boolean destructive,

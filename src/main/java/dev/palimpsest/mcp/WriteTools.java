@@ -19,8 +19,9 @@ import java.util.Map;
 final class WriteTools {
     /** Plans made against a tip another writer moved are made again, this many times in all (as the CLI does). */
     private static final int ATTEMPTS = 3;
-    static final String REFS = "Cited ids: ID (pinned now) or ID@COMMIT.";
-    static final String QUOTES = "Verbatim passages: {\"ID\": \"text\"}.";
+    static final String REFS = "Cited fact ids (see instructions).";
+    static final String RECEIPTS = "Evidence bundles (see instructions).";
+    static final String QUOTES = "Verbatim passages of refs: {\"ID\": \"text\"}.";
 
     static final String VALID = "FROM/UNTIL (see instructions).";
 
@@ -28,29 +29,29 @@ final class WriteTools {
 
     static List<ToolDef> all(Session s) {
         return List.of(
-                ToolDef.write("assert", "Write a new fact", "Write a new fact (a source, a claim, a"
-                        + " hypothesis, ...) citing what it rests on, as one signed commit. For a statement about an"
-                        + " entity (subject, predicate, object) use claim.",
+                ToolDef.write("assert", "Write a new fact", "A new fact (a source, a hypothesis, a merge,"
+                        + " ...) citing what it rests on, as one signed commit; for subject, predicate, object use claim.",
                         Schema.input().string("body", "The fact's text.", true)
                                 .string("id", "Default: minted.", false)
-                                .string("kind", "claim (default), source, hypothesis, ...", false)
+                                .string("kind", "claim (default), source, merge, summary, ...", false)
                                 .number("confidence", "0 to 1.", 0, 1)
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
-                                .string("subsumes", "A hypothesis this fact confirms: cited and retracted in the same"
-                                        + " commit.", false)
+                                .bundles("receipts", RECEIPTS, 0)
+                                .string("subsumes", "A hypothesis this confirms (cited, then retracted).", false)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false)
                                 .string("valid", VALID, false),
                         written(), false, a -> assertFact(s, a)),
-                ToolDef.write("revise", "Revise a fact", "Write a new version of a live fact (a new body, maybe more"
-                        + " refs). The old version stays in history and in every pin to it.",
-                        Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", true)
+                ToolDef.write("revise", "Revise a fact", "A new version of a live fact (body, refs or receipts);"
+                        + " the old one stays in history and in the pins that cite it.",
+                        Schema.input().string("id", ReadTools.ID, true).string("body", "The new text.", false)
                                 .strings("refs", "Refs to add. " + REFS, 0).stringMap("quotes", QUOTES)
+                                .bundles("receipts", "New receipts (see instructions).", 0)
                                 .string("valid", VALID, false),
                         written(), false, a -> revise(s, a)),
-                ToolDef.write("supersede", "Supersede a fact", "Write a fact that replaces an old one, which stays as"
-                        + " a dated dead end: how a wrong belief or a contradiction is resolved.",
+                ToolDef.write("supersede", "Supersede a fact", "A fact replacing an old one, which stays as a dated"
+                        + " dead end: how a wrong belief or a contradiction is resolved.",
                         Schema.input().string("old", "The fact superseded.", true)
                                 .string("body", "The new fact's text.", true)
                                 .string("id", "Default: minted.", false)
@@ -60,13 +61,12 @@ final class WriteTools {
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
                                 .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
                         written(), false, a -> supersede(s, a)),
-                ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason, in one commit; the"
-                        + " cascade retracts or revises what rests on them. Call with"
-                        + " dry_run first.",
+                ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason; the cascade"
+                        + " retracts or revises what rests on them. Try dry_run first.",
                         Schema.input().strings("ids", "The facts to retract.", 1)
                                 .string("reason", "Why they are false.", true)
-                                .bool("dry_run", "Return the plan (the retraction and its cascade); write nothing.")
-                                .bool("no_cascade", "Retract only these; what rests on them stays, for review."),
+                                .bool("dry_run", "Return the plan; write nothing.")
+                                .bool("no_cascade", "Leave what rests on them, for review."),
                         Schema.output().field("commit", "string|null").optionalField("retracted", "array")
                                 .optionalField("revised", "array").optionalField("roots", "array")
                                 .optionalField("removals", "array").optionalField("dry_run", "boolean"),
@@ -89,6 +89,16 @@ final class WriteTools {
 
     private static Map<String, Object> revise(Session s, Args a) throws Exception {
         FactId id = a.fact("id");
+        if (a.has("receipts")) {
+            if (a.has("refs") || a.has("quotes")) {
+                throw Args.invalid("refs", "goes without receipts: a revision with receipts changes the receipts (and"
+                        + " the body); add refs in a revision of their own");
+            }
+            String body = a.optText("body");
+            dev.palimpsest.model.Receipt r = s.store().receipts().receipt("receipts", a.bundles("receipts"));
+            Transaction tx = s.store().begin(s.actor());
+            return landed(id, (body == null ? tx.revise(id, r) : tx.revise(id, body, r)).commit());
+        }
         String body = a.text("body");
         Refs refs = new Refs(s.store(), a);
         java.time.Instant[] valid = a.optValidity("valid");
@@ -112,7 +122,11 @@ final class WriteTools {
     }
 
     private static FactSpec spec(Refs refs, Args a, FactId given) throws Exception {
-        FactSpec spec = FactSpec.of(a.kind("kind", "claim"), a.text("body")).refs(refs.specs);
+        dev.palimpsest.model.Kind kind = a.kind("kind", "claim");
+        FactSpec spec = FactSpec.of(kind, a.text("body")).refs(refs.specs);
+        if (a.has("receipts")) {
+            spec = spec.grounding(receipts(refs.store, a, kind));
+        }
         Double confidence = a.number("confidence");
         spec = confidence == null ? spec : spec.confidence(confidence);
         spec = a.flag("sensitive") ? spec.asSensitive() : spec;
@@ -125,6 +139,20 @@ final class WriteTools {
         return given == null ? spec : spec.id(given);
     }
 
+
+    /**
+     * The grounding of {@code receipts} for a new fact of {@code kind}: a summary's whole receipt is flat;
+     * none when no bundle is given (a merge, edge or summary is then refused receipt-required).
+     */
+    static dev.palimpsest.model.Grounding receipts(Store store, Args a, dev.palimpsest.model.Kind kind)
+            throws Exception {
+        if (a.bundles("receipts").isEmpty()) {
+            return dev.palimpsest.model.Grounding.NONE;
+        }
+        dev.palimpsest.model.Receipt r = store.receipts().receipt("receipts", a.bundles("receipts"));
+        return new dev.palimpsest.model.Grounding(null, null, null, r, List.of(),
+                dev.palimpsest.model.Kind.SUMMARY.equals(kind));
+    }
 
     private static Map<String, Object> retract(Session s, Args a) throws Exception {
         List<FactId> ids = a.facts("ids");

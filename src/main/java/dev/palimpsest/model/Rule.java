@@ -93,6 +93,8 @@ public enum Rule {
             "an agent key retracts or supersedes a fact whose version a human key wrote (unless agents_may grants it)"),
     AGENT_RETRACTS_SNAPSHOT("agent-retracts-snapshot", Where.BOTH,
             "an agent key retracts a dated snapshot, a fact a live fact supersedes (unless agents_may grants it)"),
+    AGENTS_MAY_HUMAN_ONLY("agents-may-human-only", Where.BOTH,
+            "an agent key changes agents_may in palimpsest.yaml (only a human key may)"),
     INVALID_KEY("invalid-key", Where.BOTH, "a key that is not v4 Ed25519, or whose record disagrees with it"),
     KEY_IN_USE("key-in-use", Where.BOTH, "a key trusted under two actor names"),
     // audit only: the commit object
@@ -134,8 +136,9 @@ public enum Rule {
     INDEX_DISAGREES("index-disagrees", Where.AUDIT, "the persisted predicate index disagrees with history"),
     // forgetting (crypto-shredding) and retention
     SEALING_OFF("sealing-off", Where.GATE, "a sensitive fact or a retention deadline in a store with encrypt none"),
-    PLAINTEXT_CITER("plaintext-citer", Where.GATE,
-            "a revision would make a plaintext fact not marked plaintext cite sealed content"),
+    PLAINTEXT_CITER("plaintext-citer", Where.BOTH,
+            "a plaintext fact not marked plaintext cites or quotes sealed content (or, asserted as a merge, edge or"
+                    + " summary, rests on it)"),
     FORGET_PLAINTEXT("forget-plaintext", Where.GATE, "forget of a fact with a plaintext version in history"),
     ALREADY_FORGOTTEN("already-forgotten", Where.GATE, "forget of a fact that is already forgotten"),
     FORGOTTEN("forgotten", Where.GATE, "a write or read of a forgotten fact's id or content"),

@@ -89,6 +89,7 @@ class NoNullsInV2Test {
         receivers.put(Rederivations.class, store.rederivations());
         receivers.put(Bulk.class, store.bulk());
         receivers.put(Erasure.class, store.erasure());
+        receivers.put(Governance.class, store.governance());
         receivers.put(Replication.class, store.replication());
         receivers.put(Auditor.class, auditor);
         receivers.put(SearchQuery.Builder.class, SearchQuery.builder());

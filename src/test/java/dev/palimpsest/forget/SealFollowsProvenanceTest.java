@@ -212,4 +212,32 @@ class SealFollowsProvenanceTest {
             assertThat(r.forgottenAt()).isNull();
         }
     }
+
+    @Test
+    void aMergeOnASealedMemberIsSealedByItsVersionInGitEvenWhereTheVaultLacksTheKeyAndTheAuditAgrees()
+            throws Exception {
+        FactId m = FactId.of("m");
+        FactId plain = FactId.of("m-plain");
+        try (Store s = TestStores.init(dir)) {
+            sealedSource(s);
+            write(s, FactSpec.of(Kind.CLAIM, "a plain member").id(P));
+        }
+        // a replica that never held a's key: the vault is not replicated
+        java.nio.file.Files.delete(dir.resolve("store.git").resolve("palimpsest-vault")
+                .resolve(dev.palimpsest.internal.layout.StorePaths.shard(A)).resolve("a.key"));
+        try (Store s = Store.open(dir.resolve("store.git"), new dev.palimpsest.api.KeyHome(dir.resolve("home")))) {
+            var receipt = new dev.palimpsest.model.Receipt(List.of(List.of(dev.palimpsest.model.Pin.of(A)),
+                    List.of(dev.palimpsest.model.Pin.of(P))));
+            write(s, FactSpec.of(Kind.MERGE, "Zelda == the patient at the harbour").id(m).grounding(
+                    new dev.palimpsest.model.Grounding(null, null, null, receipt, List.of(), false)));
+            write(s, FactSpec.of(Kind.MERGE, "kept in the clear on purpose").id(plain).grounding(
+                    new dev.palimpsest.model.Grounding(null, null, null, receipt, List.of(), false)).asPlaintext());
+            assertThat(read(s, m).seal()).as("rests on a sealed version").isNotNull();
+            assertThat(read(s, plain).plaintext()).isTrue();
+            assertThat(TestStores.message(s.gitDir(), s.log(2).get(1).commit())).doesNotContain("Zelda");
+        }
+        try (Auditor a = Auditor.open(dir.resolve("store.git"))) {
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
+        }
+    }
 }

@@ -40,7 +40,8 @@ class McpServerTest {
     private static final String SOURCE = "The MAPK/ERK pathway regulates apoptosis in oral carcinoma cells.";
     private static final Set<String> TOOLS = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "valid",
             "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert", "revise", "supersede",
-            "retract", "file_put", "review", "forget", "expire", "unlearn_check");
+            "retract", "merge", "ingest", "retract_source", "revoke_relation", "file_put", "review", "receipts", "verify",
+            "rederive_audit", "forget", "expire", "unlearn_check");
 
     @TempDir
     static Path tmp;
@@ -101,7 +102,8 @@ class McpServerTest {
                     .containsEntry("additionalProperties", false);
             assertThat(t.outputSchema()).as(t.name()).containsEntry("type", "object");
             boolean reads = Set.of("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show", "history", "live", "valid", "exists",
-                    "inbound", "stale", "dependents", "explain", "log", "unlearn_check").contains(t.name());
+                    "inbound", "stale", "dependents", "explain", "log", "receipts", "verify", "rederive_audit",
+                    "unlearn_check").contains(t.name());
             assertThat(t.annotations().readOnlyHint()).as(t.name()).isEqualTo(reads);
         }
         assertThat(tools.stream().filter(t -> t.name().equals("retract")).findFirst().orElseThrow().annotations()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.palimpsest.cli.Run;
+import dev.palimpsest.judge.LocalChatServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,6 +70,8 @@ class McpTypeScriptClientIT {
         assertThat(error.get("violations").get(0).get("rule").asText()).isEqualTo("quote-not-found");
         assertThat(quote.get("structured").isNull()).isTrue();
         assertThat(call(seen, "assert", 0).get("text").asText()).contains("quote-not-found");
+        assertThat(call(seen, "assert", 3).get("text").asText()).contains("receipt-required");
+        assertThat(call(seen, "assert", 4).get("structured").get("id").asText()).isEqualTo("m-door");
         assertThat(call(seen, "show", 0).get("text").asText()).contains("not-found").contains("never-written");
         JsonNode brief = call(seen, "brief", 0);
         assertThat(brief.get("text").asText()).startsWith("Known facts (with provenance):").contains("30s");
@@ -80,9 +83,14 @@ class McpTypeScriptClientIT {
 
     @Test
     void everyToolOfTheFullSetAnswersTheTypeScriptClientWithAResultThatValidates() throws Exception {
-        JsonNode seen = drive(List.of("--tools", "all"));
+        JsonNode seen;
+        try (LocalChatServer judge = new LocalChatServer(m -> "{\"supported\": true}")) {
+            seen = drive(List.of("--tools", "all", "--judge-url", judge.url(), "--judge-model", "test/judge",
+                    "--judge-retries", "0", "--no-judge-cache"));
+            assertThat(judge.messages()).as("verify and rederive_audit asked the server's judge").isNotEmpty();
+        }
         assertThat(seen.has("fatal")).as(seen.path("fatal").asText()).isFalse();
-        assertThat(seen.get("tools")).hasSize(26);
+        assertThat(seen.get("tools")).hasSize(33);
         System.out.println("tools/list as the TypeScript client parsed it: " + seen.get("toolsListBytes").asInt()
                 + " bytes for all tools");
         everyCallAsExpected(seen);

@@ -82,12 +82,15 @@ class McpToolsTest {
     void theToolsAreNamedAsTheIssueNamesThemAndOnlyWritesAreNotReadOnly() {
         assertThat(tools.keySet()).containsExactlyInAnyOrder("brief", "search", "known_entities", "current", "dead_ends", "contradictions", "show",
                 "history", "live", "valid", "exists", "inbound", "stale", "dependents", "explain", "log", "claim", "assert",
-                "revise", "supersede", "retract", "file_put", "review", "forget", "expire", "unlearn_check");
-        Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "file_put", "review", "forget",
-                "expire");
+                "revise", "supersede", "retract", "merge", "ingest", "retract_source", "revoke_relation", "file_put",
+                "review", "receipts", "verify", "rederive_audit", "forget", "expire", "unlearn_check");
+        Set<String> writes = Set.of("claim", "assert", "revise", "supersede", "retract", "merge", "ingest",
+                "retract_source", "revoke_relation", "file_put", "review", "forget", "expire");
         tools.values().forEach(t -> assertThat(t.readOnly()).as(t.name()).isEqualTo(!writes.contains(t.name())));
-        Set<String> destructive = Set.of("retract", "forget", "expire");
+        Set<String> destructive = Set.of("retract", "retract_source", "revoke_relation", "forget", "expire");
         tools.values().forEach(t -> assertThat(t.destructive()).as(t.name()).isEqualTo(destructive.contains(t.name())));
+        Set<String> openWorld = Set.of("verify", "rederive_audit");
+        tools.values().forEach(t -> assertThat(t.openWorld()).as(t.name()).isEqualTo(openWorld.contains(t.name())));
     }
 
     @Test
@@ -95,7 +98,7 @@ class McpToolsTest {
         List<String> core = PalimpsestMcpServer.tools(session, ToolSet.CORE).stream().map(ToolDef::name).toList();
         assertThat(core).containsExactly("brief", "search", "current", "dead_ends", "contradictions", "show", "history",
                 "claim", "assert", "revise", "supersede", "retract");
-        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(26);
+        assertThat(PalimpsestMcpServer.tools(session, ToolSet.ALL)).hasSize(33);
         assertThat(ToolSet.of("ALL")).isEqualTo(ToolSet.ALL);
         assertThat(ToolSet.CORE.label()).isEqualTo("core");
         assertThatThrownBy(() -> ToolSet.of("some")).isInstanceOf(IllegalArgumentException.class)
@@ -119,6 +122,7 @@ class McpToolsTest {
             assertThat(tool.get("annotations").has("title")).as("the title is said once").isFalse();
         }
         assertThat(PalimpsestMcpServer.INSTRUCTIONS).contains("at = the commit to read as of")
+                .contains("receipts = the evidence of a merge, edge or summary")
                 .contains("quote-not-found").contains("{\"error\": {exit, kind, message, violations}}");
         assertThat(all).doesNotContain("Answers are exactly what was true");
     }

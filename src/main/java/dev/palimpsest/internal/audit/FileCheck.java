@@ -26,8 +26,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * Every file a commit adds or modifies is a regular file at a path of the layout, decodes, is in
  * canonical form and sits at the canonical path of what it holds; keys are v4 Ed25519 keys with a
  * matching record, trusted under one name only; a fact version passes the gate's ref rules
- * ({@link RefReplay}), layer rules ({@link ReceiptReplay}), claim and self-supersession rules and a
- * file record's source rule. Stateless.
+ * ({@link RefReplay}), layer rules ({@link ReceiptReplay}), sealing by provenance ({@link SealReplay}),
+ * claim and self-supersession rules and a file record's source rule. Stateless.
  */
 final class FileCheck implements AuditCheck {
     @Override
@@ -189,6 +189,7 @@ final class FileCheck implements AuditCheck {
         }
         RefReplay.check(c, ch.path(), f, previous == null ? null : previous.refs());
         ReceiptReplay.check(c, ch.path(), f, previous);
+        SealReplay.check(c, ch.path(), f, previous);
         claimAndFile(c, ch.path(), f, previous);
     }
 

@@ -27,7 +27,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * key is an {@code agent} at the first parent, each retraction record written and each new pinned
  * {@code supersedes} ref is checked against the role of the key that wrote the version concerned
  * and, for a retraction, whether a fact live at the parent supersedes it; the store's
- * {@code agents_may} is read at the parent, and such a commit may not change it. Merge commits are held to the convergent merge instead.
+ * {@code agents_may} is read at the parent, and such a commit may not change it ({@code
+ * agents-may-human-only}; a human key may). Merge commits are held to the convergent merge instead.
  * Thread-safe.
  */
 final class RoleCheck implements AuditCheck {
@@ -79,9 +80,9 @@ final class RoleCheck implements AuditCheck {
         }
         StoreConfig config = config(c);
         Change cfg = c.change(StorePaths.CONFIG);
-        if (cfg != null && !grants(c, cfg.newBlob()).equals(config.agentsMay())) {
-            c.violation(StorePaths.CONFIG, dev.palimpsest.model.Rule.AGENT_OVERRIDES_HUMAN, "an agent key changed "
-                    + "agents_may in " + StorePaths.CONFIG + ": what agents may do is fixed when the store is created");
+        if (cfg != null) {
+            RoleRules.agentsMay(role, config.agentsMay(), grants(c, cfg.newBlob()),
+                    (rule, msg) -> c.violation(StorePaths.CONFIG, rule, msg));
         }
         for (Change ch : c.changes()) {
             String p = ch.path();

@@ -161,6 +161,11 @@ public final class BatchFile {
         return new BatchFile(root, strict);
     }
 
+    /** {@code bytes} read as JSON (when {@link #looksLikeJson}) or YAML, with the batch's parser settings. */
+    static JsonNode readTree(byte[] bytes) throws IOException {
+        return looksLikeJson(bytes) ? JSON_MAPPER.readTree(bytes) : MAPPER.readTree(bytes);
+    }
+
     /** True when the first character that is not whitespace (or a byte-order mark) opens a JSON object or array. */
     static boolean looksLikeJson(byte[] bytes) {
         for (byte b : bytes) {
@@ -175,7 +180,7 @@ public final class BatchFile {
     }
 
     /** " at line L, column C" of a parse failure, when the parser knows it. */
-    private static String where(IOException e) {
+    static String where(IOException e) {
         if (e instanceof com.fasterxml.jackson.core.JsonProcessingException p && p.getLocation() != null
                 && p.getLocation().getLineNr() > 0) {
             return " at line " + p.getLocation().getLineNr() + ", column " + p.getLocation().getColumnNr();

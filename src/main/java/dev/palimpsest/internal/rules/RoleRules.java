@@ -23,7 +23,8 @@ import org.eclipse.jgit.revwalk.RevCommit;
  * write and by the audit on every commit: an agent key may not retract or supersede a fact whose
  * version a {@code human} key wrote ({@code agent-overrides-human}), nor retract a dated snapshot,
  * a fact that a live fact supersedes ({@code agent-retracts-snapshot}), unless the store's
- * {@code agents_may} grants it. A human key may always do both. Stateless.
+ * {@code agents_may} grants it; nor change {@code agents_may} itself ({@code agents-may-human-only}).
+ * A human key may always do all three. Stateless.
  */
 public final class RoleRules {
     private RoleRules() {}
@@ -99,6 +100,25 @@ public final class RoleRules {
             ok = false;
         }
         return ok;
+    }
+
+    /**
+     * Checks a change of the store's {@code agents_may} (from {@code before} to {@code after}) by a
+     * key of {@code actorRole}: what agent keys may do is a human key's call, so an {@code agent} key
+     * may not change it, to grant or to withdraw. Reports to {@code sink}; true when nothing was broken.
+     */
+    public static boolean agentsMay(KeyRole actorRole, java.util.Set<String> before, java.util.Set<String> after,
+            RuleSink sink) {
+        if (actorRole != KeyRole.AGENT || before.equals(after)) {
+            return true;
+        }
+        sink.report(Rule.AGENTS_MAY_HUMAN_ONLY, "an agent key may not change agents_may (from " + list(before) + " to "
+                + list(after) + "): what agent keys may do is a human's call; sign the change with a human key");
+        return false;
+    }
+
+    private static String list(java.util.Set<String> grants) {
+        return grants.isEmpty() ? "nothing" : String.join(", ", new java.util.TreeSet<>(grants));
     }
 
     /**

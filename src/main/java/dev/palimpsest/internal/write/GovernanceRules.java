@@ -50,6 +50,13 @@ final class GovernanceRules {
                 gate.index.liveSuperseder(id.value(), gate.parent.commit()), gate.config(), sink);
     }
 
+    /** Checks {@code actor}'s change of the config from {@code before} to {@code after}; false (reported) when its key may not. */
+    boolean agentsMay(ActorName actor, dev.palimpsest.internal.yaml.StoreConfig before,
+            dev.palimpsest.internal.yaml.StoreConfig after) {
+        return RoleRules.agentsMay(role(actor), before.agentsMay(), after.agentsMay(),
+                (rule, msg) -> gate.violation(rule, dev.palimpsest.internal.layout.StorePaths.CONFIG, msg));
+    }
+
     /** Checks the new pinned {@code supersedes} refs of {@code referrer} written by {@code actor}. */
     void supersessions(ActorName actor, FactId referrer, List<Ref> added) {
         KeyRole role = role(actor);

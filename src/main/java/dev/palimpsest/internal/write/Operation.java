@@ -170,9 +170,18 @@ public sealed interface Operation {
     /**
      * Writes a new version of a live artifact with a new body and grounding (receipt or sentences):
      * members pinned in the previous version are carried over unchanged, unpinned ones are pinned
-     * by the gate. Used by cleanup (dropping dead sentences) and entailment (changed derivations).
+     * by the gate. Used by cleanup (dropping dead sentences) and entailment (changed derivations);
+     * with {@code receiptsOnly} (a writer's {@code revise} with receipts) only the receipt, the
+     * sentences and {@code flat} of {@code grounding} replace the artifact's (its triple and review
+     * are kept), and {@code flat} is set exactly when a summary gets a whole receipt.
      */
-    record Reground(FactId id, String body, Grounding grounding, String reason) implements Operation {
+    record Reground(FactId id, String body, Grounding grounding, String reason, boolean receiptsOnly)
+            implements Operation {
+        /** A new grounding that replaces the old one whole. */
+        public Reground(FactId id, String body, Grounding grounding, String reason) {
+            this(id, body, grounding, reason, false);
+        }
+
         public Reground {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(grounding, "grounding");
@@ -186,10 +195,11 @@ public sealed interface Operation {
 
     /**
      * Writes a new version of {@code palimpsest.yaml}: a policy (null keeps it), more axioms, more
-     * multi-valued predicates, and layers whose receipts are trusted (true) or ignored (false).
+     * multi-valued predicates, layers whose receipts are trusted (true) or ignored (false), and what
+     * agent keys may do ({@code agentsMay}, null keeps it).
      */
-    record Configure(String policy, Ontology ontology, List<String> multiValued, java.util.Map<String, Boolean> layerTrust)
-            implements Operation {
+    record Configure(String policy, Ontology ontology, List<String> multiValued, java.util.Map<String, Boolean> layerTrust,
+            java.util.Set<dev.palimpsest.model.AgentPermission> agentsMay) implements Operation {
         public Configure(String policy, Ontology ontology) {
             this(policy, ontology, List.of());
         }
@@ -198,9 +208,20 @@ public sealed interface Operation {
             this(policy, ontology, multiValued, java.util.Map.of());
         }
 
+        public Configure(String policy, Ontology ontology, List<String> multiValued,
+                java.util.Map<String, Boolean> layerTrust) {
+            this(policy, ontology, multiValued, layerTrust, null);
+        }
+
+        /** Sets {@code agents_may} to exactly {@code grants} (a human key's call: the gate refuses an agent key). */
+        public static Configure agentsMay(java.util.Set<dev.palimpsest.model.AgentPermission> grants) {
+            return new Configure(null, null, List.of(), java.util.Map.of(), java.util.Set.copyOf(grants));
+        }
+
         public Configure {
             multiValued = List.copyOf(multiValued == null ? List.of() : multiValued);
             layerTrust = java.util.Map.copyOf(layerTrust == null ? java.util.Map.of() : layerTrust);
+            agentsMay = agentsMay == null ? null : java.util.Set.copyOf(agentsMay);
         }
 
         @Override

@@ -86,8 +86,14 @@ final class ReceiptRules {
                 gate.violation(Rule.FORGOTTEN, "fact " + id, "its sealed content is unavailable (no data key)");
                 return;
             }
+            Grounding g = r.grounding();
+            if (r.receiptsOnly()) {
+                Grounding was = current.grounding();
+                g = new Grounding(was.subject(), was.predicate(), was.object(), g.receipt(), g.sentences(),
+                        Kind.SUMMARY.equals(current.kind()) && g.receipt() != null, was.review());
+            }
             next = new Fact(id, current.kind(), r.body() == null ? current.body() : r.body(), current.confidence(),
-                    current.refs(), current.pooled(), r.grounding()).withRetainUntil(current.retainUntil())
+                    current.refs(), current.pooled(), g).withRetainUntil(current.retainUntil())
                     .withPlaintext(current.plaintext()).withValidity(current.validity());
             if (current.seal() != null) {
                 gate.toSeal.add(id);
@@ -126,8 +132,14 @@ final class ReceiptRules {
         try {
             next = current.with(c.policy(), c.ontology()).withMultiValued(c.multiValued())
                     .withLayerTrust(c.layerTrust());
+            if (c.agentsMay() != null) {
+                next = next.withAgentsMay(c.agentsMay());
+            }
         } catch (IllegalArgumentException e) {
             gate.violation(Rule.INVALID_CONFIG, StorePaths.CONFIG, e.getMessage());
+            return;
+        }
+        if (!gate.agentsMayChange(current, next)) {
             return;
         }
         if (!next.equals(current) && !gate.files.containsKey(StorePaths.CONFIG)) {
@@ -169,6 +181,15 @@ final class ReceiptRules {
                 RuleSink sink = (rule, msg) -> gate.violation(rule, subject, msg);
                 if (!GroundingRules.notSelf(self, p.id(), what, sink)) {
                     ok = false;
+                } else if (p.requested()) {
+                    Optional<FactVersion> v = readAt(p, sink);
+                    if (v == null) {
+                        ok = false;
+                    } else if (!GroundingRules.member(self, p.id(), v.isPresent(), what, p.commit().hex(), sink)) {
+                        ok = false;
+                    } else {
+                        pins.add(new Pin(p.id(), v.get().commit(), v.get().blob()));
+                    }
                 } else if (p.commit() != null) {
                     if (!carried.contains(p)) {
                         gate.violation(Rule.PIN_NOT_CARRIED, subject, "a pinned member must be carried over from the "
@@ -194,6 +215,49 @@ final class ReceiptRules {
             out.add(pins);
         }
         return ok ? new Receipt(out) : null;
+    }
+
+    /**
+     * The version of member {@code p}, {@linkplain Pin#asOf requested as read at} its commit: the
+     * member's last navigable version at or before that commit (empty when it has none there), or
+     * null when the commit is unknown or not the parent or one of its ancestors (reported to {@code sink}).
+     */
+    private Optional<FactVersion> readAt(Pin p, RuleSink sink) {
+        ObjectId at = ObjectId.fromString(p.commit().hex());
+        if (!gate.isCommit(at)) {
+            sink.report(Rule.PIN_UNKNOWN, "commit " + at.name() + " does not exist in this store");
+            return null;
+        }
+        if (!dev.palimpsest.internal.git.History.isAncestorOrSelf(gate.repo, at, gate.parent.commit())) {
+            sink.report(Rule.PIN_NOT_ANCESTOR, "commit " + at.name() + " is not an ancestor of the commit the write"
+                    + " lands on (" + gate.parent.commit().name() + ")");
+            return null;
+        }
+        if (at.equals(gate.parent.commit())) {
+            return existing.computeIfAbsent(p.id(), gate.versions::existsAt);
+        }
+        try (dev.palimpsest.internal.git.Snapshot snap = dev.palimpsest.internal.git.Snapshot.of(gate.repo, at)) {
+            return new Versions(gate.index, snap).existsAt(p.id());
+        }
+    }
+
+    /**
+     * The version member {@code p} of a new artifact will be pinned to, as far as it is known before
+     * the transaction is complete: its pin, its version read at the requested commit, or its version
+     * at the parent; empty for a member written in this transaction or one that breaks a rule.
+     */
+    Optional<FactVersion> memberVersion(Pin p) {
+        if (p.requested()) {
+            Optional<FactVersion> v = readAt(p, (rule, msg) -> { });
+            return v == null ? Optional.empty() : v;
+        }
+        if (p.commit() != null) {
+            return Optional.of(new FactVersion(p.id(), p.commit(), p.blob()));
+        }
+        if (gate.pending.containsKey(p.id())) {
+            return Optional.empty();
+        }
+        return existing.computeIfAbsent(p.id(), gate.versions::existsAt);
     }
 
     private boolean kindRules(Fact f) {

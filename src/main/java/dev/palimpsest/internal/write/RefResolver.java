@@ -91,7 +91,7 @@ final class RefResolver {
         ObjectId at = gate.parent.commit();
         if (s.at() != null) {
             at = ObjectId.fromString(s.at().hex());
-            if (!isCommit(at)) {
+            if (!gate.isCommit(at)) {
                 gate.violation(Rule.PIN_UNKNOWN, subject, "commit " + s.at().hex() + " does not exist in this store");
                 return null;
             }
@@ -128,7 +128,7 @@ final class RefResolver {
                 }
             }
             if (!checked) {
-                sealedTarget = sealedVersion(snap, version.get());
+                sealedTarget = dev.palimpsest.internal.rules.SealRules.sealedVersion(snap, version.get());
             }
         } finally {
             if (snap != gate.parent) {
@@ -149,25 +149,6 @@ final class RefResolver {
         }
         return dev.palimpsest.internal.yaml.Sealing.sealQuote(gate.repo.vault().keyOrCreate(s.target(), gate.createdKeys), s.target(),
                 currentReferrer, s.quote());
-    }
-
-    private boolean isCommit(ObjectId id) {
-        try {
-            return gate.repo.repository().getObjectDatabase().has(id)
-                    && gate.parent.reader().open(id).getType() == Constants.OBJ_COMMIT;
-        } catch (java.io.IOException e) {
-            return false;
-        }
-    }
-
-    /** True when version {@code v} is sealed (read without opening it; an undecodable version is not). */
-    private static boolean sealedVersion(Snapshot snap, FactVersion v) {
-        try {
-            return dev.palimpsest.internal.yaml.CanonicalFacts.fact(snap.read(ObjectId.fromString(v.blob().hex())),
-                    v.id().value()).seal() != null;
-        } catch (FormatException | RuntimeException e) {
-            return false;
-        }
     }
 
     private Fact decodeBlob(Snapshot snap, FactVersion v) {

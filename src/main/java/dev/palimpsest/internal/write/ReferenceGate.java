@@ -212,11 +212,8 @@ final class ReferenceGate {
         List<Ref> added = resolver.resolve(id, r.addRefs(), current.refs());
         Set<FactId> sealedCited = resolver.sealedTargets();
         governance.supersessions(actor, id, added);
-        if (current.seal() == null && !current.plaintext() && !sealedCited.isEmpty()
-                && !"file".equals(current.kind().value())) {
-            violation(Rule.PLAINTEXT_CITER, subject, "is plaintext and would cite sealed " + new java.util.TreeSet<>(
-                    sealedCited) + "; its plaintext versions cannot be forgotten, so assert a new fact (sealed by "
-                    + "default) or one written with plaintext explicitly");
+        if (!dev.palimpsest.internal.rules.SealRules.plaintextCiter(current, sealedCited, true,
+                (rule, msg) -> violation(rule, subject, msg))) {
             return;
         }
         List<Ref> unchanged = new ArrayList<>(current.refs());
@@ -386,25 +383,49 @@ final class ReferenceGate {
         return f;
     }
 
-    /** True when {@code f} is a derived artifact whose refs or receipts name a sealed fact. */
+    /**
+     * True when {@code f} is a derived artifact whose refs or receipts name a sealed fact: one this
+     * transaction seals, one this store's vault holds a key of, or a receipt member whose version the
+     * gate pins is sealed (read from git, so a replica without the key decides as the audit does).
+     */
     private boolean derivedFromSealed(Fact f) {
         if (!dev.palimpsest.internal.forget.Forgetting.derivedKind(f.kind().value())) {
             return false;
         }
         Set<FactId> named = new HashSet<>();
         f.refs().forEach(r -> named.add(r.id()));
-        java.util.function.Consumer<dev.palimpsest.model.Receipt> members = r -> r.bundles()
-                .forEach(b -> b.forEach(p -> named.add(p.id())));
-        if (f.grounding().receipt() != null) {
-            members.accept(f.grounding().receipt());
+        List<dev.palimpsest.model.Pin> pins = new ArrayList<>();
+        for (dev.palimpsest.model.Receipt r : dev.palimpsest.internal.rules.GroundingRules.receipts(f.grounding())) {
+            r.bundles().forEach(pins::addAll);
         }
-        f.grounding().sentences().forEach(s -> members.accept(s.receipt()));
+        pins.forEach(p -> named.add(p.id()));
         for (FactId m : named) {
             if (toSeal.contains(m) || repo.vault().key(m) != null) {
                 return true;
             }
         }
+        for (dev.palimpsest.model.Pin p : pins) {
+            Optional<FactVersion> v = rules.memberVersion(p);
+            if (v.isPresent() && dev.palimpsest.internal.rules.SealRules.sealedVersion(parent, v.get())) {
+                return true;
+            }
+        }
         return false;
+    }
+
+    /** Checks the writing actor's change of {@code agents_may} from {@code before} to {@code after}; false (reported) when its key may not. */
+    boolean agentsMayChange(StoreConfig before, StoreConfig after) {
+        return governance.agentsMay(actor, before, after);
+    }
+
+    /** True when {@code id} names a commit of the store. */
+    boolean isCommit(ObjectId id) {
+        try {
+            return repo.repository().getObjectDatabase().has(id)
+                    && parent.reader().open(id).getType() == Constants.OBJ_COMMIT;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     void notLive(FactId id, String verb) {

@@ -122,13 +122,13 @@ final class ForgedCases {
             return Forge.by(s.gitDir(), s.home(), BOT.value()).put(path(X, Kind.CLAIM), FactCodec.encode(f))
                     .trailers(BOT.value(), "assert", "Palimpsest-Fact", X.value()).commit();
         }, "agent-overrides-human (supersede)"));
-        cs.add(new Case(Rule.AGENT_OVERRIDES_HUMAN, Set.of(Rule.AGENT_OVERRIDES_HUMAN), s -> {
+        add(cs, Rule.AGENTS_MAY_HUMAN_ONLY, s -> {
             agent(s);
             byte[] grant = FactCodec.encode(dev.palimpsest.internal.yaml.StoreConfig.current().withAgentsMay(
                     Set.of(dev.palimpsest.model.AgentPermission.OVERRIDE_HUMAN)));
             return Forge.by(s.gitDir(), s.home(), BOT.value()).put(StorePaths.CONFIG, grant)
                     .trailers(BOT.value(), "configure", "Palimpsest-Config", StorePaths.CONFIG).commit();
-        }, "agent-overrides-human (agents_may)"));
+        });
         add(cs, Rule.AGENT_RETRACTS_SNAPSHOT, s -> {
             agent(s);
             FactId old = FactId.of("bot-claim");
@@ -165,6 +165,24 @@ final class ForgedCases {
     }
 
     private static void forgets(List<Case> cs) {
+        add(cs, Rule.PLAINTEXT_CITER, s -> {
+            FactVersion v;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                CommitId at = sealed(st, "sx");
+                v = st.factExistsAt(FactId.of("sx"), at).version();
+            }
+            return claim(s.forge(), "Cites sealed words in the clear.", new Ref(v.id(), RefRole.of("cites"), v.commit(),
+                    v.blob(), null)).commit();
+        });
+        cs.add(new Case(Rule.PLAINTEXT_CITER, Set.of(Rule.PLAINTEXT_CITER), s -> {
+            FactVersion v;
+            try (dev.palimpsest.api.Store st = open(s)) {
+                CommitId at = sealed(st, "sx");
+                v = st.factExistsAt(FactId.of("sx"), at).version();
+            }
+            return layered(s, "m-x", Kind.MERGE, new Grounding(null, null, null, new Receipt(List.of(List.of(new Pin(
+                    v.id(), v.commit(), v.blob())))), List.of(), false));
+        }, "plaintext-citer (a merge resting on sealed content)"));
         String zeros = "0".repeat(64);
         add(cs, Rule.MALFORMED_FILE, s -> s.forge().remove(path(SRC, Kind.SOURCE))
                 .put(StorePaths.tombstonePath(SRC), "id: [not a tombstone\n")

@@ -67,10 +67,27 @@ class GateAuditAgreementTest {
         s.begin(ALICE).addKey(BOT, new KeyHome(dir.resolve("home")).generateKey(BOT), KeyRole.AGENT).commit();
     }
 
+    /** Writes that land setup commits first, then break their rule; returned uncommitted. */
+    private static final Map<Rule, AgentWrite> PREPARED = new EnumMap<>(Rule.class);
+
     static {
+        PREPARED.put(Rule.PLAINTEXT_CITER, (s, d) -> {
+            Transaction w = s.begin(ALICE);
+            w.assertFact(FactSpec.of(Kind.of("note"), "Sealed words here.").id(FactId.of("sx")).asSensitive());
+            w.commit();
+            return s.begin(ALICE).revise(CLAIM, "The vote was close, as the sealed note says.",
+                    List.of(RefSpec.cites(FactId.of("sx"))));
+        });
         AGENT_WRITES.put(Rule.AGENT_OVERRIDES_HUMAN, (s, d) -> {
             addAgent(s, d);
             return s.begin(BOT).retract(CLAIM, "an agent retracts a human's claim");
+        });
+        AGENT_WRITES.put(Rule.AGENTS_MAY_HUMAN_ONLY, (s, d) -> {
+            addAgent(s, d);
+            Transaction t = s.begin(BOT);
+            dev.palimpsest.api.TestStores.add(t, dev.palimpsest.internal.write.Operation.Configure.agentsMay(
+                    Set.of(dev.palimpsest.model.AgentPermission.OVERRIDE_HUMAN)));
+            return t;
         });
         AGENT_WRITES.put(Rule.AGENT_RETRACTS_SNAPSHOT, (s, d) -> {
             addAgent(s, d);
@@ -163,6 +180,7 @@ class GateAuditAgreementTest {
         Set<Rule> shared = sharedRules().collect(Collectors.toSet());
         Set<Rule> cased = new java.util.HashSet<>(WRITES.keySet());
         cased.addAll(AGENT_WRITES.keySet());
+        cased.addAll(PREPARED.keySet());
         assertThat(cased).containsExactlyInAnyOrderElementsOf(shared);
     }
 
@@ -176,8 +194,8 @@ class GateAuditAgreementTest {
             t.commit();
             Transaction bad;
             CommitId before;
-            if (AGENT_WRITES.containsKey(rule)) {
-                bad = AGENT_WRITES.get(rule).prepare(s, dir);
+            if (AGENT_WRITES.containsKey(rule) || PREPARED.containsKey(rule)) {
+                bad = (AGENT_WRITES.containsKey(rule) ? AGENT_WRITES : PREPARED).get(rule).prepare(s, dir);
                 before = s.head();
             } else {
                 before = s.head();

@@ -301,6 +301,19 @@ public class GateRuleCasesTest {
             CommitId blob = CommitId.of(s.factExistsAt(SRC, s.head()).version().blob().hex());
             t.assertFact(FactSpec.of(Kind.CLAIM, "pins a blob").id(X).refs(RefSpec.cites(SRC).at(blob)));
         });
+        add("receipt member read at a commit that does not exist", Rule.PIN_UNKNOWN,
+                List.of("pin-unknown receipt fact-x -> src-1"), (s, t) -> t.assertFact(FactSpec.of(Kind.MERGE,
+                        "read nowhere").id(X).grounding(receiptOnly(new Receipt(List.of(List.of(Pin.asOf(SRC,
+                        CommitId.of("1234567890123456789012345678901234567890")))))))));
+        add("receipt member read before it existed", Rule.RECEIPT_MEMBER_MISSING,
+                List.of("receipt-member-missing receipt fact-x -> claim-m"), (s, t) -> {
+                    CommitId before = s.head();
+                    Transaction b = s.begin(ALICE);
+                    b.assertFact(FactSpec.of(Kind.CLAIM, "Later.").id(FactId.of("claim-m")));
+                    b.commit();
+                    t.assertFact(FactSpec.of(Kind.MERGE, "too early").id(X).grounding(receiptOnly(new Receipt(List.of(
+                            List.of(Pin.asOf(FactId.of("claim-m"), before)))))));
+                });
         add("a fact superseding itself", Rule.SELF_SUPERSESSION,
                 List.of("self-supersession ref fact-x -> fact-x", "self-reference ref fact-x -> fact-x"),
                 (s, t) -> t.assertFact(FactSpec.of(Kind.CLAIM, "supersedes itself").id(X)
@@ -461,6 +474,57 @@ public class GateRuleCasesTest {
             List<Pin> bundle = fact(s, a, c3).grounding().receipt().bundles().get(0);
             assertThat(bundle).containsExactlyInAnyOrder(new Pin(m, mv1.commit(), mv1.blob()),
                     new Pin(SRC, srcV.commit(), srcV.blob()));
+        }
+    }
+
+    @Test
+    void aReceiptMemberReadAtACommitIsPinnedToItsVersionThereInAnAssertAndARevision() throws Exception {
+        try (Store s = base(dir)) {
+            CommitId first = s.head();
+            var v1 = s.factExistsAt(CLAIM, first).version();
+            s.begin(ALICE).revise(CLAIM, "The vote was seven to two.", List.of()).commit();
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.MERGE, "Rests on the first reading.").id(X)
+                    .grounding(receiptOnly(new Receipt(List.of(List.of(Pin.asOf(CLAIM, first)))))));
+            CommitId c = t.commit().id();
+            assertThat(fact(s, X, c).grounding().receipt().bundles().get(0))
+                    .containsExactly(new Pin(CLAIM, v1.commit(), v1.blob()));
+            var src = s.factExistsAt(SRC, c).version();
+            CommitId c2 = s.begin(ALICE).revise(ART, new Receipt(List.of(List.of(Pin.asOf(CLAIM, first)),
+                    List.of(Pin.of(SRC))))).commit().id();
+            Fact art = fact(s, ART, c2);
+            assertThat(art.grounding().receipt().bundles()).containsExactlyInAnyOrder(
+                    List.of(new Pin(CLAIM, v1.commit(), v1.blob())), List.of(new Pin(SRC, src.commit(), src.blob())));
+            assertThat(art.body()).isEqualTo(fact(s, ART, first).body());
+        }
+    }
+
+    @Test
+    void aRevisionWithReceiptsKeepsTheTripleAndFlagsASummarysWholeReceiptFlat() throws Exception {
+        try (Store s = base(dir)) {
+            FactId edge = FactId.of("edge-x");
+            FactId sum = FactId.of("sum-x");
+            Transaction t = s.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.EDGE, "ERK regulates apoptosis").id(edge).grounding(new Grounding(
+                    TRIPLE_SUBJECT, "regulates", "apoptosis", receipt(SRC), List.of(), false)));
+            t.assertFact(FactSpec.of(Kind.SUMMARY, "One.").id(sum).grounding(new Grounding(null, null, null, null,
+                    List.of(new Sentence("One.", receipt(SRC))), false)));
+            t.commit();
+            CommitId c = s.begin(ALICE).revise(edge, receipt(CLAIM)).revise(sum, "One, flat.", receipt(CLAIM, SRC))
+                    .commit().id();
+            Fact e = fact(s, edge, c);
+            assertThat(e.grounding().subject()).isEqualTo(TRIPLE_SUBJECT);
+            assertThat(e.grounding().receipt().members()).containsExactly(CLAIM);
+            Fact f = fact(s, sum, c);
+            assertThat(f.grounding().flat()).isTrue();
+            assertThat(f.grounding().sentences()).isEmpty();
+            assertThat(f.body()).isEqualTo("One, flat.");
+            CommitId c2 = s.begin(ALICE).revise(sum, List.of(new Sentence("Two.", receipt(SRC)),
+                    new Sentence("Three.", receipt(CLAIM)))).commit().id();
+            Fact g = fact(s, sum, c2);
+            assertThat(g.grounding().flat()).isFalse();
+            assertThat(g.grounding().receipt()).isNull();
+            assertThat(g.body()).isEqualTo("Two. Three.");
         }
     }
 
