@@ -365,6 +365,16 @@ public final class PredicateIndex {
         return new long[] {from, until};
     }
 
+    /**
+     * True when the validity {@code v} ({@code {from, until}} in epoch seconds, as {@link
+     * #effectiveValidity} gives it; null: not live) holds at {@code t}: {@code from <= t < until}, an
+     * open bound always holding. The one test of valid time behind every valid-at question
+     * (FactValidAt, current, contradictions, search and brief).
+     */
+    public static boolean holdsAt(long[] v, long t) {
+        return v != null && v[0] <= t && t < v[1];
+    }
+
     private static final String INVALIDATES = dev.palimpsest.model.RefRole.INVALIDATES.value();
     private static final String INVALIDATED_BY = dev.palimpsest.model.RefRole.INVALIDATED_BY.value();
 
