@@ -323,6 +323,30 @@ public final class PredicateIndex {
     }
 
     /**
+     * The states at {@code at} of the facts live there whose version cites {@code target} with a ref
+     * of one of {@code roles}, in id order (what a revision of {@code target} is checked against).
+     */
+    public synchronized List<FactState> liveCiters(String target, ObjectId at, Set<String> roles) {
+        catchUp(at);
+        List<String> ids = new ArrayList<>(citedBy.getOrDefault(target, Set.of()));
+        java.util.Collections.sort(ids);
+        List<FactState> out = new ArrayList<>();
+        for (String citer : ids) {
+            FactState st = state(FactId.of(citer), at);
+            if (st == null || !st.live()) {
+                continue;
+            }
+            for (RefPin r : st.refs()) {
+                if (r.target().equals(target) && roles.contains(r.role())) {
+                    out.add(st);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The validity of the fact live at {@code at} with succession applied, as {@code {from, until}}
      * in epoch seconds (open bounds {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE}), or null when
      * the fact is not live there (never written, retracted, removed). The end is the earliest of the
@@ -377,6 +401,8 @@ public final class PredicateIndex {
 
     private static final String INVALIDATES = dev.palimpsest.model.RefRole.INVALIDATES.value();
     private static final String INVALIDATED_BY = dev.palimpsest.model.RefRole.INVALIDATED_BY.value();
+    /** The two succession roles, as {@link #liveCiters} takes them. */
+    public static final Set<String> SUCCESSION_ROLES = Set.of(INVALIDATES, INVALIDATED_BY);
 
     /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
     public synchronized ObjectId genesis() {
