@@ -55,7 +55,7 @@ public final class SuccessionCheck implements AuditCheck {
         }
         for (Revision r : revisions(c)) {
             List<Fact> citers = new ArrayList<>();
-            for (FactState st : index().liveCiters(r.now().id().value(), c.parent(), PredicateIndex.SUCCESSION_ROLES)) {
+            for (FactState st : index().liveSuccessionCiters(r.now().id().value(), c.parent())) {
                 Fact f = c.fact(st.blob());
                 if (f != null) {
                     citers.add(f);

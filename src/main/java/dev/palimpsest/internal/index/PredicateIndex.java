@@ -39,6 +39,8 @@ public final class PredicateIndex {
     private final CommitGraph graph = new CommitGraph();
     private final Map<String, FactTimeline> facts = new HashMap<>();
     private final Map<String, Set<String>> citedBy = new HashMap<>();
+    /** The part of {@link #citedBy} by succession refs ({@code invalidates}, {@code invalidated_by}): few, so valid time stays cheap for much-cited facts. */
+    private final Map<String, Set<String>> succeededBy = new HashMap<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
@@ -323,12 +325,13 @@ public final class PredicateIndex {
     }
 
     /**
-     * The states at {@code at} of the facts live there whose version cites {@code target} with a ref
-     * of one of {@code roles}, in id order (what a revision of {@code target} is checked against).
+     * The states at {@code at} of the facts live there whose version cites {@code target} with a
+     * succession ref ({@code invalidates}, {@code invalidated_by}), in id order: what a revision of
+     * {@code target}'s validity is checked against.
      */
-    public synchronized List<FactState> liveCiters(String target, ObjectId at, Set<String> roles) {
+    public synchronized List<FactState> liveSuccessionCiters(String target, ObjectId at) {
         catchUp(at);
-        List<String> ids = new ArrayList<>(citedBy.getOrDefault(target, Set.of()));
+        List<String> ids = new ArrayList<>(succeededBy.getOrDefault(target, Set.of()));
         java.util.Collections.sort(ids);
         List<FactState> out = new ArrayList<>();
         for (String citer : ids) {
@@ -337,7 +340,7 @@ public final class PredicateIndex {
                 continue;
             }
             for (RefPin r : st.refs()) {
-                if (r.target().equals(target) && roles.contains(r.role())) {
+                if (r.target().equals(target) && SUCCESSION_ROLES.contains(r.role())) {
                     out.add(st);
                     break;
                 }
@@ -363,7 +366,7 @@ public final class PredicateIndex {
         }
         long from = st.validFrom();
         long until = st.validUntil();
-        Set<String> citers = citedBy.get(id);
+        Set<String> citers = succeededBy.get(id);
         if (citers != null) {
             for (String citer : citers) {
                 FactState c = state(FactId.of(citer), at);
@@ -401,8 +404,7 @@ public final class PredicateIndex {
 
     private static final String INVALIDATES = dev.palimpsest.model.RefRole.INVALIDATES.value();
     private static final String INVALIDATED_BY = dev.palimpsest.model.RefRole.INVALIDATED_BY.value();
-    /** The two succession roles, as {@link #liveCiters} takes them. */
-    public static final Set<String> SUCCESSION_ROLES = Set.of(INVALIDATES, INVALIDATED_BY);
+    private static final Set<String> SUCCESSION_ROLES = Set.of(INVALIDATES, INVALIDATED_BY);
 
     /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
     public synchronized ObjectId genesis() {
@@ -578,6 +580,9 @@ public final class PredicateIndex {
             facts.computeIfAbsent(en.getKey(), k -> new FactTimeline()).add(n.chain(), n.pos(), en.getValue());
             for (RefPin r : en.getValue().refs()) {
                 citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                if (SUCCESSION_ROLES.contains(r.role())) {
+                    succeededBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                }
             }
         }
         order.add(e);

@@ -312,8 +312,7 @@ final class ReferenceGate {
      */
     private List<Fact> successionCiters(FactId id) {
         List<Fact> out = new ArrayList<>();
-        for (dev.palimpsest.internal.index.FactState st : index.liveCiters(id.value(), parent.commit(),
-                PredicateIndex.SUCCESSION_ROLES)) {
+        for (dev.palimpsest.internal.index.FactState st : index.liveSuccessionCiters(id.value(), parent.commit())) {
             try {
                 out.add(FactCodec.decodeFact(parent.read(st.blob()), "a claim citing " + id, repo.vault()));
             } catch (FormatException | RuntimeException e) {
