@@ -175,6 +175,27 @@ class ValidTimeRecallTest {
     }
 
     @Test
+    void aValidTimeSearchFindsTheValidFactsBelowManyBetterTextHitsThatWereNotValidThen() throws Exception {
+        try (Store s = init()) {
+            var t = s.begin(ALICE);
+            for (int i = 0; i < 300; i++) {
+                t.assertFact(FactSpec.of(Kind.CLAIM, "Lighthouse " + i + ": lighthouse lit.").id(FactId.of("old-" + i))
+                        .validUntil(PARIS_CLOSED));
+            }
+            for (int i = 0; i < 3; i++) {
+                t.assertFact(FactSpec.of(Kind.CLAIM, "In the harbour, keepers repainted the tall old lighthouse white, "
+                        + "part " + i + ".").id(FactId.of("now-" + i)));
+            }
+            t.commit();
+            SearchQuery q = SearchQuery.builder("lighthouse").limit(5).hops(0).build();
+            assertThat(ids(s.recall().search(q))).as("unfiltered, the short old facts rank first")
+                    .allMatch(id -> id.startsWith("old-"));
+            assertThat(ids(s.recall().search(q.toBuilder().validAt(Y2022).build())))
+                    .containsExactlyInAnyOrder("now-0", "now-1", "now-2");
+        }
+    }
+
+    @Test
     void supersedeTakesAValidity() throws Exception {
         try (Store s = init()) {
             var t = s.begin(ALICE);

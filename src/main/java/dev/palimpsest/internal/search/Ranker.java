@@ -92,6 +92,8 @@ public final class Ranker {
     public static final double HOP_DECAY = 0.45;
     private static final int ENTITY_CAP = 1000;
     private static final int NEIGHBOUR_CAP = 200;
+    /** The widest text pool a question at a valid time draws while what is valid then is too few. */
+    private static final int MAX_POOL = 1 << 16;
 
     /** Hops start from at most this many of the previous level's best hits. */
     public static final int HOP_PARENTS = 10;
@@ -411,8 +413,19 @@ public final class Ranker {
     private TextBand textBand(IndexSearcher s, SearchQuery q, Query words, List<Query> filters,
             Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
             java.util.function.Predicate<String> shown) throws IOException {
-        int n = q.limit() * 3 + 20;
-        List<ScoreDoc> lexical = live(s.search(query(words, filters), n, BY_SCORE_THEN_ID, true), stored, shown);
+        int want = q.limit() * 3 + 20;
+        int n = want;
+        List<ScoreDoc> lexical;
+        while (true) {
+            TopDocs top = s.search(query(words, filters), n, BY_SCORE_THEN_ID, true);
+            lexical = live(top, stored, shown);
+            // a question at a valid time drops what was not valid then after ranking: widen the pool until
+            // it keeps as many as it wants, or holds every match
+            if (q.validTime().isEmpty() || lexical.size() >= want || top.scoreDocs.length < n || n >= MAX_POOL) {
+                break;
+            }
+            n = Math.min(MAX_POOL, n * 4);
+        }
         List<ScoreDoc> semantic = semantic(s, q.text(), filters, n, stored, shown);
         Map<Integer, Double> relevance = new HashMap<>();
         Map<Integer, Channel> channel = new HashMap<>();
