@@ -272,8 +272,7 @@ public final class Claims {
 
     /** The claims' validity, succession applied, at commit number {@code seq}. */
     private ClaimQueries.Validities validities(ClaimQueries q, int seq) {
-        CommitId c = CommitId.of(q.index().commitAt(seq).name());
-        return id -> store.effectiveValidity(id, c);
+        return store.validities(CommitId.of(q.index().commitAt(seq).name()));
     }
 
     /**
@@ -468,7 +467,7 @@ public final class Claims {
         long t = validAt.get().getEpochSecond();
         return all.stream().filter(v -> {
             long[] own = store.ownValidity(v.id().value(), c);
-            return own != null && own[0] <= t && t < own[1];
+            return dev.palimpsest.internal.index.PredicateIndex.holdsAt(own, t);
         }).toList();
     }
 

@@ -111,7 +111,11 @@ public final class Recall {
      * key the text names); the spelling channel corrects only words that are no word of the index
      * (character trigrams of subject and object keys, Dice similarity at least 0.5), scoring {@code
      * 0.9 * similarity}; each hop multiplies the parent's score by 0.45, following refs and receipt
-     * members and claim entities in both directions. No query text and no entity: an empty list.
+     * members and claim entities in both directions. Asked at a valid time ({@link
+     * SearchQuery#validTime()}), only facts valid in the world then are hits, and hops go only through
+     * them: their validity at the commit, succession applied, holds at that instant (as {@link
+     * Store#factValidAt} answers; an open bound always holds). No query text and no entity: an empty
+     * list.
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */
@@ -127,7 +131,7 @@ public final class Recall {
                 open();
                 r = ranker;
             }
-            return r.search(q, seq).stream().map(Ranker.Found::hit).toList();
+            return r.search(q, seq, validities(seq)).stream().map(Ranker.Found::hit).toList();
         });
     }
 
@@ -229,8 +233,11 @@ public final class Recall {
      * The brief of {@code r} at its commit ({@link BriefRequest#commit()}; none: the tip of main when asked): sections "Known facts (with
      * provenance)", "Contradictions — same subject and predicate, different values" and "Superseded
      * or retracted — do not re-derive these", in that priority, fitted to {@code r.maxTokens()}
-     * cl100k_base tokens by dropping whole entries from the tail. Empty (no sections) when there is
-     * nothing to be relevant to.
+     * cl100k_base tokens by dropping whole entries from the tail. A fact whose validity is not open
+     * at both ends says so ({@code (valid 2021-01-01 → 2023-03-01)}, {@code (valid since ...)}, {@code
+     * (valid until ...)}); asked at a valid time ({@link BriefRequest#validTime()}), the known facts
+     * and the contradictions hold only what was valid then, as {@link #search} filters. Empty (no
+     * sections) when there is nothing to be relevant to.
      *
      * @throws NotFoundException when the commit is not on main's first-parent history
      */
@@ -247,8 +254,13 @@ public final class Recall {
                 open();
                 b = briefs;
             }
-            return b.brief(r, seq);
+            return b.brief(r, seq, validities(seq));
         });
+    }
+
+    /** Each fact's validity at commit number {@code seq}, succession applied (what {@link Store#factValidAt} tests). */
+    private ClaimQueries.Validities validities(int seq) {
+        return store.validities(CommitId.of(open().claims().commitAt(seq).name()));
     }
 
     private int seq(CommitId at) throws NotFoundException {

@@ -392,6 +392,11 @@ public final class Store implements AutoCloseable {
         return index.effectiveValidity(id, ObjectId.fromString(at.hex()));
     }
 
+    /** Every fact's effective validity at {@code at} (null when not live there): what each valid-at question filters by. */
+    dev.palimpsest.internal.claims.ClaimQueries.Validities validities(CommitId at) {
+        return id -> effectiveValidity(id, at);
+    }
+
     /**
      * The fact's validity at commit {@code at} with succession applied (its {@code valid_until}
      * closed early by the claims that invalidate it there); empty when the fact is not live at

@@ -41,6 +41,9 @@ final class ConsolidateCommands {
         @Mixin
         RefOptions refs;
 
+        @Mixin
+        Shared.ValidTime validTime;
+
         @Override
         public Integer call() throws Exception {
             FactId superseded = Parse.fact("OLD", old);
@@ -48,8 +51,8 @@ final class ConsolidateCommands {
             String text = TextInput.body(body, stdin(), home());
             try (Store store = open()) {
                 Transaction tx = store.begin(Parse.actor("--actor", actor.name));
-                FactId fid = tx.supersede(superseded, WriteOutput.spec(Parse.kind(kind), text, given, confidence,
-                        refs.specs(store)));
+                FactId fid = tx.supersede(superseded, validTime.apply(WriteOutput.spec(Parse.kind(kind), text, given,
+                        confidence, refs.specs(store))));
                 CommitResult r = refs.commit(tx, given, fid);
                 WriteOutput.print(this, fid, r);
             }

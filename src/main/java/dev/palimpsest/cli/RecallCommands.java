@@ -67,6 +67,9 @@ final class RecallCommands {
         @Option(names = "--run", paramLabel = "R", description = "Only facts learned by this agent run.")
         String run;
 
+        @Mixin
+        Shared.ValidAt validAt;
+
         @Override
         public Integer call() throws Exception {
             if (limit < 1 || limit > SearchQuery.MAX_LIMIT) {
@@ -84,6 +87,7 @@ final class RecallCommands {
             Kind k = kind == null ? null : Parse.kind(kind);
             ActorName a = actor == null ? null : Parse.actor("--actor", actor);
             String r = run == null ? null : TextInput.arg("--run", run);
+            Optional<java.time.Instant> valid = validAt.instant();
             try (Store store = open()) {
                 CommitId c = at(store, at);
                 SearchQuery.Builder sq = SearchQuery.builder().entities(es).at(c).limit(limit).hops(hops);
@@ -91,6 +95,7 @@ final class RecallCommands {
                 Optional.ofNullable(k).ifPresent(sq::kind);
                 Optional.ofNullable(a).ifPresent(sq::actor);
                 Optional.ofNullable(r).ifPresent(sq::run);
+                valid.ifPresent(sq::validAt);
                 List<SearchHit> hits = store.recall().search(sq.build());
                 printJson(hits.stream().map(RecallCommands::hit).toList());
             }
@@ -188,6 +193,9 @@ final class RecallCommands {
                         + " (default 5); the rest are counted.")
         int maxDeadEnds;
 
+        @Mixin
+        Shared.ValidAt validAt;
+
         @Override
         public Integer call() throws Exception {
             if (maxTokens < 0) {
@@ -200,11 +208,13 @@ final class RecallCommands {
             }
             String q = query == null ? null : TextInput.arg("--query", query);
             List<String> es = entities(entities);
+            Optional<java.time.Instant> valid = validAt.instant();
             try (Store store = open()) {
                 CommitId c = at(store, at);
                 BriefRequest.Builder br = BriefRequest.builder().entities(es).at(c).maxTokens(maxTokens)
                         .maxDeadEnds(maxDeadEnds);
                 Optional.ofNullable(q).ifPresent(br::query);
+                valid.ifPresent(br::validAt);
                 Brief b = store.recall().brief(br.build());
                 if (json()) {
                     Map<String, Object> m = new LinkedHashMap<>();

@@ -29,6 +29,7 @@ final class RecallTools {
                         Schema.input().strings("entity", ENTITIES, 0)
                                 .string("query", "Free text.", false)
                                 .string("at", ReadTools.AT, false)
+                                .string("valid_at", ReadTools.VALID_AT, false)
                                 .integer("max_tokens", "Token budget (default: none).", 0)
                                 .integer("max_dead_ends", "Most dead ends (default 5).", 0),
                         Schema.output().field("sections", "array").field("omitted", "integer").field("budget", "integer")
@@ -42,7 +43,8 @@ final class RecallTools {
                                 .integer("hops", "Ref hops from the direct hits (default 1).", 0, 2)
                                 .string("kind", "Only facts of this kind.", false)
                                 .string("actor", "Only versions by this actor.", false)
-                                .string("run", "Only facts of this agent run.", false),
+                                .string("run", "Only facts of this agent run.", false)
+                                .string("valid_at", ReadTools.VALID_AT, false),
                         Schema.output().field("hits", "array"),
                         a -> search(store, a)),
                 knownEntities(s));
@@ -79,6 +81,7 @@ final class RecallTools {
         BriefRequest.Builder r = BriefRequest.builder().entities(a.texts("entity")).at(a.at(store))
                 .maxTokens(a.count("max_tokens", 0)).maxDeadEnds(a.count("max_dead_ends", BriefRequest.DEFAULT_MAX_DEAD_ENDS));
         Optional.ofNullable(a.optText("query")).ifPresent(r::query);
+        Optional.ofNullable(a.optValidTime("valid_at")).ifPresent(r::validAt);
         Brief b = store.recall().brief(r.build());
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> sections = new ArrayList<>();
@@ -101,6 +104,7 @@ final class RecallTools {
         Kind k = kind == null ? null : Args.parse("kind", kind, Kind::of);
         String actor = a.optText("actor");
         ActorName who = actor == null ? null : Args.parse("actor", actor, ActorName::of);
+        java.time.Instant validAt = a.optValidTime("valid_at");
         SearchQuery q;
         try {
             SearchQuery.Builder b = SearchQuery.builder().entities(a.texts("entity")).at(a.at(store))
@@ -109,6 +113,7 @@ final class RecallTools {
             Optional.ofNullable(k).ifPresent(b::kind);
             Optional.ofNullable(who).ifPresent(b::actor);
             Optional.ofNullable(a.optText("run")).ifPresent(b::run);
+            Optional.ofNullable(validAt).ifPresent(b::validAt);
             q = b.build();
         } catch (IllegalArgumentException e) {
             throw Args.invalid("query", e.getMessage());

@@ -59,7 +59,8 @@ final class WriteTools {
                                 .strings("refs", REFS, 0).stringMap("quotes", QUOTES)
                                 .bool("sensitive", ForgetTools.SENSITIVE)
                                 .bool("plaintext", ForgetTools.PLAINTEXT)
-                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false),
+                                .string("retain_until", ForgetTools.RETAIN_UNTIL, false)
+                                .string("valid", VALID, false),
                         written(), false, a -> supersede(s, a)),
                 ToolDef.write("retract", "Retract facts", "Mark live facts false, with the reason; the cascade"
                         + " retracts or revises what rests on them. Try dry_run first.",

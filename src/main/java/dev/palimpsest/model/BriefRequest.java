@@ -8,24 +8,25 @@ import java.util.Optional;
 
 /**
  * What a brief is about: entities and/or free text, at the tip of main or at one commit, fitted to
- * {@code maxTokens} (0: no budget), with at most {@code maxDeadEnds} dead ends. Made by {@link
- * #builder()}:
+ * {@code maxTokens} (0: no budget), with at most {@code maxDeadEnds} dead ends, optionally only what
+ * was valid in the world at one instant ({@link Builder#validAt}). Made by {@link #builder()}:
  *
  * <pre>{@code
  * BriefRequest r = BriefRequest.builder().entity("auth-service").query("timeouts").maxTokens(800).build();
  * }</pre>
  *
  * <p>Immutable and thread-safe. The record's components keep their v1 meaning, where a {@code
- * query} of null is "no text" and an {@code at} of null is the tip of main; read them through
- * {@link #commit()} and the accessors.
+ * query} of null is "no text", an {@code at} of null is the tip of main and a {@code validAt} of null
+ * is any valid time; read them through {@link #commit()}, {@link #validTime()} and the accessors.
  */
-public record BriefRequest(List<String> entities, String query, CommitId at, int maxTokens, int maxDeadEnds) {
+public record BriefRequest(List<String> entities, String query, CommitId at, int maxTokens, int maxDeadEnds,
+        java.time.Instant validAt) {
     /** The default cap of the dead-ends section. */
     public static final int DEFAULT_MAX_DEAD_ENDS = 5;
 
     /**
-     * The v1 constructor: {@code entities} null for none, {@code query} null for none, {@code at}
-     * null for the tip of main.
+     * The canonical constructor: {@code entities} null for none, {@code query} null for none, {@code
+     * at} null for the tip of main, {@code validAt} null for any valid time.
      *
      * @deprecated positional arguments with null for "none" and "latest"; use {@link #builder()}. The
      *     record becomes a class built only by its builder when this is removed.
@@ -46,6 +47,17 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         }
     }
 
+    /**
+     * The v1 constructor, at any valid time: {@code entities} null for none, {@code query} null for
+     * none, {@code at} null for the tip of main.
+     *
+     * @deprecated positional arguments with null for "none" and "latest"; use {@link #builder()}.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
+    public BriefRequest(List<String> entities, String query, CommitId at, int maxTokens, int maxDeadEnds) {
+        this(entities, query, at, maxTokens, maxDeadEnds, null);
+    }
+
     /** A builder of a brief about nothing yet, at the tip of main, without a budget, with the default dead-ends cap. */
     public static Builder builder() {
         return new Builder();
@@ -59,6 +71,7 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         b.at = at;
         b.maxTokens = maxTokens;
         b.maxDeadEnds = maxDeadEnds;
+        b.validAt = validAt;
         return b;
     }
 
@@ -69,17 +82,17 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public static BriefRequest of(List<String> entities) {
-        return new BriefRequest(entities, null, null, 0, DEFAULT_MAX_DEAD_ENDS);
+        return new BriefRequest(entities, null, null, 0, DEFAULT_MAX_DEAD_ENDS, null);
     }
 
     /** The same request with another budget. */
     public BriefRequest withMaxTokens(int tokens) {
-        return new BriefRequest(entities, query, at, tokens, maxDeadEnds);
+        return new BriefRequest(entities, query, at, tokens, maxDeadEnds, validAt);
     }
 
     /** The same request with another dead-ends cap. */
     public BriefRequest withMaxDeadEnds(int cap) {
-        return new BriefRequest(entities, query, at, maxTokens, cap);
+        return new BriefRequest(entities, query, at, maxTokens, cap, validAt);
     }
 
     /**
@@ -90,12 +103,20 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public BriefRequest at(CommitId c) {
-        return new BriefRequest(entities, query, c, maxTokens, maxDeadEnds);
+        return new BriefRequest(entities, query, c, maxTokens, maxDeadEnds, validAt);
     }
 
     /** The commit the brief is made at; empty for the tip of main (resolved when it is asked). */
     public Optional<CommitId> commit() {
         return Optional.ofNullable(at);
+    }
+
+    /**
+     * The instant in valid time the brief's facts and contradictions must be valid at (succession
+     * applied); empty for any time.
+     */
+    public Optional<java.time.Instant> validTime() {
+        return Optional.ofNullable(validAt);
     }
 
     /** True when there is nothing to be relevant to: no query text and no entity. */
@@ -115,6 +136,7 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
         private CommitId at;
         private int maxTokens;
         private int maxDeadEnds = DEFAULT_MAX_DEAD_ENDS;
+        private java.time.Instant validAt;
 
         private Builder() {
         }
@@ -157,9 +179,18 @@ public record BriefRequest(List<String> entities, String query, CommitId at, int
             return this;
         }
 
+        /**
+         * Only what was valid in the world at {@code instant}: known facts and contradictions whose
+         * validity at the brief's commit, succession applied, holds then (an open bound always holds).
+         */
+        public Builder validAt(java.time.Instant instant) {
+            validAt = Objects.requireNonNull(instant, "instant");
+            return this;
+        }
+
         /** The request. */
         public BriefRequest build() {
-            return new BriefRequest(entities, query, at, maxTokens, maxDeadEnds);
+            return new BriefRequest(entities, query, at, maxTokens, maxDeadEnds, validAt);
         }
     }
 }

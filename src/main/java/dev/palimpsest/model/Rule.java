@@ -64,7 +64,7 @@ public enum Rule {
             "a valid_from or valid_until that is not an ISO-8601 UTC instant in whole seconds (years 1 to 9999) in canonical form"),
     VALID_TIME_INVERTED("valid-time-inverted", Where.BOTH, "a validity whose valid_from is not before its valid_until"),
     INVALID_SUCCESSION("invalid-succession", Where.BOTH,
-            "an invalidates or invalidated_by ref that does not join two claims on one subject and predicate in valid-time order"),
+            "an invalidates or invalidated_by ref that does not join two claims on one subject and predicate in valid-time order, also after a revision of either claim's validity"),
     FILE_SOURCE_REQUIRED("file-source-required", Where.BOTH, "a produced file's record without a source ref"),
     FILE_PARENT_NOT_FILE("file-parent-not-file", Where.GATE, "a produced file's parent is not a produced file"),
     INVALID_FILE_RECORD("invalid-file-record", Where.BOTH,

@@ -10,7 +10,8 @@ import java.util.Optional;
  * A recall question: free text and/or entities the caller knows are relevant, asked at the tip of
  * main or at one commit, returning at most {@code limit} hits after following up to {@code hops}
  * graph hops (0, 1 or 2), optionally narrowed by kind, subject, predicate, actor and run (subject
- * and predicate match by their {@link EntityKey}). Made by {@link #builder(String)} or {@link
+ * and predicate match by their {@link EntityKey}) and to the facts valid in the world at one instant
+ * ({@link Builder#validAt}). Made by {@link #builder(String)} or {@link
  * #builder()}:
  *
  * <pre>{@code
@@ -18,11 +19,11 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>Immutable and thread-safe. The record's components keep their v1 meaning, where null is
- * "none" (no text, no filter) and an {@code at} of null is the tip of main; read them through
- * {@link #text()}, {@link #commit()} and the accessors.
+ * "none" (no text, no filter, any valid time) and an {@code at} of null is the tip of main; read them
+ * through {@link #text()}, {@link #commit()}, {@link #validTime()} and the accessors.
  */
 public record SearchQuery(String query, List<String> entities, CommitId at, int limit, int hops, Kind kind,
-        String subject, String predicate, ActorName actor, String run) {
+        String subject, String predicate, ActorName actor, String run, java.time.Instant validAt) {
     /** The default number of hits. */
     public static final int DEFAULT_LIMIT = 10;
     /** The largest number of hits one question may ask for. */
@@ -31,10 +32,10 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
     public static final int DEFAULT_HOPS = 1;
 
     /**
-     * The v1 constructor: {@code query} null or blank for none, {@code entities} null for none, {@code
-     * at} null for the tip of main, filters null for any.
+     * The canonical constructor: {@code query} null or blank for none, {@code entities} null for none,
+     * {@code at} null for the tip of main, filters null for any, {@code validAt} null for any valid time.
      *
-     * @deprecated ten positional arguments, most of them null; use {@link #builder(String)} or
+     * @deprecated eleven positional arguments, most of them null; use {@link #builder(String)} or
      *     {@link #builder()}. The record becomes a class built only by its builder when this is removed.
      */
     @Deprecated(since = "0.2", forRemoval = true)
@@ -51,6 +52,19 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
         if (hops < 0 || hops > 2) {
             throw new IllegalArgumentException("hops must be 0, 1 or 2, got " + hops);
         }
+    }
+
+    /**
+     * The v1 constructor, asking at any valid time: {@code query} null or blank for none, {@code
+     * entities} null for none, {@code at} null for the tip of main, filters null for any.
+     *
+     * @deprecated ten positional arguments, most of them null; use {@link #builder(String)} or
+     *     {@link #builder()}.
+     */
+    @Deprecated(since = "0.2", forRemoval = true)
+    public SearchQuery(String query, List<String> entities, CommitId at, int limit, int hops, Kind kind,
+            String subject, String predicate, ActorName actor, String run) {
+        this(query, entities, at, limit, hops, kind, subject, predicate, actor, run, null);
     }
 
     /** A builder of a question with free text {@code text} (blank: none), at the tip of main, with the defaults. */
@@ -76,6 +90,7 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
         b.predicate = predicate;
         b.actor = actor;
         b.run = run;
+        b.validAt = validAt;
         return b;
     }
 
@@ -87,7 +102,7 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public static SearchQuery of(String query, List<String> entities) {
-        return new SearchQuery(query, entities, null, DEFAULT_LIMIT, DEFAULT_HOPS, null, null, null, null, null);
+        return new SearchQuery(query, entities, null, DEFAULT_LIMIT, DEFAULT_HOPS, null, null, null, null, null, null);
     }
 
     /**
@@ -98,17 +113,25 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public SearchQuery at(CommitId c) {
-        return new SearchQuery(query, entities, c, limit, hops, kind, subject, predicate, actor, run);
+        return new SearchQuery(query, entities, c, limit, hops, kind, subject, predicate, actor, run, validAt);
     }
 
     /** The same question with another limit and number of hops. */
     public SearchQuery with(int newLimit, int newHops) {
-        return new SearchQuery(query, entities, at, newLimit, newHops, kind, subject, predicate, actor, run);
+        return new SearchQuery(query, entities, at, newLimit, newHops, kind, subject, predicate, actor, run, validAt);
     }
 
     /** The commit the question is asked at; empty for the tip of main (resolved when it is asked). */
     public Optional<CommitId> commit() {
         return Optional.ofNullable(at);
+    }
+
+    /**
+     * The instant in valid time the hits must be valid at (succession applied, as {@code
+     * Store.factValidAt} answers); empty for any time.
+     */
+    public Optional<java.time.Instant> validTime() {
+        return Optional.ofNullable(validAt);
     }
 
     /** True when there is nothing to be relevant to: no query text and no entity. */
@@ -138,6 +161,7 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
         private String predicate;
         private ActorName actor;
         private String run;
+        private java.time.Instant validAt;
 
         private Builder() {
         }
@@ -210,9 +234,18 @@ public record SearchQuery(String query, List<String> entities, CommitId at, int 
             return this;
         }
 
+        /**
+         * Only facts valid in the world at {@code instant}: live at the commit asked at, with a
+         * validity there, succession applied, that holds at the instant (an open bound always holds).
+         */
+        public Builder validAt(java.time.Instant instant) {
+            validAt = Objects.requireNonNull(instant, "instant");
+            return this;
+        }
+
         /** The question. */
         public SearchQuery build() {
-            return new SearchQuery(query, entities, at, limit, hops, kind, subject, predicate, actor, run);
+            return new SearchQuery(query, entities, at, limit, hops, kind, subject, predicate, actor, run, validAt);
         }
     }
 }

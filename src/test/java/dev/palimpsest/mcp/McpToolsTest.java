@@ -151,6 +151,33 @@ class McpToolsTest {
     }
 
     @Test
+    void searchAndBriefAskInValidTimeAndSupersedeTakesAValidity() throws Exception {
+        ok("claim", Map.of("id", "c-ada", "subject", "acme", "predicate", "ceo", "object", "Ada", "sources",
+                List.of("pmid-1")));
+        ok("claim", Map.of("id", "c-bob", "subject", "acme", "predicate", "ceo", "object", "Bob", "sources",
+                List.of("pmid-1"), "valid", "2021-03-01"));
+        ok("assert", Map.of("id", "old-hq", "body", "Acme's head office is in Leeds."));
+        ok("supersede", Map.of("old", "old-hq", "id", "hq", "body", "Acme's head office is in York.",
+                "valid", "2020-01-01/2030-01-01"));
+        assertThat(ok("valid", Map.of("id", "hq", "valid_at", "2031-01-01")).get("valid").asBoolean()).isFalse();
+        assertThat(ok("search", Map.of("entity", List.of("acme"), "hops", 0, "valid_at", "2019-06-01")).get("hits"))
+                .extracting(h -> h.get("id").asText()).contains("c-ada").doesNotContain("c-bob");
+        assertThat(ok("search", Map.of("entity", List.of("acme"), "hops", 0, "valid_at", "2022-01-01")).get("hits"))
+                .extracting(h -> h.get("id").asText()).contains("c-bob", "hq").doesNotContain("c-ada");
+        McpSchema.CallToolResult brief = call("brief", Map.of("entity", List.of("acme"), "valid_at", "2022-01-01"));
+        assertThat(brief.isError()).isFalse();
+        String text = ((McpSchema.TextContent) brief.content().get(0)).text();
+        assertThat(text).contains("c-bob: acme ceo Bob (valid since 2021-03-01)")
+                .contains("(valid 2020-01-01 → 2030-01-01)").doesNotContain("c-ada");
+        assertThat(error("search", Map.of("entity", List.of("acme"), "valid_at", "soon")).get("violations").get(0)
+                .get("rule").asText()).isEqualTo("valid-time-malformed");
+        assertThat(error("brief", Map.of("entity", List.of("acme"), "valid_at", "soon")).get("violations").get(0)
+                .get("subject").asText()).isEqualTo("valid_at");
+        assertThat(error("supersede", Map.of("old", "hq", "body", "Elsewhere.", "valid", "2030-01-01/2020-01-01"))
+                .get("violations").get(0).get("rule").asText()).isEqualTo("valid-time-inverted");
+    }
+
+    @Test
     void briefSaysItsTextOnceAsTheTextContentBesideTheStructuredSections() throws Exception {
         ok("claim", Map.of("subject", "auth-service", "predicate", "times out after", "object", "30s", "sources",
                 List.of("pmid-1")));

@@ -15,6 +15,7 @@ import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.SearchQuery;
 import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.testing.Seed;
 import dev.palimpsest.testing.Seeds;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Model-based, both time axes: random histories of claims and plain facts with random validity
  * (often starting long before they are written: late arrivals), successions and retractions, each
  * commit dated by a test clock; then, at every commit, {@code FactValidAt} of every fact at many
- * instants, {@code current --valid-at} of every subject, {@code contradictions --valid-at}, and
+ * instants, {@code current --valid-at} and {@code search --valid-at} of every subject, {@code
+ * contradictions --valid-at}, {@code search --valid-at} by text, and
  * {@code --as-of} around every commit's time, compared with a naive in-memory bitemporal model. The
  * seed comes from {@link Seeds}; {@code -Dpalimpsest.seed=N} replays a run.
  */
@@ -231,6 +233,11 @@ class BitemporalModelTest {
                         .map(m -> m.id).collect(Collectors.toCollection(TreeSet::new));
                 assertThat(q.current(subject)).extracting(v -> v.id().value()).as("current %s --valid-at %s %s",
                         subject, Instant.ofEpochSecond(t), at).containsExactlyInAnyOrderElementsOf(expected);
+                SearchQuery named = SearchQuery.builder().entity(subject).hops(0).limit(SearchQuery.MAX_LIMIT).at(c)
+                        .validAt(Instant.ofEpochSecond(t)).build();
+                assertThat(s.recall().search(named)).extracting(h -> h.id().value()).filteredOn(id -> id.startsWith("c"))
+                        .as("search --entity %s --valid-at %s %s", subject, Instant.ofEpochSecond(t), at)
+                        .containsExactlyInAnyOrderElementsOf(expected);
                 long objects = facts.values().stream().filter(m -> expected.contains(m.id)).map(m -> m.o).distinct()
                         .count();
                 if (objects > 1) {
@@ -243,6 +250,13 @@ class BitemporalModelTest {
                         .collect(Collectors.toCollection(TreeSet::new)));
             }
             assertThat(found).as("contradictions --valid-at %s %s", Instant.ofEpochSecond(t), at).isEqualTo(groups);
+            Set<String> notes = facts.values().stream().filter(m -> m.s == null && validAt(m, t, k)).map(m -> m.id)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            SearchQuery text = SearchQuery.builder("note").hops(0).limit(SearchQuery.MAX_LIMIT).at(c)
+                    .validAt(Instant.ofEpochSecond(t)).build();
+            assertThat(s.recall().search(text)).extracting(h -> h.id().value()).filteredOn(id -> id.startsWith("n"))
+                    .as("search note --valid-at %s %s", Instant.ofEpochSecond(t), at)
+                    .containsExactlyInAnyOrderElementsOf(notes);
         }
     }
 }

@@ -42,12 +42,13 @@ public final class AuditEngine {
 
     /**
      * The built-in checks and the rules that need history beyond the parent's tree (forget,
-     * supersession) on {@code repo}; {@code checkVault}: also its key vault.
+     * supersession, succession on a revision) on {@code repo}; {@code checkVault}: also its key vault.
      */
     public static List<AuditCheck> standardChecks(GitRepo repo, boolean checkVault) {
         List<AuditCheck> all = new java.util.ArrayList<>(standardChecks());
         all.add(new ForgetCheck(repo, checkVault));
         all.add(new SupersessionCheck(repo));
+        all.add(new SuccessionCheck(repo));
         all.add(new RoleCheck(repo));
         return all;
     }

@@ -36,13 +36,18 @@ public final class ClaimQueries {
      */
     public interface Validities {
         long[] of(String id);
+
+        /** True when claim or fact {@code id} is live and valid at {@code t} (epoch seconds), by {@link dev.palimpsest.internal.index.PredicateIndex#holdsAt}. */
+        default boolean holdsAt(String id, long t) {
+            return dev.palimpsest.internal.index.PredicateIndex.holdsAt(of(id), t);
+        }
     }
 
     /** Every claim valid at every instant: what a store without valid time states. */
     public static final Validities ALWAYS = id -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
 
     private static boolean validAt(long[] v, Long t) {
-        return t == null || v != null && v[0] <= t && t < v[1];
+        return t == null || dev.palimpsest.internal.index.PredicateIndex.holdsAt(v, t);
     }
 
     private static boolean overlap(long[] a, long[] b) {

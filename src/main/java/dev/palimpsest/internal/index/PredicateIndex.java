@@ -39,6 +39,8 @@ public final class PredicateIndex {
     private final CommitGraph graph = new CommitGraph();
     private final Map<String, FactTimeline> facts = new HashMap<>();
     private final Map<String, Set<String>> citedBy = new HashMap<>();
+    /** The part of {@link #citedBy} by succession refs ({@code invalidates}, {@code invalidated_by}): few, so valid time stays cheap for much-cited facts. */
+    private final Map<String, Set<String>> succeededBy = new HashMap<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
@@ -323,6 +325,31 @@ public final class PredicateIndex {
     }
 
     /**
+     * The states at {@code at} of the facts live there whose version cites {@code target} with a
+     * succession ref ({@code invalidates}, {@code invalidated_by}), in id order: what a revision of
+     * {@code target}'s validity is checked against.
+     */
+    public synchronized List<FactState> liveSuccessionCiters(String target, ObjectId at) {
+        catchUp(at);
+        List<String> ids = new ArrayList<>(succeededBy.getOrDefault(target, Set.of()));
+        java.util.Collections.sort(ids);
+        List<FactState> out = new ArrayList<>();
+        for (String citer : ids) {
+            FactState st = state(FactId.of(citer), at);
+            if (st == null || !st.live()) {
+                continue;
+            }
+            for (RefPin r : st.refs()) {
+                if (r.target().equals(target) && SUCCESSION_ROLES.contains(r.role())) {
+                    out.add(st);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The validity of the fact live at {@code at} with succession applied, as {@code {from, until}}
      * in epoch seconds (open bounds {@link Long#MIN_VALUE} and {@link Long#MAX_VALUE}), or null when
      * the fact is not live there (never written, retracted, removed). The end is the earliest of the
@@ -339,7 +366,7 @@ public final class PredicateIndex {
         }
         long from = st.validFrom();
         long until = st.validUntil();
-        Set<String> citers = citedBy.get(id);
+        Set<String> citers = succeededBy.get(id);
         if (citers != null) {
             for (String citer : citers) {
                 FactState c = state(FactId.of(citer), at);
@@ -365,8 +392,19 @@ public final class PredicateIndex {
         return new long[] {from, until};
     }
 
+    /**
+     * True when the validity {@code v} ({@code {from, until}} in epoch seconds, as {@link
+     * #effectiveValidity} gives it; null: not live) holds at {@code t}: {@code from <= t < until}, an
+     * open bound always holding. The one test of valid time behind every valid-at question
+     * (FactValidAt, current, contradictions, search and brief).
+     */
+    public static boolean holdsAt(long[] v, long t) {
+        return v != null && v[0] <= t && t < v[1];
+    }
+
     private static final String INVALIDATES = dev.palimpsest.model.RefRole.INVALIDATES.value();
     private static final String INVALIDATED_BY = dev.palimpsest.model.RefRole.INVALIDATED_BY.value();
+    private static final Set<String> SUCCESSION_ROLES = Set.of(INVALIDATES, INVALIDATED_BY);
 
     /** The store's genesis commit (the first indexed commit), or null while nothing is indexed. */
     public synchronized ObjectId genesis() {
@@ -542,6 +580,9 @@ public final class PredicateIndex {
             facts.computeIfAbsent(en.getKey(), k -> new FactTimeline()).add(n.chain(), n.pos(), en.getValue());
             for (RefPin r : en.getValue().refs()) {
                 citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                if (SUCCESSION_ROLES.contains(r.role())) {
+                    succeededBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                }
             }
         }
         order.add(e);

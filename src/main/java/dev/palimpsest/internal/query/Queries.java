@@ -139,8 +139,7 @@ public final class Queries {
             state(id, at); // never written: not found
             return false;
         }
-        long t = instant.getEpochSecond();
-        return v[0] <= t && t < v[1];
+        return PredicateIndex.holdsAt(v, instant.getEpochSecond());
     }
 
     /** {@code {from, until}} in epoch seconds as a {@link dev.palimpsest.model.Validity}. */

@@ -13,7 +13,8 @@ import dev.palimpsest.model.Rule;
  * (kind {@code entity-claim}) with equal subject and predicate keys; the referrer states a
  * {@code valid_from}; an {@code invalidates} target's validity starts before the referrer's (an open
  * start is before every instant), an {@code invalidated_by} target's starts after it. Otherwise
- * {@code invalid-succession}. Stateless; arguments must not be null except {@code target} (its
+ * {@code invalid-succession}. A revision that changes a claim's validity is held to the same order
+ * ({@link #revised}): the succession refs it carries, and those to it from claims live where it lands. Stateless; arguments must not be null except {@code target} (its
  * pinned version did not decode: reported).
  */
 public final class SuccessionRules {
@@ -54,6 +55,36 @@ public final class SuccessionRules {
             return false;
         }
         return true;
+    }
+
+    /**
+     * The succession rule on a revision from {@code before} to {@code now} that changes the validity
+     * (nothing to check otherwise): each succession ref {@code now} carries over unchanged is checked
+     * again against its pinned target ({@code pinned}; null when it does not decode), and each
+     * succession ref to the fact from the versions in {@code citers} (the claims live at the commit
+     * the revision lands on that cite it so) is checked against {@code now}. True when none broke.
+     */
+    public static boolean revised(Fact before, Fact now, java.util.function.Function<Ref, Fact> pinned,
+            java.util.List<Fact> citers, RuleSink sink) {
+        if (before.validity().equals(now.validity())) {
+            return true;
+        }
+        boolean ok = true;
+        for (Ref r : now.refs()) {
+            if (isSuccession(r.role()) && before.refs().contains(r)) {
+                ok &= check(now, r, pinned.apply(r), (rule, msg) -> sink.report(rule, msg + " (the revision changes"
+                        + " this claim's validity)"));
+            }
+        }
+        for (Fact citer : citers) {
+            for (Ref r : citer.refs()) {
+                if (isSuccession(r.role()) && r.id().equals(now.id())) {
+                    ok &= check(citer, r, now, (rule, msg) -> sink.report(rule, "the live claim " + citer.id() + ", "
+                            + msg + " (the revision changes the target's validity)"));
+                }
+            }
+        }
+        return ok;
     }
 
     private static boolean claim(Fact f) {

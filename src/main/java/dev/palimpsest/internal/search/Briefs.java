@@ -28,8 +28,13 @@ import org.eclipse.jgit.lib.ObjectId;
  * #MAX_FACTS}; a hop-1 fact tagged "(related via X)", X its parent's subject; the turns before and
  * after a direct hit that is one part of a longer source ({@link Turns}), tagged "(context)"),
  * "Contradictions" (live claims about the named entities and the direct hits' subjects that
- * disagree) and "Superseded or retracted" (their dead ends: most relevant to the query first when
- * there is one, else newest correction first; capped, with a line counting the rest).
+ * disagree, their validity overlapping) and "Superseded or retracted" (their dead ends: most
+ * relevant to the query first when there is one, else newest correction first; capped, with a line
+ * counting the rest). A known fact whose validity at the commit (succession applied) is not open at
+ * both ends says so after its statement: {@code (valid FROM → UNTIL)}, {@code (valid since FROM)} or
+ * {@code (valid until UNTIL)}, a bound at midnight UTC written as its date. A brief asked at a valid
+ * time ({@link BriefRequest#validTime()}) lists only the facts, context turns and contradicting
+ * claims valid then.
  *
  * <p>Provenance is said once: the brief opens with the commit it is made at ({@code - as of commit
  * C, written DAY by A (cite a fact as ID@commit)}), at which every fact listed is live, so {@code
@@ -94,14 +99,19 @@ public final class Briefs {
      */
     private record Entry(int section, double order, Prov prov, String text) {}
 
-    /** The brief of {@code r} at commit number {@code seq}. */
-    public Brief brief(BriefRequest r, int seq) {
+    /**
+     * The brief of {@code r} at commit number {@code seq}, each fact's validity there (succession
+     * applied) taken from {@code valid}.
+     */
+    public Brief brief(BriefRequest r, int seq, ClaimQueries.Validities valid) {
         SearchQuery.Builder b = SearchQuery.builder().entities(r.entities()).limit(MAX_FACTS);
         String query = r.query() == null ? "" : r.query();
         if (!query.isBlank()) {
             b.text(query);
         }
-        List<Ranker.Found> found = ranker.search(b.build(), seq);
+        r.validTime().ifPresent(b::validAt);
+        Long validAt = r.validTime().map(Instant::getEpochSecond).orElse(null);
+        List<Ranker.Found> found = ranker.search(b.build(), seq, valid);
         List<Entry> known = new ArrayList<>();
         Map<String, String> subjects = new LinkedHashMap<>();
         for (String e : r.entities()) {
@@ -119,8 +129,9 @@ public final class Briefs {
         for (int i = 0; i < found.size(); i++) {
             SearchHit h = found.get(i).hit();
             double order = i * 3 + 1;
-            known.add(new Entry(KNOWN, order, prov(h), member(h.id().value(), statement(h), h.hops() > 0
-                    ? " (related via " + oneLine(found.get(i).link()) + ")" : "")));
+            known.add(new Entry(KNOWN, order, prov(h), member(h.id().value(), statement(h),
+                    validity(valid.of(h.id().value())) + (h.hops() > 0 ? " (related via " + oneLine(found.get(i).link())
+                            + ")" : ""))));
             if (h.hops() == 0) {
                 if (h.hasTriple()) {
                     subjects.putIfAbsent(EntityKey.of(h.subject()), h.subject());
@@ -134,8 +145,10 @@ public final class Briefs {
         Map<String, Document> read = turns.read(wanted.keySet(), seq);
         for (Map.Entry<String, Double> w : wanted.entrySet()) {
             Document d = read.get(w.getKey());
-            if (d != null) {
-                context.add(new Entry(KNOWN, w.getValue(), prov(d), member(w.getKey() + " (context)", statement(d), "")));
+            long[] v = d == null ? null : valid.of(w.getKey());
+            if (d != null && (validAt == null || dev.palimpsest.internal.index.PredicateIndex.holdsAt(v, validAt))) {
+                context.add(new Entry(KNOWN, w.getValue(), prov(d), member(w.getKey() + " (context)", statement(d),
+                        validity(v))));
             }
         }
         List<Entry> contra = new ArrayList<>();
@@ -143,7 +156,7 @@ public final class Briefs {
         List<ClaimView> dead = new ArrayList<>();
         Set<String> seenDead = new LinkedHashSet<>();
         for (String subject : subjects.values()) {
-            for (Contradiction c : claims.contradictions(subject, seq)) {
+            for (Contradiction c : claims.contradictions(subject, seq, valid, validAt)) {
                 if (seenGroups.add(c.subject() + "\u0000" + c.predicate())) {
                     contra.add(new Entry(CONTRA, contra.size(), null, contradiction(c)));
                 }
@@ -265,6 +278,29 @@ public final class Briefs {
     private Prov prov(ClaimView v) {
         Instant t = Instant.ofEpochMilli(index.timeOf(ObjectId.fromString(v.commit().hex())));
         return new Prov(t, v.actor().value(), v.run(), v.source().value());
+    }
+
+    /**
+     * A validity ({@code {from, until}} in epoch seconds; null: none known) as a brief states it: empty
+     * when open at both ends, else {@code " (valid FROM → UNTIL)"}, {@code " (valid since FROM)"} or
+     * {@code " (valid until UNTIL)"}.
+     */
+    static String validity(long[] v) {
+        if (v == null || v[0] == Long.MIN_VALUE && v[1] == Long.MAX_VALUE) {
+            return "";
+        }
+        if (v[0] == Long.MIN_VALUE) {
+            return " (valid until " + instant(v[1]) + ")";
+        }
+        return v[1] == Long.MAX_VALUE ? " (valid since " + instant(v[0]) + ")"
+                : " (valid " + instant(v[0]) + " → " + instant(v[1]) + ")";
+    }
+
+    /** An instant of valid time, its date alone when it is midnight UTC. */
+    private static String instant(long epochSecond) {
+        java.time.OffsetDateTime t = Instant.ofEpochSecond(epochSecond).atOffset(java.time.ZoneOffset.UTC);
+        return t.toLocalTime().equals(java.time.LocalTime.MIDNIGHT) ? t.toLocalDate().toString()
+                : t.toInstant().toString();
     }
 
     private static String member(String label, String statement, String tag) {

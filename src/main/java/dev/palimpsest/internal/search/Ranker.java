@@ -1,5 +1,6 @@
 package dev.palimpsest.internal.search;
 
+import dev.palimpsest.internal.claims.ClaimQueries;
 import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.EntityKey;
@@ -67,7 +68,8 @@ import org.apache.lucene.util.BytesRef;
  * refs and receipt members in both directions, and claim entities in both directions (a fact whose
  * subject is the parent's object; a fact whose object is the parent's subject), scoring {@code 0.45
  * *} the parent's score. Facts superseded by a live fact at the commit are not returned (they are
- * dead ends). Order: score, then hops, then id. Thread-safe.
+ * dead ends), nor, for a question at a valid time, facts not valid then. Order: score, then hops,
+ * then id. Thread-safe.
  */
 public final class Ranker {
     /** The best score of the entity band: a fact whose subject the caller named, the best match for the text. */
@@ -90,6 +92,8 @@ public final class Ranker {
     public static final double HOP_DECAY = 0.45;
     private static final int ENTITY_CAP = 1000;
     private static final int NEIGHBOUR_CAP = 200;
+    /** The widest text pool a question at a valid time draws while what is valid then is too few. */
+    private static final int MAX_POOL = 1 << 16;
 
     /** Hops start from at most this many of the previous level's best hits. */
     public static final int HOP_PARENTS = 10;
@@ -125,8 +129,21 @@ public final class Ranker {
         }
     }
 
-    /** The hits of {@code q} at commit number {@code seq}: at most {@code q.limit()}, best first. */
+    /**
+     * The hits of {@code q} at commit number {@code seq}: at most {@code q.limit()}, best first; a
+     * question asked at a valid time ({@link SearchQuery#validTime()}) keeps every fact valid then,
+     * as no succession closes it (use {@link #search(SearchQuery, int, ClaimQueries.Validities)}).
+     */
     public List<Found> search(SearchQuery q, int seq) {
+        return search(q, seq, ClaimQueries.ALWAYS);
+    }
+
+    /**
+     * The hits of {@code q} at commit number {@code seq}: at most {@code q.limit()}, best first. With
+     * a valid time ({@link SearchQuery#validTime()}), a fact whose validity at {@code seq} by {@code
+     * valid} does not hold then is no hit, and no hop goes through it (as a superseded fact).
+     */
+    public List<Found> search(SearchQuery q, int seq, ClaimQueries.Validities valid) {
         if (q.isEmpty()) {
             return List.of();
         }
@@ -137,7 +154,7 @@ public final class Ranker {
             throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
         }
         try {
-            return run(s, q, seq);
+            return run(s, q, seq, valid);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot search the index: " + e.getMessage(), e);
         } finally {
@@ -149,8 +166,12 @@ public final class Ranker {
         }
     }
 
-    private List<Found> run(IndexSearcher s, SearchQuery q, int seq) throws IOException {
+    private List<Found> run(IndexSearcher s, SearchQuery q, int seq, ClaimQueries.Validities valid) throws IOException {
         List<Query> filters = filters(q, seq);
+        java.util.OptionalLong t = q.validTime().map(i -> java.util.OptionalLong.of(i.getEpochSecond()))
+                .orElse(java.util.OptionalLong.empty());
+        java.util.function.Predicate<String> shown = id -> !index.claims().supersededAt(id, seq)
+                && (t.isEmpty() || valid.holdsAt(id, t.getAsLong()));
         Leaves stored = new Leaves(s.storedFields(), s.getIndexReader().leaves());
         Map<String, Cand> found = new HashMap<>();
         Map<Integer, Document> docs = new HashMap<>();
@@ -164,13 +185,13 @@ public final class Ranker {
                 asked.cancel(false);
             }
         } else {
-            band = textBand(s, q, lexical, filters, found, docs, stored, seq, asked);
+            band = textBand(s, q, lexical, filters, found, docs, stored, shown, asked);
         }
         if (!q.entities().isEmpty()) {
-            entityBand(s, q, lexical, band, filters, found, docs, stored, seq);
+            entityBand(s, q, lexical, band, filters, found, docs, stored, shown);
         }
         if (!text.isBlank()) {
-            spelling(s, q, text, filters, found, docs, stored, seq);
+            spelling(s, q, text, filters, found, docs, stored, shown);
         }
         List<Cand> frontier = new ArrayList<>(found.values());
         for (int h = 1; h <= q.hops(); h++) {
@@ -184,7 +205,7 @@ public final class Ranker {
                 BooleanQuery.Builder any = new BooleanQuery.Builder();
                 neighbours(pd).forEach(nq -> any.add(nq, Occur.SHOULD));
                 for (ScoreDoc sd : s.search(query(new ConstantScoreQuery(any.build()), filters), NEIGHBOUR_CAP).scoreDocs) {
-                    Cand c = offer(found, docs, stored, seq, sd.doc, score, Channel.GRAPH, h, pid, link);
+                    Cand c = offer(found, docs, stored, shown, sd.doc, score, Channel.GRAPH, h, pid, link);
                     if (c != null) {
                         next.add(c);
                     }
@@ -296,8 +317,12 @@ public final class Ranker {
     private static final Comparator<Cand> ORDER = Comparator.<Cand>comparingDouble(c -> -c.score)
             .thenComparingInt(c -> c.hops).thenComparing(c -> c.id);
 
-    /** Records {@code doc} with this score unless it is superseded or already has a better one; the candidate when improved. */
-    private Cand offer(Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq, int doc,
+    /**
+     * Records {@code doc} with this score unless it is not {@code shown} (superseded, or not valid at
+     * the valid time asked) or already has a better one; the candidate when improved.
+     */
+    private Cand offer(Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
+            java.util.function.Predicate<String> shown, int doc,
             double score, Channel channel, int hops, String via, String link) throws IOException {
         String id = value(stored, FactDocs.ID, doc);
         if (id == null || id.equals(via)) {
@@ -307,7 +332,7 @@ public final class Ranker {
         if (c != null && c.score >= score) {
             return null;
         }
-        if (c == null && index.claims().supersededAt(id, seq)) {
+        if (c == null && !shown.test(id)) {
             return null;
         }
         if (c == null) {
@@ -375,12 +400,12 @@ public final class Ranker {
     /** The least cosine similarity between a question and a fact that the semantic channel counts as a hit. */
     static final double MIN_SIMILARITY = 0.3;
 
-    /** The live, unsuperseded documents of a top list, best first. */
-    private List<ScoreDoc> live(TopDocs top, Leaves stored, int seq) throws IOException {
+    /** The documents of a top list that are {@code shown} (live, unsuperseded, valid at the time asked), best first. */
+    private List<ScoreDoc> live(TopDocs top, Leaves stored, java.util.function.Predicate<String> shown) throws IOException {
         List<ScoreDoc> kept = new ArrayList<>();
         for (ScoreDoc sd : top.scoreDocs) {
             String id = value(stored, FactDocs.ID, sd.doc);
-            if (id != null && !index.claims().supersededAt(id, seq)) {
+            if (id != null && shown.test(id)) {
                 kept.add(sd);
             }
         }
@@ -394,11 +419,23 @@ public final class Ranker {
      * the best fused score. A hit scores {@code 0.9 * relevance}, on the channel that ranked it higher.
      */
     private TextBand textBand(IndexSearcher s, SearchQuery q, Query words, List<Query> filters,
-            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq,
-            java.util.concurrent.Future<float[]> asked) throws IOException {
-        int n = q.limit() * 3 + 20;
-        List<ScoreDoc> lexical = live(s.search(query(words, filters), n, BY_SCORE_THEN_ID, true), stored, seq);
-        List<ScoreDoc> semantic = semantic(s, asked, filters, n, stored, seq);
+            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
+            java.util.function.Predicate<String> shown, java.util.concurrent.Future<float[]> asked)
+            throws IOException {
+        int want = q.limit() * 3 + 20;
+        int n = want;
+        List<ScoreDoc> lexical;
+        while (true) {
+            TopDocs top = s.search(query(words, filters), n, BY_SCORE_THEN_ID, true);
+            lexical = live(top, stored, shown);
+            // a question at a valid time drops what was not valid then after ranking: widen the pool until
+            // it keeps as many as it wants, or holds every match
+            if (q.validTime().isEmpty() || lexical.size() >= want || top.scoreDocs.length < n || n >= MAX_POOL) {
+                break;
+            }
+            n = Math.min(MAX_POOL, n * 4);
+        }
+        List<ScoreDoc> semantic = semantic(s, asked, filters, n, stored, shown);
         Map<Integer, Double> relevance = new HashMap<>();
         Map<Integer, Channel> channel = new HashMap<>();
         double lexBest = lexical.isEmpty() ? 0 : lexical.get(0).score;
@@ -432,7 +469,7 @@ public final class Ranker {
             }
         }
         for (Map.Entry<Integer, Double> e : relevance.entrySet()) {
-            offer(found, docs, stored, seq, e.getKey(), TEXT_MAX * e.getValue(), channel.get(e.getKey()), 0, null, null);
+            offer(found, docs, stored, shown, e.getKey(), TEXT_MAX * e.getValue(), channel.get(e.getKey()), 0, null, null);
         }
         return new TextBand(relevance, lexBest);
     }
@@ -527,7 +564,7 @@ public final class Ranker {
      * empty without a semantic channel.
      */
     private List<ScoreDoc> semantic(IndexSearcher s, java.util.concurrent.Future<float[]> asked, List<Query> filters,
-            int n, Leaves stored, int seq) throws IOException {
+            int n, Leaves stored, java.util.function.Predicate<String> shown) throws IOException {
         if (asked == null) {
             return List.of();
         }
@@ -536,7 +573,7 @@ public final class Ranker {
         filters.forEach(x -> f.add(x, Occur.FILTER));
         TopDocs top = nearest(s, v, f.build(), n, stored);
         List<ScoreDoc> out = new ArrayList<>();
-        for (ScoreDoc sd : live(top, stored, seq)) {
+        for (ScoreDoc sd : live(top, stored, shown)) {
             double cos = 2.0 * sd.score - 1.0; // Lucene scores a dot product d as (1 + d) / 2
             if (cos >= MIN_SIMILARITY) {
                 out.add(sd);
@@ -565,7 +602,8 @@ public final class Ranker {
      * entity in the text), each at {@code 0.91 + 0.09 * (0.75 * relevance + 0.25 * naming)}.
      */
     private void entityBand(IndexSearcher s, SearchQuery q, Query words, TextBand text, List<Query> filters,
-            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+            Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
+            java.util.function.Predicate<String> shown) throws IOException {
         Map<Integer, Double> naming = new HashMap<>();
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         int reaches = 0;
@@ -614,12 +652,12 @@ public final class Ranker {
                     : relevance.getOrDefault(n.getKey(), 0.0);
             double score = ENTITY_FLOOR + (ENTITY_SCORE - ENTITY_FLOOR)
                     * (ENTITY_RELEVANCE * rel + (1 - ENTITY_RELEVANCE) * n.getValue());
-            offer(found, docs, stored, seq, n.getKey(), score, Channel.ENTITY, 0, null, null);
+            offer(found, docs, stored, shown, n.getKey(), score, Channel.ENTITY, 0, null, null);
         }
     }
 
     private void spelling(IndexSearcher s, SearchQuery q, String text, List<Query> filters, Map<String, Cand> found,
-            Map<Integer, Document> docs, Leaves stored, int seq) throws IOException {
+            Map<Integer, Document> docs, Leaves stored, java.util.function.Predicate<String> shown) throws IOException {
         String key = EntityKey.of(text);
         IndexReader reader = s.getIndexReader();
         Set<String> words = new LinkedHashSet<>();
@@ -666,7 +704,7 @@ public final class Ranker {
             if (sim == null) {
                 throw new IllegalStateException("a spelling score " + sd.score + " that no band gives");
             }
-            offer(found, docs, stored, seq, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
+            offer(found, docs, stored, shown, sd.doc, TEXT_MAX * sim, Channel.SPELLING, 0, null, null);
         }
     }
 

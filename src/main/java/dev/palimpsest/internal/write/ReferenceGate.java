@@ -234,7 +234,10 @@ final class ReferenceGate {
         refs.addAll(added);
         Fact next = new Fact(id, current.kind(), body, confidence, refs, current.pooled(), current.grounding(),
                 current.run(), null, current.retainUntil(), current.plaintext(), same.validity());
-        if (!successions(next, added)) {
+        if (!successions(next, added) || !current.validity().equals(next.validity())
+                && !dev.palimpsest.internal.rules.SuccessionRules.revised(current, next,
+                        c -> c.sameTransaction() ? pending.get(c.id()) : pinned(c), successionCiters(id),
+                        (rule, msg) -> violation(rule, subject, msg))) {
             return;
         }
         putFact(loc.path(), next);
@@ -300,6 +303,23 @@ final class ReferenceGate {
                     (rule, msg) -> violation(rule, "ref " + f.id() + " -> " + r.id(), msg));
         }
         return ok;
+    }
+
+    /**
+     * The versions, at the tip this commit lands on, of the facts live there that cite {@code id} with
+     * a succession role ({@code invalidates}, {@code invalidated_by}); one that does not decode is left
+     * out (the audit reports it where it was written).
+     */
+    private List<Fact> successionCiters(FactId id) {
+        List<Fact> out = new ArrayList<>();
+        for (dev.palimpsest.internal.index.FactState st : index.liveSuccessionCiters(id.value(), parent.commit())) {
+            try {
+                out.add(FactCodec.decodeFact(parent.read(st.blob()), "a claim citing " + id, repo.vault()));
+            } catch (FormatException | RuntimeException e) {
+                // not a fact this gate can read: nothing to hold the revision to
+            }
+        }
+        return out;
     }
 
     /** The version a pinned ref names, decoded; null when it does not decode. */
