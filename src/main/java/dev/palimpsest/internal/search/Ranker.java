@@ -80,7 +80,12 @@ public final class Ranker {
     static final double ENTITY_RELEVANCE = 0.75;
     /** What an exact (unstemmed) word match weighs beside its stem's. */
     static final float EXACT_BOOST = 0.5f;
-    /** What a subject key the query names weighs beside a word of the text. */
+    /**
+     * What a subject key the query names weighs beside a word of the text, times the share of the
+     * question's words it takes: a question that is the name asks about the entity, a name among
+     * many words is a hint (measured on the recall bench: a flat 1.0 put claims-shaped facts 2.2
+     * points of recall@10 below plain ones).
+     */
     static final float MENTION_BOOST = 1.0f;
     /** The most words of a named entity that its mentions in text must all hold (the first ones). */
     private static final int MENTION_TERMS = 32;
@@ -366,9 +371,12 @@ public final class Ranker {
         for (String t : new LinkedHashSet<>(terms(FactDocs.EXACT, text))) {
             words.add(new BoostQuery(new TermQuery(new Term(FactDocs.EXACT, t)), EXACT_BOOST), Occur.SHOULD);
         }
+        int all = EntityKey.of(text).split(" ").length;
         for (String key : mentioned(s.getIndexReader(), text)) {
-            words.add(new BoostQuery(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))), MENTION_BOOST),
-                    Occur.SHOULD);
+            // a question that is mostly the name asks about the entity; a name among many words is a hint
+            float share = Math.min(1f, (float) key.split(" ").length / all);
+            words.add(new BoostQuery(new TermQuery(new Term(FactDocs.SUBJ, FactDocs.keyTerm(key))),
+                    MENTION_BOOST * share), Occur.SHOULD);
         }
         return words.build();
     }
