@@ -19,7 +19,7 @@ import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.Pack;
 import org.eclipse.jgit.internal.storage.file.PackIndex;
 import org.eclipse.jgit.internal.storage.pack.PackWriter;
-import org.eclipse.jgit.lib.NullProgressMonitor;
+import org.eclipse.jgit.lib.ProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.revwalk.RevObject;
@@ -39,6 +39,32 @@ public final class BackgroundRepack {
     private final GitRepo repo;
     private final Path lockFile;
     private final AtomicBoolean running = new AtomicBoolean();
+    /** Set by {@link #close}: no merge starts, and the one writing gives up before it retires a pack. */
+    private volatile boolean closing;
+    /** The merging thread, while one runs. */
+    private volatile Thread thread;
+    /** Tells JGit's pack writer to stop once the repository is closing. */
+    private final ProgressMonitor cancel = new ProgressMonitor() {
+        @Override
+        public void start(int totalTasks) {}
+
+        @Override
+        public void beginTask(String title, int totalWork) {}
+
+        @Override
+        public void update(int completed) {}
+
+        @Override
+        public void endTask() {}
+
+        @Override
+        public boolean isCancelled() {
+            return closing;
+        }
+
+        @Override
+        public void showDuration(boolean enabled) {}
+    };
 
     public BackgroundRepack(GitRepo repo) {
         this.repo = repo;
@@ -70,12 +96,31 @@ public final class BackgroundRepack {
 
     /** Starts a merge in the background if a large tier is full and no merge runs here. */
     public void maybeStart() {
-        if (running.get() || PackCompactor.fullLargeTier(repo) == null || !running.compareAndSet(false, true)) {
+        if (closing || running.get() || PackCompactor.fullLargeTier(repo) == null
+                || !running.compareAndSet(false, true)) {
             return;
         }
         Thread t = new Thread(this::run, "palimpsest-repack");
         t.setDaemon(true);
+        thread = t;
         t.start();
+    }
+
+    /**
+     * Stops merging before the repository closes: a merge that is writing its pack gives up (its
+     * temporary files deleted, the packs as they were) and a merge that is retiring packs finishes;
+     * waits for the merging thread at most {@code waitMillis}. Idempotent.
+     */
+    public void close(long waitMillis) {
+        closing = true;
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(waitMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void run() {
@@ -86,7 +131,7 @@ public final class BackgroundRepack {
             }
             try {
                 List<Pack> group;
-                while ((group = PackCompactor.fullLargeTier(repo)) != null) {
+                while (!closing && (group = PackCompactor.fullLargeTier(repo)) != null) {
                     merge(group);
                 }
             } finally {
@@ -95,6 +140,7 @@ public final class BackgroundRepack {
         } catch (IOException | RuntimeException e) {
             // a failed merge leaves the packs as they were; a later commit may try again
         } finally {
+            thread = null;
             running.set(false);
         }
     }
@@ -108,6 +154,7 @@ public final class BackgroundRepack {
         Path packTmp = pool.take();
         Path idxTmp = pool.take();
         ObjectId name;
+        boolean moved = false;
         try (ObjectReader reader = repo.repository().newObjectReader(); RevWalk walk = new RevWalk(reader);
                 PackWriter pw = new PackWriter(config, reader)) {
             Set<ObjectId> seen = new HashSet<>();
@@ -121,16 +168,25 @@ public final class BackgroundRepack {
                 }
             }
             pw.preparePack(objects.iterator());
-            write(packTmp, out -> pw.writePack(NullProgressMonitor.INSTANCE, NullProgressMonitor.INSTANCE, out));
+            write(packTmp, out -> pw.writePack(cancel, cancel, out));
             write(idxTmp, pw::writeIndex);
             name = pw.computeName();
+            if (closing) {
+                throw new IOException("the repository is closing");
+            }
+            Path dir = repo.gitDir().resolve("objects/pack");
+            Path pack = dir.resolve("pack-" + name.name() + ".pack");
+            Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(idxTmp, dir.resolve("pack-" + name.name() + ".idx"), StandardCopyOption.ATOMIC_MOVE);
+            moved = true;
+            ((FileRepository) repo.repository()).getObjectDatabase().openPack(pack.toFile());
+            PackCompactor.retire(group, pool, pack);
+        } finally {
+            if (!moved) {
+                Files.deleteIfExists(packTmp);
+                Files.deleteIfExists(idxTmp);
+            }
         }
-        Path dir = repo.gitDir().resolve("objects/pack");
-        Path pack = dir.resolve("pack-" + name.name() + ".pack");
-        Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
-        Files.move(idxTmp, dir.resolve("pack-" + name.name() + ".idx"), StandardCopyOption.ATOMIC_MOVE);
-        ((FileRepository) repo.repository()).getObjectDatabase().openPack(pack.toFile());
-        PackCompactor.retire(group, pool, pack);
     }
 
     private interface Body {

@@ -27,6 +27,8 @@ public final class GitRepo implements AutoCloseable {
     private final Path gitDir;
     private FilePool pool;
     private BackgroundRepack repack;
+    /** How long {@link #close} waits for a background merge to give up or finish retiring packs. */
+    private static final long REPACK_WAIT_MILLIS = 10_000;
     private final TreeCache trees = new TreeCache(64L << 20);
     private dev.palimpsest.internal.vault.Vault vault;
 
@@ -209,11 +211,25 @@ public final class GitRepo implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the repository: a background merge of packs gives up first (or finishes retiring the
+     * packs it replaced; at most {@value #REPACK_WAIT_MILLIS} ms are waited), so that no thread of
+     * this process changes the object folder once it is closed.
+     */
     @Override
-    public synchronized void close() {
-        if (pool != null) {
-            pool.close();
+    public void close() {
+        BackgroundRepack merging;
+        synchronized (this) {
+            merging = repack;
         }
-        repository.close();
+        if (merging != null) { // outside the monitor: the merging thread may need it to finish retiring
+            merging.close(REPACK_WAIT_MILLIS);
+        }
+        synchronized (this) {
+            if (pool != null) {
+                pool.close();
+            }
+            repository.close();
+        }
     }
 }
