@@ -45,14 +45,17 @@ public final class GitHttp implements AutoCloseable {
     /** What the caller of a git request may do. */
     public enum Access { READ, WRITE }
 
+    /** The packs a refused push of this thread brought (their names without extension). */
+    private static final ThreadLocal<java.util.List<String>> REFUSED = new ThreadLocal<>();
     private final GitRepo repo;
     private final GitServlet servlet;
+    private final java.util.concurrent.locks.ReentrantLock pushing = new java.util.concurrent.locks.ReentrantLock(true);
 
     private GitHttp(GitRepo repo, Consumer<String> pushes) {
         this.repo = repo;
         GitServlet s = new GitServlet();
         s.setRepositoryResolver((HttpServletRequest req, String name) -> {
-            if (!name.isEmpty() && !name.equals("/")) {
+            if (!name.equals(NAME)) {
                 throw new org.eclipse.jgit.errors.RepositoryNotFoundException(name);
             }
             repo.repository().incrementOpen();
@@ -72,7 +75,8 @@ public final class GitHttp implements AutoCloseable {
             ReceivePack rp = new ReceivePack(db);
             rp.setAllowCreates(true);
             rp.setAllowDeletes(false);
-            rp.setAllowNonFastForwards(false);
+            // the gate refuses a rewrite itself, so the refusal says why and the push's pack is discarded
+            rp.setAllowNonFastForwards(true);
             rp.setAtomic(true);
             rp.setCheckReceivedObjects(true);
             rp.setPreReceiveHook(new Gate());
@@ -108,9 +112,57 @@ public final class GitHttp implements AutoCloseable {
         }
     }
 
-    /** The servlet to mount under the hub's git path ({@code /git/*}); the repository is the path's root. */
+    /**
+     * The servlet to mount under the hub's git path ({@code /git/*}); the repository is the path's
+     * root (JGit's servlet wants a repository name in the path: the root is given the name {@value #NAME}).
+     */
     public HttpServlet servlet() {
-        return servlet;
+        return new Root();
+    }
+
+    /** The repository name the root of the git path stands for. */
+    private static final String NAME = "store";
+
+    /** Hands requests for the git path's root to JGit's servlet as requests for {@value #NAME}. */
+    private final class Root extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void init(jakarta.servlet.ServletConfig config) throws jakarta.servlet.ServletException {
+            super.init(config);
+            servlet.init(config);
+        }
+
+        @Override
+        protected void service(HttpServletRequest req, jakarta.servlet.http.HttpServletResponse res)
+                throws jakarta.servlet.ServletException, IOException {
+            String info = req.getPathInfo() == null ? "" : req.getPathInfo();
+            HttpServletRequest named = new jakarta.servlet.http.HttpServletRequestWrapper(req) {
+                @Override
+                public String getPathInfo() {
+                    return "/" + NAME + info;
+                }
+            };
+            if (!info.equals("/git-receive-pack")) {
+                servlet.service(named, res);
+                return;
+            }
+            // one push at a time, so the pack a refused push brought is known by its .keep file
+            pushing.lock();
+            try {
+                REFUSED.set(new java.util.ArrayList<>());
+                servlet.service(named, res);
+                discard(REFUSED.get());
+            } finally {
+                REFUSED.remove();
+                pushing.unlock();
+            }
+        }
+
+        @Override
+        public void destroy() {
+            servlet.destroy();
+        }
     }
 
     private static Access access(HttpServletRequest req) throws ServiceNotAuthorizedException {
@@ -124,14 +176,22 @@ public final class GitHttp implements AutoCloseable {
     private final class Gate implements PreReceiveHook {
         @Override
         public void onPreReceive(ReceivePack rp, Collection<ReceiveCommand> commands) {
+            boolean any = false;
             for (ReceiveCommand c : commands) {
                 if (c.getResult() != ReceiveCommand.Result.NOT_ATTEMPTED) {
+                    any = true;
                     continue;
                 }
                 String why = refused(rp, c);
                 if (why != null) {
                     c.setResult(ReceiveCommand.Result.REJECTED_OTHER_REASON, why);
+                    any = true;
                 }
+            }
+            java.util.List<String> refused = REFUSED.get();
+            if (any && refused != null) {
+                // atomic: one refused command refuses the push; its pack (still kept by receive-pack) goes too
+                refused.addAll(keptPacks());
             }
         }
 
@@ -185,6 +245,42 @@ public final class GitHttp implements AutoCloseable {
             }
         }
     }
+
+    /** The packs that have a {@code .keep} file now: during a push, the push's own. */
+    private java.util.List<String> keptPacks() {
+        java.nio.file.Path dir = repo.gitDir().resolve("objects").resolve("pack");
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dir)) {
+            s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("pack-") && n.endsWith(".keep"))
+                    .forEach(n -> out.add(n.substring(0, n.length() - ".keep".length())));
+        } catch (IOException e) {
+            // nothing to discard then: the objects stay unreachable until gc
+        }
+        return out;
+    }
+
+    /**
+     * Deletes the packs a refused push brought (under the writer lock, so no compaction reads them
+     * meanwhile): they are reachable from no ref, and main never moved.
+     */
+    private void discard(java.util.List<String> packs) {
+        if (packs.isEmpty()) {
+            return;
+        }
+        java.nio.file.Path dir = repo.gitDir().resolve("objects").resolve("pack");
+        try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
+                .acquire()) {
+            for (String pack : packs) {
+                for (String ext : new String[] {".keep", ".bitmap", ".rev", ".idx", ".pack"}) {
+                    java.nio.file.Files.deleteIfExists(dir.resolve(pack + ext));
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot remove the pack of a refused push: {}", e.getMessage());
+        }
+    }
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GitHttp.class);
 
     /** Closes the repository (the container stops the servlet). */
     @Override
