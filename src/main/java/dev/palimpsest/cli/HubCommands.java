@@ -111,9 +111,14 @@ final class HubCommands {
             CountDownLatch closed = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 System.err.println("palimpsest serve: stopping (draining requests for up to " + stopTimeout + " s)");
-                hub.stop();
-                store.close();
-                System.err.println("palimpsest serve: stopped");
+                if (hub.stop()) {
+                    store.close();
+                    System.err.println("palimpsest serve: stopped");
+                } else {
+                    // a call still running holds the store: closing it under the call could save a half-updated index
+                    System.err.println("palimpsest serve: stopped; requests still running were cut off and the store"
+                            + " is left open (its derived indexes catch up from git at the next open)");
+                }
                 closed.countDown();
             }, "palimpsest-serve-stop"));
             System.err.println("palimpsest serve: serving " + store.gitDir() + " at " + hub.url() + " (MCP "

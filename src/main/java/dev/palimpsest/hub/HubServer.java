@@ -158,6 +158,10 @@ public final class HubServer implements AutoCloseable {
             LOG.warn("the hub did not stop cleanly: {}", e.getMessage());
         } finally {
             git.close();
+            if (!health.awaitWarmUp(config.stopTimeout().toMillis())) {
+                clean = false;
+                LOG.warn("the search index warm-up is still running at stop");
+            }
             done.countDown();
         }
         return clean;
@@ -184,6 +188,7 @@ public final class HubServer implements AutoCloseable {
         private final transient Store store;
         private final transient AtomicReference<String> state = new AtomicReference<>("starting");
         private final transient AtomicReference<String> index = new AtomicReference<>("warming");
+        private final transient Thread warmUp;
 
         Health(Store store) {
             this.store = store;
@@ -197,6 +202,20 @@ public final class HubServer implements AutoCloseable {
             }, "palimpsest-hub-warm-up");
             t.setDaemon(true);
             t.start();
+            this.warmUp = t;
+        }
+
+        /**
+         * Waits up to {@code millis} for the search index warm-up (native embedder code must not be
+         * running when the store closes or the process exits); true when it has ended.
+         */
+        boolean awaitWarmUp(long millis) {
+            try {
+                warmUp.join(Math.max(1, millis));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return !warmUp.isAlive();
         }
 
         void ready() {

@@ -161,6 +161,18 @@ class HubServerTest {
         assertThat(text).doesNotContain(alice).doesNotContain(bobToken).doesNotContain(readOnly);
     }
 
+    @Test
+    void aRevokedOrExpiredTokenIs401FromTheNextRequestOn() throws Exception {
+        Tokens tokens = new Tokens(tmp.resolve("home"));
+        Tokens.Issued issued = tokens.add(TestStores.ALICE, false, Optional.empty(), Instant.now());
+        assertThat(send(post(issued.secret(), null, initialize())).statusCode()).isEqualTo(200);
+        tokens.revoke(issued.token().id());
+        assertThat(send(post(issued.secret(), null, initialize())).statusCode()).isEqualTo(401);
+        Tokens.Issued brief = tokens.add(TestStores.ALICE, false, Optional.of(Instant.now().plusMillis(300)), Instant.now());
+        Thread.sleep(400);
+        assertThat(send(post(brief.secret(), null, initialize())).statusCode()).isEqualTo(401);
+    }
+
     /** An initialized session: its id and the negotiated protocol version. */
     private record Session(String token, String id, String version) {
         HttpRequest post(String body) {
