@@ -27,7 +27,8 @@ import java.util.Optional;
  * loopback names, against DNS rebinding) and {@code Origin} (absent, the hub's own, or configured;
  * 403 otherwise), authenticates the bearer token ({@code Authorization: Bearer T}, or, for git, the
  * HTTP basic password; 401 with {@code WWW-Authenticate} otherwise) and leaves the caller in the
- * request attributes the MCP and git servlets read; {@code /health} needs no token. Writes one
+ * request attributes the MCP and git servlets read; {@code /health} needs no token. An
+ * {@code MCP-Protocol-Version} the MCP transport does not speak is 400. Writes one
  * access-log line per request when it ends (method, path, status, milliseconds, actor: never the
  * token nor the query). Thread-safe.
  */
@@ -40,9 +41,12 @@ final class Gatekeeper implements Filter {
     private final boolean loopbackOnly;
     private final List<String> allowedOrigins;
     private final PrintStream log;
+    private final List<String> protocolVersions;
 
-    Gatekeeper(Tokens tokens, boolean loopbackOnly, List<String> allowedOrigins, PrintStream log) {
+    Gatekeeper(Tokens tokens, boolean loopbackOnly, List<String> allowedOrigins, List<String> protocolVersions,
+            PrintStream log) {
         this.tokens = tokens;
+        this.protocolVersions = List.copyOf(protocolVersions);
         this.loopbackOnly = loopbackOnly;
         this.allowedOrigins = List.copyOf(allowedOrigins);
         this.log = log;
@@ -106,6 +110,12 @@ final class Gatekeeper implements Filter {
                     : "Bearer realm=\"palimpsest\"" + (presented.isPresent() ? ", error=\"invalid_token\"" : ""));
             res.sendError(HttpServletResponse.SC_UNAUTHORIZED,
                     presented.isPresent() ? "the token is unknown, revoked or expired" : "a bearer token is required");
+            return false;
+        }
+        String version = req.getHeader("MCP-Protocol-Version");
+        if (!git && version != null && !protocolVersions.contains(version.trim())) {
+            res.sendError(HttpServletResponse.SC_BAD_REQUEST, "unsupported MCP-Protocol-Version '" + version
+                    + "': this server speaks " + String.join(", ", protocolVersions));
             return false;
         }
         Tokens.Token t = token.get();

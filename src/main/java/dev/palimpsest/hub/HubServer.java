@@ -76,10 +76,10 @@ public final class HubServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("cannot resolve the listen host '" + config.host() + "'", e);
         }
-        Health health = new Health(store);
-        McpHttpServer mcp = McpHttpServer.start(store, config.run(), config.tools(), List.of(), config.maxMcpBodyBytes());
         GitHttp git = GitHttp.open(store.gitDir(), true,
                 range -> LOG.info("accepted a push to main: {}", range));
+        McpHttpServer mcp = McpHttpServer.start(store, config.run(), config.tools(), List.of(), config.maxMcpBodyBytes());
+        Health health = new Health(store);
         Server jetty = new Server();
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
@@ -97,7 +97,7 @@ public final class HubServer implements AutoCloseable {
         context.addServlet(new ServletHolder("git", git.servlet()), Gatekeeper.GIT + "/*");
         context.addServlet(new ServletHolder("health", health), Gatekeeper.HEALTH);
         FilterHolder gate = new FilterHolder(new Gatekeeper(new Tokens(config.home().dir()), loopback,
-                config.allowedOrigins(), log));
+                config.allowedOrigins(), mcp.protocolVersions(), log));
         gate.setAsyncSupported(true);
         context.addFilter(gate, "/*", EnumSet.of(DispatcherType.REQUEST));
         GracefulHandler graceful = new GracefulHandler(new SizeLimitHandler(config.maxPushBytes(), -1));
@@ -110,6 +110,7 @@ public final class HubServer implements AutoCloseable {
         } catch (Exception e) {
             mcp.close();
             git.close();
+            health.awaitWarmUp(config.stopTimeout().toMillis());
             try {
                 jetty.stop();
             } catch (Exception ignored) {

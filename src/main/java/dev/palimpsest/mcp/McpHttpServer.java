@@ -69,6 +69,14 @@ public final class McpHttpServer implements AutoCloseable {
         return transport;
     }
 
+    /**
+     * The protocol versions the transport speaks: a request's {@code MCP-Protocol-Version} header,
+     * when present, must name one of them (the container answers 400 otherwise).
+     */
+    public List<String> protocolVersions() {
+        return List.copyOf(transport.protocolVersions());
+    }
+
     /** Closes every session and the server; calls still running are not waited for. Idempotent. */
     @Override
     public void close() {

@@ -143,11 +143,13 @@ class HubServerTest {
     }
 
     @Test
-    void aNotificationIs202AndAnUnknownSessionIs404() throws Exception {
+    void aNotificationIs202AnUnsupportedProtocolVersionIs400AndAnUnknownSessionIs404() throws Exception {
         Session s = open(alice);
         HttpResponse<String> note = send(s.post(JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "method",
                 "notifications/initialized"))));
         assertThat(note.statusCode()).isEqualTo(202);
+        Session wrongVersion = new Session(alice, s.id, "1999-01-01");
+        assertThat(send(wrongVersion.post(rpc(8, "tools/list", Map.of()))).statusCode()).isEqualTo(400);
         Session unknown = new Session(alice, "no-such-session", s.version);
         HttpResponse<String> r = send(unknown.post(rpc(9, "tools/list", Map.of())));
         assertThat(r.statusCode()).isEqualTo(404);

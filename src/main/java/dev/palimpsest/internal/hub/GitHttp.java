@@ -45,8 +45,6 @@ public final class GitHttp implements AutoCloseable {
     /** What the caller of a git request may do. */
     public enum Access { READ, WRITE }
 
-    /** The packs a refused push of this thread brought (their names without extension). */
-    private static final ThreadLocal<java.util.List<String>> REFUSED = new ThreadLocal<>();
     private final GitRepo repo;
     private final GitServlet servlet;
     private final java.util.concurrent.locks.ReentrantLock pushing = new java.util.concurrent.locks.ReentrantLock(true);
@@ -150,11 +148,8 @@ public final class GitHttp implements AutoCloseable {
             // one push at a time, so the pack a refused push brought is known by its .keep file
             pushing.lock();
             try {
-                REFUSED.set(new java.util.ArrayList<>());
                 servlet.service(named, res);
-                discard(REFUSED.get());
             } finally {
-                REFUSED.remove();
                 pushing.unlock();
             }
         }
@@ -188,10 +183,10 @@ public final class GitHttp implements AutoCloseable {
                     any = true;
                 }
             }
-            java.util.List<String> refused = REFUSED.get();
-            if (any && refused != null) {
-                // atomic: one refused command refuses the push; its pack (still kept by receive-pack) goes too
-                refused.addAll(keptPacks());
+            if (any) {
+                // atomic: one refused command refuses the push; its pack goes too, before the client hears
+                // the refusal (receive-pack reads no object of it past this hook, and removes the .keep itself)
+                discard(keptPacks());
             }
         }
 
@@ -271,7 +266,7 @@ public final class GitHttp implements AutoCloseable {
         try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
                 .acquire()) {
             for (String pack : packs) {
-                for (String ext : new String[] {".keep", ".bitmap", ".rev", ".idx", ".pack"}) {
+                for (String ext : new String[] {".bitmap", ".rev", ".idx", ".pack"}) {
                     java.nio.file.Files.deleteIfExists(dir.resolve(pack + ext));
                 }
             }
