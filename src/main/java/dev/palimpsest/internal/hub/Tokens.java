@@ -85,6 +85,9 @@ public final class Tokens {
         }
     }
 
+    /** One in-process lock per token file, shared by every instance. */
+    private static final java.util.concurrent.ConcurrentHashMap<Path, java.util.concurrent.locks.ReentrantLock> LOCAL =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final Path file;
     private volatile Snapshot cache = new Snapshot(null, -1, List.of());
 
@@ -198,8 +201,22 @@ public final class Tokens {
         T apply(List<Token> tokens) throws RejectedException;
     }
 
-    /** Reads, changes and atomically rewrites the file under an exclusive lock on a lock file beside it. */
-    private synchronized <T> T changed(Change<T> change) throws RejectedException {
+    /**
+     * Reads, changes and atomically rewrites the file under an in-process lock per file (a JVM may
+     * hold only one OS lock on a file) and an exclusive OS lock on a lock file beside it.
+     */
+    private <T> T changed(Change<T> change) throws RejectedException {
+        java.util.concurrent.locks.ReentrantLock local = LOCAL.computeIfAbsent(file.toAbsolutePath().normalize(),
+                k -> new java.util.concurrent.locks.ReentrantLock());
+        local.lock();
+        try {
+            return changedLocked(change);
+        } finally {
+            local.unlock();
+        }
+    }
+
+    private <T> T changedLocked(Change<T> change) throws RejectedException {
         try {
             Path dir = file.getParent();
             if (!Files.isDirectory(dir)) {
