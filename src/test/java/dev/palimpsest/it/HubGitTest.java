@@ -146,6 +146,27 @@ class HubGitTest {
     }
 
     @Test
+    void palimpsestCloneSendsTheTokenFromTheEnvironmentAndFailsClearlyWithoutOne() throws Exception {
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String url = hub.url() + "/git";
+        Path with = tmp.resolve("env-clone.git");
+        GitCli.Result ok = GitCli.run(Map.of("PALIMPSEST_TOKEN", reader), null, 120, List.of(jvm,
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "clone", url,
+                "--store", with.toString(), "--home", home.dir().toString()));
+        assertThat(ok.exitCode()).as(ok.describe()).isZero();
+        assertThat(GitCli.git(with, "rev-parse", "main").ok().stdout().strip()).isEqualTo(store.head().hex());
+        Path without = tmp.resolve("no-token-clone.git");
+        Map<String, String> none = new HashMap<>();
+        none.put("PALIMPSEST_TOKEN", null);
+        GitCli.Result refused = GitCli.run(none, null, 120, List.of(jvm, "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "clone", url, "--store", without.toString(),
+                "--home", home.dir().toString()));
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.stderr()).containsIgnoringCase("auth");
+        assertThat(Files.exists(without)).isFalse();
+    }
+
+    @Test
     void anUnsignedCommitIsRefusedWithTheReasonAndMainUntouched() throws Exception {
         Path work = cloneWork(writer);
         writeFact(work, "fact-unsigned", "Written with git and not signed.");
