@@ -65,6 +65,16 @@ final class HubCommands {
                 description = "How long a stop waits for requests in flight. Default: ${DEFAULT-VALUE}.")
         int stopTimeout;
 
+        @Option(names = "--tls-keystore", paramLabel = "FILE.p12",
+                description = "Serve HTTPS with the key and certificate chain of this PKCS#12 keystore; its password"
+                        + " is read from the environment variable named by --tls-password-env.")
+        java.nio.file.Path tlsKeystore;
+
+        @Option(names = "--tls-password-env", paramLabel = "VAR", defaultValue = "PALIMPSEST_TLS_PASSWORD",
+                description = "The environment variable holding the keystore's password (never on the command line)."
+                        + " Default: ${DEFAULT-VALUE}.")
+        String tlsPasswordEnv;
+
         @Override
         public Integer call() throws Exception {
             int colon = listen.lastIndexOf(':');
@@ -91,7 +101,14 @@ final class HubCommands {
             HubConfig config;
             try {
                 config = new HubConfig(host, port, home(), set, maxBody, maxPush, origins,
-                        Duration.ofSeconds(stopTimeout), Optional.ofNullable(run));
+                        Duration.ofSeconds(stopTimeout), Optional.ofNullable(run), Optional.empty());
+                if (tlsKeystore != null) {
+                    String password = System.getenv(tlsPasswordEnv);
+                    if (password == null) {
+                        throw new Main.UsageException("--tls-keystore: set the keystore's password in $" + tlsPasswordEnv);
+                    }
+                    config = config.withTls(new HubConfig.Tls(tlsKeystore, password));
+                }
             } catch (IllegalArgumentException e) {
                 throw new Main.UsageException(e.getMessage());
             }

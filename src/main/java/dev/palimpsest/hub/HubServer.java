@@ -84,7 +84,20 @@ public final class HubServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        ServerConnector connector;
+        if (config.tls().isPresent()) {
+            org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+            ssl.setKeyStoreType("PKCS12");
+            ssl.setKeyStorePath(config.tls().get().keystore().toString());
+            ssl.setKeyStorePassword(config.tls().get().password());
+            org.eclipse.jetty.server.SecureRequestCustomizer secure = new org.eclipse.jetty.server.SecureRequestCustomizer();
+            secure.setSniHostCheck(false); // clients may name the hub by address; the certificate is theirs to check
+            http.addCustomizer(secure);
+            connector = new ServerConnector(jetty, new org.eclipse.jetty.server.SslConnectionFactory(ssl, "http/1.1"),
+                    new HttpConnectionFactory(http));
+        } else {
+            connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        }
         connector.setHost(config.host());
         connector.setPort(config.port());
         jetty.addConnector(connector);
@@ -133,10 +146,10 @@ public final class HubServer implements AutoCloseable {
         throw new IllegalStateException("the hub has no connector");
     }
 
-    /** The hub's base URL, e.g. {@code http://127.0.0.1:8420}. */
+    /** The hub's base URL, e.g. {@code http://127.0.0.1:8420} ({@code https} with TLS). */
     public String url() {
         String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-        return "http://" + h + ":" + port();
+        return (config.tls().isPresent() ? "https://" : "http://") + h + ":" + port();
     }
 
     /**
