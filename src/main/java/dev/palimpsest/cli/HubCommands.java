@@ -138,6 +138,11 @@ final class HubCommands {
                 }
                 closed.countDown();
             }, "palimpsest-serve-stop"));
+            boolean loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
+            if (!loopback && tlsKeystore == null) {
+                System.err.println("palimpsest serve: warning: listening on " + host + " without TLS: tokens cross the"
+                        + " network in clear (use --tls-keystore or a TLS proxy)");
+            }
             System.err.println("palimpsest serve: serving " + store.gitDir() + " at " + hub.url() + " (MCP "
                     + hub.url() + "/mcp, git " + hub.url() + "/git, health " + hub.url() + "/health)");
             closed.await();
