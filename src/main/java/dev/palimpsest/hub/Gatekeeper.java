@@ -30,7 +30,8 @@ import java.util.Optional;
  * request attributes the MCP and git servlets read; {@code /health} needs no token. An
  * {@code MCP-Protocol-Version} the MCP transport does not speak is 400. Writes one
  * access-log line per request when it ends (method, path, status, milliseconds, actor: never the
- * token nor the query). Thread-safe.
+ * token nor the query). Counts the requests in flight so a stop can drain them ({@link #drain}).
+ * Thread-safe.
  */
 final class Gatekeeper implements Filter {
     static final String HEALTH = "/health";
@@ -42,6 +43,8 @@ final class Gatekeeper implements Filter {
     private final List<String> allowedOrigins;
     private final PrintStream log;
     private final List<String> protocolVersions;
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean draining;
 
     Gatekeeper(Tokens tokens, boolean loopbackOnly, List<String> allowedOrigins, List<String> protocolVersions,
             PrintStream log) {
@@ -58,24 +61,47 @@ final class Gatekeeper implements Filter {
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse res = (HttpServletResponse) response;
         long start = System.nanoTime();
+        // an MCP event stream (GET /mcp) lasts as long as its session: it is closed at a stop, not drained
+        boolean counted = !(req.getMethod().equals("GET") && req.getRequestURI().equals("/mcp"));
+        if (counted) {
+            inFlight.incrementAndGet();
+        }
+        boolean async = false;
         try {
-            if (admitted(req, res)) {
+            if (draining && !req.getRequestURI().equals(HEALTH)) {
+                res.setHeader("Retry-After", "5");
+                res.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the hub is stopping");
+            } else if (admitted(req, res)) {
                 chain.doFilter(req, res);
             }
         } finally {
             if (req.isAsyncStarted()) {
+                async = true;
                 req.getAsyncContext().addListener(new AsyncListener() {
+                    private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+                    private void end() {
+                        if (ended.compareAndSet(false, true)) {
+                            logLine(req, res, start);
+                            if (counted) {
+                                done();
+                            }
+                        }
+                    }
+
                     @Override
                     public void onComplete(AsyncEvent e) {
-                        logLine(req, res, start);
+                        end();
                     }
 
                     @Override
                     public void onTimeout(AsyncEvent e) {
+                        end();
                     }
 
                     @Override
                     public void onError(AsyncEvent e) {
+                        end();
                     }
 
                     @Override
@@ -85,7 +111,48 @@ final class Gatekeeper implements Filter {
             } else {
                 logLine(req, res, start);
             }
+            if (counted && !async) {
+                done();
+            }
         }
+    }
+
+    /** The requests in flight now (MCP event streams aside). */
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private void done() {
+        if (inFlight.decrementAndGet() == 0) {
+            synchronized (inFlight) {
+                inFlight.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Starts draining: from now on every request but {@code /health} is answered 503 with
+     * {@code Retry-After}; then waits up to {@code millis} for the requests already admitted (MCP
+     * event streams aside) to end. True when none is left.
+     */
+    boolean drain(long millis) {
+        draining = true;
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        synchronized (inFlight) {
+            while (inFlight.get() > 0) {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    inFlight.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private boolean admitted(HttpServletRequest req, HttpServletResponse res) throws IOException {

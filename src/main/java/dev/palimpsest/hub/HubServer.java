@@ -49,10 +49,13 @@ public final class HubServer implements AutoCloseable {
     private final GitHttp git;
     private final HubConfig config;
     private final Health health;
+    private final Gatekeeper gatekeeper;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    private HubServer(Server jetty, McpHttpServer mcp, GitHttp git, HubConfig config, Health health) {
+    private HubServer(Server jetty, McpHttpServer mcp, GitHttp git, HubConfig config, Health health,
+            Gatekeeper gatekeeper) {
+        this.gatekeeper = gatekeeper;
         this.jetty = jetty;
         this.mcp = mcp;
         this.git = git;
@@ -84,6 +87,7 @@ public final class HubServer implements AutoCloseable {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
+        http.setDelayDispatchUntilContent(false); // a request counts as in flight (for a stop's drain) from its headers on
         ServerConnector connector;
         if (config.tls().isPresent()) {
             org.eclipse.jetty.util.ssl.SslContextFactory.Server ssl = new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
@@ -109,8 +113,9 @@ public final class HubServer implements AutoCloseable {
         context.addServlet(mcpHolder, McpHttpServer.ENDPOINT);
         context.addServlet(new ServletHolder("git", git.servlet()), Gatekeeper.GIT + "/*");
         context.addServlet(new ServletHolder("health", health), Gatekeeper.HEALTH);
-        FilterHolder gate = new FilterHolder(new Gatekeeper(new Tokens(config.home().dir()), loopback,
-                config.allowedOrigins(), mcp.protocolVersions(), log));
+        Gatekeeper gatekeeper = new Gatekeeper(new Tokens(config.home().dir()), loopback, config.allowedOrigins(),
+                mcp.protocolVersions(), log);
+        FilterHolder gate = new FilterHolder(gatekeeper);
         gate.setAsyncSupported(true);
         context.addFilter(gate, "/*", EnumSet.of(DispatcherType.REQUEST));
         GracefulHandler graceful = new GracefulHandler(new SizeLimitHandler(config.maxPushBytes(), -1));
@@ -133,7 +138,7 @@ public final class HubServer implements AutoCloseable {
                     + e.getMessage(), e);
         }
         health.ready();
-        return new HubServer(jetty, mcp, git, config, health);
+        return new HubServer(jetty, mcp, git, config, health, gatekeeper);
     }
 
     /** The port the hub listens on (the one picked when the configuration said 0). */
@@ -146,6 +151,11 @@ public final class HubServer implements AutoCloseable {
         throw new IllegalStateException("the hub has no connector");
     }
 
+    /** The requests in flight now, MCP event streams aside (for tests and health). */
+    int inFlight() {
+        return gatekeeper.inFlight();
+    }
+
     /** The hub's base URL, e.g. {@code http://127.0.0.1:8420} ({@code https} with TLS). */
     public String url() {
         String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
@@ -153,9 +163,10 @@ public final class HubServer implements AutoCloseable {
     }
 
     /**
-     * Stops: no new connection is accepted, requests in flight get up to the configured stop timeout
-     * to finish (open MCP event streams are closed first), then the MCP server and the repository
-     * are closed. Idempotent; true when nothing was cut off.
+     * Stops: new requests are answered 503 ({@code /health} says {@code stopping}), the requests
+     * in flight get up to the configured stop timeout to finish, then the MCP sessions and their
+     * event streams are closed, the server stops and the repository is closed. Idempotent; true
+     * when nothing was cut off.
      */
     public boolean stop() {
         if (!stopped.compareAndSet(false, true)) {
@@ -165,6 +176,12 @@ public final class HubServer implements AutoCloseable {
         health.stopping();
         boolean clean = true;
         try {
+            // new requests get 503; the ones admitted finish (MCP calls, fetches, pushes), then the MCP
+            // sessions and their event streams close, then the server stops
+            clean = gatekeeper.drain(config.stopTimeout().toMillis());
+            if (!clean) {
+                LOG.warn("requests still running after {} ms are cut off", config.stopTimeout().toMillis());
+            }
             mcp.close();
             jetty.stop();
         } catch (Exception e) {
