@@ -5,12 +5,14 @@
 // "thrown" instead of stopping the run.
 //
 // usage: node check.mjs <command> [args...]   (the server's command line, e.g. java -jar palimpsest.jar mcp ...)
+//        node check.mjs --http URL              (a hub's /mcp over Streamable HTTP; the bearer token in $PALIMPSEST_TOKEN)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  console.error('usage: node check.mjs <server command> [args...]');
+if (!command || (command === '--http' && args.length !== 1)) {
+  console.error('usage: node check.mjs <server command> [args...] | node check.mjs --http URL');
   process.exit(2);
 }
 
@@ -72,7 +74,10 @@ const calls = [
 ];
 
 const seen = { tools: [], toolsListBytes: 0, instructions: null, calls: [], prompts: [], prompt: null, completion: null };
-const transport = new StdioClientTransport({ command, args, stderr: 'inherit' });
+const transport = command === '--http'
+  ? new StreamableHTTPClientTransport(new URL(args[0]),
+      { requestInit: { headers: { Authorization: `Bearer ${process.env.PALIMPSEST_TOKEN ?? ''}` } } })
+  : new StdioClientTransport({ command, args, stderr: 'inherit' });
 const client = new Client({ name: 'palimpsest-ts-check', version: '1.0.0' });
 try {
   await client.connect(transport);

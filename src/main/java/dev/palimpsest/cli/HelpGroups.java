@@ -25,6 +25,7 @@ final class HelpGroups {
         GROUPS.put("Forgetting", List.of("forget", "expire", "unlearn-check"));
         GROUPS.put("Trust & audit", List.of("keys", "audit", "hooks"));
         GROUPS.put("Replication", List.of("clone", "remote", "push", "pull", "sync"));
+        GROUPS.put("Team hub", List.of("serve", "token"));
         GROUPS.put("Judge checks", List.of("verify", "verify-eval", "rederive-audit"));
         GROUPS.put("Setup & tools", List.of("init", "mcp", "demo", "bench", "help"));
     }

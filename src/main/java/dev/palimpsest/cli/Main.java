@@ -38,7 +38,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
             JudgeCommands.Verify.class, JudgeCommands.VerifyEval.class, JudgeCommands.RederiveAudit.class,
             PolicyCommand.class,
             SyncCommands.Clone.class, SyncCommands.RemoteCmd.class, SyncCommands.Push.class, SyncCommands.Pull.class,
-            SyncCommands.Sync.class, McpCommand.class})
+            SyncCommands.Sync.class, McpCommand.class, HubCommands.Serve.class, HubCommands.Token.class})
 public final class Main implements Root {
     public static final int OK = 0;
     public static final int INTERNAL = 1;

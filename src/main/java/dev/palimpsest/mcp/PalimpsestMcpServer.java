@@ -9,6 +9,9 @@ import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import dev.palimpsest.model.RejectedException;
+import dev.palimpsest.model.Rule;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import java.io.InputStream;
@@ -124,12 +127,21 @@ public final class PalimpsestMcpServer {
         ObjectMapper json = new ObjectMapper();
         Session session = new Session(store, actor, run, judges);
         StdioTransport transport = new StdioTransport(json, in, out);
+        McpSyncServer server = configure(McpServer.sync(transport), session, set, json).build();
+        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent(), warmUp);
+    }
+
+    /**
+     * Puts the one implementation of the tools, resources, prompts and completions on {@code spec},
+     * whatever its transport: stdio ({@link #start}) or Streamable HTTP ({@link McpHttpServer}).
+     */
+    static <S extends McpServer.SyncSpecification<S>> McpServer.SyncSpecification<S> configure(
+            McpServer.SyncSpecification<S> spec, Session session, ToolSet set, ObjectMapper json) {
         List<SyncToolSpecification> tools = new ArrayList<>();
         for (ToolDef d : tools(session, set)) {
             tools.add(spec(d, json));
         }
-        McpSyncServer server = McpServer.sync(transport)
-                .serverInfo("palimpsest", "0.1.0")
+        return spec.serverInfo("palimpsest", "0.1.0")
                 .instructions(INSTRUCTIONS)
                 .jsonMapper(new JacksonMcpJsonMapper(json))
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
@@ -138,9 +150,7 @@ public final class PalimpsestMcpServer {
                 .tools(tools)
                 .resourceTemplates(FactResources.templates(session, json))
                 .prompts(Prompts.all())
-                .completions(Completions.all(session))
-                .build();
-        return new PalimpsestMcpServer(server, transport, ProcessHandle.current().parent(), warmUp);
+                .completions(Completions.all(session));
     }
 
     /**
@@ -148,7 +158,7 @@ public final class PalimpsestMcpServer {
      * Lucene and reading the index take longer than the rest of the start), so the first search finds
      * it ready; a failure is left for the first search to meet and report.
      */
-    private static Thread warmUp(Store store) {
+    static Thread warmUp(Store store) {
         Thread t = new Thread(() -> {
             try {
                 store.recall().prepare();
@@ -262,8 +272,30 @@ public final class PalimpsestMcpServer {
                 .annotations(new McpSchema.ToolAnnotations(null, d.readOnly(), d.readOnly() ? null : d.destructive(),
                         null, d.openWorld(), null))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> call(d, req.arguments(), json))
+        return SyncToolSpecification.builder().tool(tool).callHandler((exchange, req) -> callAs(exchange, d, req.arguments(), json))
                 .build();
+    }
+
+    /**
+     * Runs one call as the caller its transport named (over HTTP: the token's actor, bound for the
+     * call's length), or as the session's own actor when the transport named none (stdio). A
+     * read-only caller asking a write tool gets a tool error, kind {@code rejected}, rule
+     * {@code read-only-token}, and nothing is written.
+     */
+    static CallToolResult callAs(McpSyncServerExchange exchange, ToolDef d, Map<String, Object> arguments,
+            ObjectMapper json) {
+        Object named = exchange == null ? null : exchange.transportContext().get(Caller.ATTRIBUTE);
+        if (!(named instanceof Caller caller)) {
+            return call(d, arguments, json);
+        }
+        if (caller.readOnly() && !d.readOnly()) {
+            return call(new ToolDef(d.name(), d.title(), d.description(), d.input(), d.output(), d.readOnly(),
+                    d.destructive(), false, d.openWorld(), a -> {
+                        throw new RejectedException(Rule.READ_ONLY_TOKEN, "actor " + caller.actor(),
+                                "holds a read-only token: " + d.name() + " writes, so it was not run");
+                    }), arguments, json);
+        }
+        return Session.as(caller, () -> call(d, arguments, json));
     }
 
     /**

@@ -40,6 +40,7 @@ public enum Rule {
     DEMO_DIR_NOT_EMPTY("demo-dir-not-empty", Where.GATE, "the demo folder exists and is not empty"),
     NOT_A_STORE("not-a-store", Where.GATE, "hooks install on a path that is not a git directory"),
     HOOK_EXISTS("hook-exists", Where.GATE, "a foreign pre-receive hook is in place (use --force)"),
+    READ_ONLY_TOKEN("read-only-token", Where.GATE, "a hub caller holding a read-only token asks to write or push"),
     // the gate's operation rules
     DUPLICATE_OPERATION("duplicate-operation", Where.GATE, "one fact or key is changed twice in one transaction"),
     ALREADY_EXISTS("already-exists", Where.GATE, "assert of an id that is live"),

@@ -172,6 +172,7 @@ class SetupRuleCasesTest {
             Map.entry(Rule.REVIEWER_IS_AUTHOR, "judge/ReviewerTest"),
             Map.entry(Rule.CLAIM_NOT_VERIFIED, "judge/ClaimReviewRecordTest"),
             Map.entry(Rule.REMOTE_REJECTED, "it/SyncDaemonTest"),
+            Map.entry(Rule.READ_ONLY_TOKEN, "hub/HubServerTest"),
             Map.entry(Rule.SEALING_OFF, "forget/ForgetTest"),
             Map.entry(Rule.PLAINTEXT_CITER, "forget/SealFollowsProvenanceTest"),
             Map.entry(Rule.FORGET_PLAINTEXT, "forget/ForgetTest"),

@@ -27,7 +27,7 @@ class HelpGroupsTest {
             headings.add(m.group(1));
         }
         assertThat(headings).containsExactly("Writing", "Reading & recall", "Claims", "Derivation & receipts",
-                "Forgetting", "Trust & audit", "Replication", "Judge checks", "Setup & tools");
+                "Forgetting", "Trust & audit", "Replication", "Team hub", "Judge checks", "Setup & tools");
         for (String name : Main.commandLine(System.in).getSubcommands().keySet()) {
             assertThat(Pattern.compile("(?m)^  " + Pattern.quote(name) + " ").matcher(out).results().count())
                     .as(name).isEqualTo(1);

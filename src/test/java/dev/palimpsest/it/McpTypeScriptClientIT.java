@@ -82,6 +82,21 @@ class McpTypeScriptClientIT {
     }
 
     @Test
+    void overStreamableHttpAtTheHubTheTypeScriptClientSeesTheSameToolsAndAnswers() throws Exception {
+        JsonNode seen = driveOverHttp();
+        assertThat(seen.has("fatal")).as(seen.path("fatal").asText()).isFalse();
+        assertThat(names(seen.get("tools"))).containsExactlyElementsOf(CORE);
+        assertThat(seen.get("instructions").asText()).contains("at = the commit to read as of");
+        everyCallAsExpected(seen);
+        JsonNode quote = call(seen, "claim", 0);
+        assertThat(quote.get("text").asText()).contains("quote-not-found").contains("rejected");
+        assertThat(call(seen, "assert", 4).get("structured").get("id").asText()).isEqualTo("m-door");
+        assertThat(call(seen, "brief", 0).get("text").asText()).startsWith("Known facts (with provenance):");
+        assertThat(seen.get("prompt").asText()).contains("Call brief").contains("auth-service");
+        assertThat(names(seen.get("completion").get("values"))).containsExactly("doc-2");
+    }
+
+    @Test
     void everyToolOfTheFullSetAnswersTheTypeScriptClientWithAResultThatValidates() throws Exception {
         JsonNode seen;
         try (LocalChatServer judge = new LocalChatServer(m -> "{\"supported\": true}")) {
@@ -149,6 +164,56 @@ class McpTypeScriptClientIT {
         String stdout = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as("node exit\n" + Files.readString(err) + stdout).isZero();
         return JSON.readTree(stdout);
+    }
+
+    /**
+     * A fresh store holding pmid-1 served by {@code palimpsest serve} (the jar) on a free port, with a
+     * token from {@code token add alice}; the client connects to its /mcp over Streamable HTTP; what it saw.
+     */
+    private JsonNode driveOverHttp() throws Exception {
+        String store = tmp.resolve("store.git").toString();
+        String home = tmp.resolve("home").toString();
+        cli(store, home, "init", "--actor", "alice");
+        cli(store, home, "assert", "--actor", "alice", "--kind", "source", "--id", "pmid-1", "--body", SOURCE);
+        Run add = Run.inStore(store, home, "token", "add", "alice");
+        assertThat(add.code()).as(add.err()).isZero();
+        String token = add.out().strip();
+        Path serveErr = tmp.resolve("serve.err");
+        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-jar", System.getProperty("palimpsest.jar"), "serve", "--store", store,
+                "--home", home, "--listen", "127.0.0.1:0").redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(serveErr.toFile()).start();
+        try {
+            java.util.regex.Pattern serving = java.util.regex.Pattern.compile(" at (http://127\\.0\\.0\\.1:\\d+) ");
+            String url = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (url == null && System.nanoTime() < deadline) {
+                java.util.regex.Matcher m = serving.matcher(Files.readString(serveErr));
+                if (m.find()) {
+                    url = m.group(1);
+                } else {
+                    Thread.sleep(100);
+                }
+            }
+            assertThat(url).as("serve said where it listens: " + Files.readString(serveErr)).isNotNull();
+            Path out = tmp.resolve("seen.json");
+            Path err = tmp.resolve("stderr.txt");
+            ProcessBuilder pb = new ProcessBuilder(node, CLIENT.resolve("check.mjs").toString(), "--http", url + "/mcp")
+                    .directory(CLIENT.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().put("PALIMPSEST_TOKEN", token);
+            Process p = pb.start();
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("the TypeScript client did not finish in 180 s: " + Files.readString(err));
+            }
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            assertThat(p.exitValue()).as("node exit\n" + Files.readString(err) + stdout).isZero();
+            return JSON.readTree(stdout);
+        } finally {
+            serve.destroy();
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).as("serve stops on SIGTERM").isTrue();
+            assertThat(Files.readString(serveErr)).doesNotContain(token);
+        }
     }
 
     private static void cli(String store, String home, String... args) {

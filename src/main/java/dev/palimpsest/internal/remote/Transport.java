@@ -149,7 +149,8 @@ public final class Transport {
         try {
             FetchResult r = Git.wrap(repo.repository()).fetch().setRemote(name)
                     .setRefSpecs(new RefSpec("+" + GitRepo.MAIN + ":" + quarantine)).setTagOpt(TagOpt.NO_TAGS)
-                    .setProgressMonitor(new Monitor(progress)).setRemoveDeletedRefs(false).call();
+                    .setProgressMonitor(new Monitor(progress)).setRemoveDeletedRefs(false)
+                    .setCredentialsProvider(credentials()).call();
             Ref advertised = r.getAdvertisedRef(GitRepo.MAIN);
             if (advertised == null || advertised.getObjectId() == null) {
                 throw new NotFoundException("remote '" + name + "' has no " + GitRepo.MAIN + " (an empty hub: push to it)");
@@ -158,6 +159,19 @@ public final class Transport {
         } catch (GitAPIException e) {
             throw failure("fetch from", remote, e);
         }
+    }
+
+    /**
+     * The credentials a hub asks for ({@code palimpsest serve}: its token as the HTTP password): the
+     * token in {@code $PALIMPSEST_TOKEN} when set, else null (JGit's default: the user and password
+     * in the remote's URL, if any).
+     */
+    static org.eclipse.jgit.transport.CredentialsProvider credentials() {
+        String token = System.getenv("PALIMPSEST_TOKEN");
+        if (token == null || token.isBlank()) {
+            return null;
+        }
+        return new org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider("palimpsest", token.strip());
     }
 
     /** Deletes a ref (the quarantine after adoption); absent is fine. */
@@ -184,7 +198,7 @@ public final class Transport {
         try {
             Iterable<PushResult> results = Git.wrap(repo.repository()).push().setRemote(name)
                     .setRefSpecs(new RefSpec(local.name() + ":" + GitRepo.MAIN))
-                    .setProgressMonitor(new Monitor(progress)).call();
+                    .setProgressMonitor(new Monitor(progress)).setCredentialsProvider(credentials()).call();
             for (PushResult r : results) {
                 RemoteRefUpdate u = r.getRemoteUpdate(GitRepo.MAIN);
                 if (u == null) {
