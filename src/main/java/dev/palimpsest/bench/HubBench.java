@@ -145,7 +145,16 @@ public final class HubBench {
                         replicaActors.get(n), n + 1, deadline)));
             }
             for (Thread t : threads) {
-                t.join();
+                while (t.isAlive()) {
+                    t.join(15_000);
+                    if (t.isAlive()) {
+                        synchronized (this) {
+                            log.printf("  %.0f s: %d MCP writes acknowledged, %d pushes, %d push retries%n",
+                                    (System.nanoTime() - t0) / 1e9, mcpAcknowledged, pushes, pushRetries);
+                        }
+                        log.flush();
+                    }
+                }
             }
             seconds = (System.nanoTime() - t0) / 1e9;
             // every replica pulls once more and must then be at the hub's main, holding every acknowledged write
@@ -290,7 +299,7 @@ public final class HubBench {
                     } catch (RejectedException e) {
                         // the hub refused for another reason (e.g. main moved while it audited): listed, retried
                         sample("push refused (other)", System.nanoTime() - t);
-                        refused("push: " + e.getMessage().replaceAll("[0-9a-f]{40}", "<commit>"));
+                        refused("push: " + e.getMessage());
                     }
                     synchronized (this) {
                         pushRetries++;
@@ -314,7 +323,9 @@ public final class HubBench {
     }
 
     private void refused(String message) {
-        refusals.merge(message.length() > 300 ? message.substring(0, 300) : message, 1L, Long::sum);
+        String m = message.lines().findFirst().orElse("").replaceAll("[0-9a-f]{40}", "<commit>")
+                .replaceAll("[0-9]+", "N");
+        refusals.merge(m.length() > 300 ? m.substring(0, 300) : m, 1L, Long::sum);
     }
 
     private static HttpRequest post(URI uri, String token, String session, String version, String body) {
