@@ -69,7 +69,7 @@ public final class HubBench {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final StoreOptions OPTIONS = StoreOptions.defaults().withFsync(false);
     private static final ActorName OWNER = ActorName.of("bench");
-    private static final int MAX_PUSH_ATTEMPTS = 200;
+    private static final int MAX_PUSH_ATTEMPTS = 1000;
 
     private final Options options;
     private final PrintWriter log;
