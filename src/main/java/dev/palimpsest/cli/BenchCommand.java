@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
             BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class, BenchCommand.RecallBenchCmd.class,
             BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class,
-            BenchCommand.Torture.class})
+            BenchCommand.Torture.class, BenchCommand.Hub.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -84,6 +84,59 @@ final class BenchCommand implements Callable<Integer> {
                 out().println("  checked: " + r.checked());
                 r.violations().forEach(v -> out().println("  VIOLATION " + v));
                 out().println(r.violations().isEmpty() ? "  every invariant held" : "  " + r.violations().size() + " violation(s)");
+            }
+            return r.violations().isEmpty() ? Main.OK : Main.AUDIT_VIOLATIONS;
+        }
+    }
+
+    @Command(name = "hub", description = "The hub under load: serve in process on a scratch store, MCP clients each"
+            + " writing --writes facts over Streamable HTTP while --replicas clones loop write, pull, push over HTTP for"
+            + " --seconds; then every acknowledged write must be live on the hub and every replica, every replica at the"
+            + " hub's main and the audit clean (exit 3 when not). Reports p50/p99 per operation and pushes per second.")
+    static final class Hub extends Context implements Callable<Integer> {
+        @Option(names = "--mcp-clients", defaultValue = "4", description = "MCP clients, one session each. Default: ${DEFAULT-VALUE}.")
+        int mcpClients;
+
+        @Option(names = "--writes", defaultValue = "1000", description = "Writes per MCP client. Default: ${DEFAULT-VALUE}.")
+        int writes;
+
+        @Option(names = "--replicas", defaultValue = "8", description = "Replicas pulling, writing and pushing. Default: ${DEFAULT-VALUE}.")
+        int replicas;
+
+        @Option(names = "--seconds", defaultValue = "300", description = "How long the replicas loop. Default: ${DEFAULT-VALUE}.")
+        int seconds;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (mcpClients < 0 || writes < 0 || replicas < 0 || seconds < 1 || mcpClients + replicas < 1) {
+                throw new dev.palimpsest.model.RejectedException(Parse.INVALID_ARGUMENT, "bench hub",
+                        "--seconds must be at least 1, the others at least 0, with at least one client or replica");
+            }
+            Path work = java.nio.file.Files.createTempDirectory(scratch.work(), "bench-hub-");
+            dev.palimpsest.bench.HubBench.Result r;
+            try {
+                r = new dev.palimpsest.bench.HubBench(new dev.palimpsest.bench.HubBench.Options(work, mcpClients, writes,
+                        replicas, seconds), benchLog()).run();
+            } finally {
+                dev.palimpsest.bench.HubBench.delete(work);
+            }
+            if (json()) {
+                printJson(r);
+            } else {
+                out().printf("hub: %.1f s, %d MCP clients, %d replicas (load %.2f before, %.2f after)%n", r.seconds(),
+                        r.mcpClients(), r.replicas(), r.loadBefore(), r.loadAfter());
+                out().printf("  acknowledged: %d MCP writes (%d errors), %d pushed facts in %d pushes (%.2f pushes/s),"
+                        + " %d push retries%n", r.mcpAcknowledged(), r.mcpErrors(), r.pushedFacts(), r.pushes(),
+                        r.pushesPerSecond(), r.pushRetries());
+                r.latency().forEach((k, s) -> out().printf("  %-26s p50 %8.1f ms  p99 %8.1f ms  (n=%d)%n", k,
+                        s.p50Millis(), s.p99Millis(), s.n()));
+                r.pushRefusals().forEach((m, n) -> out().printf("  refused %d x: %s%n", n, m));
+                r.violations().forEach(v -> out().println("  VIOLATION " + v));
+                out().println(r.violations().isEmpty() ? "  nothing acknowledged lost, every replica converged, audit clean"
+                        : "  " + r.violations().size() + " violation(s)");
             }
             return r.violations().isEmpty() ? Main.OK : Main.AUDIT_VIOLATIONS;
         }

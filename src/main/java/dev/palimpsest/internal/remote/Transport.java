@@ -211,6 +211,12 @@ public final class Transport {
                     case REJECTED_NONFASTFORWARD:
                     case REJECTED_REMOTE_CHANGED:
                         throw new ConflictException("remote '" + name + "' has commits main lacks: pull first");
+                    case REJECTED_OTHER_REASON:
+                        if (movedMeanwhile(u.getMessage())) {
+                            // the remote's main moved between its advertisement (or the push's audit) and the update
+                            throw new ConflictException("remote '" + name + "' main moved during the push: pull first");
+                        }
+                        // fall through: any other refusal is the remote's
                     default:
                         String messages = r.getMessages() == null ? "" : r.getMessages().strip();
                         throw new RejectedException(Rule.REMOTE_REJECTED, "remote " + name, "refused the update of "
@@ -237,6 +243,15 @@ public final class Transport {
             }
         }
         return new PalimpsestInternalException("cannot " + verb + " remote '" + remote.name() + "': " + e.getMessage(), e);
+    }
+
+    /**
+     * Whether a receive-pack refusal says the ref moved under the push (JGit's messages when the old
+     * id sent no longer matches, or the ref's lock was held by a concurrent update): a race, not a
+     * refusal of the commits.
+     */
+    private static boolean movedMeanwhile(String message) {
+        return message != null && (message.equals("invalid old id sent") || message.equals("failed to lock"));
     }
 
     private static ObjectId advertisedOld(PushResult r) {
