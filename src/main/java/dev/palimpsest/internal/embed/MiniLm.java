@@ -34,7 +34,12 @@ public final class MiniLm implements Embedder {
     private static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
     private static final int DIMENSIONS = 384;
     private static final MiniLm INSTANCE = new MiniLm();
+    /** How long the process's exit waits for the batch in the model. */
+    static final int EXIT_WAIT_SECONDS = 30;
 
+    /** Held while the model loads or runs a batch; held for good once the process exits. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private volatile boolean exiting;
     private OrtEnvironment env;
     private OrtSession session;
     private HuggingFaceTokenizer tokenizer;
@@ -58,13 +63,28 @@ public final class MiniLm implements Embedder {
     }
 
     /** Loads the model now (a warm-up); later calls return at once. */
-    public synchronized void load() {
+    public void load() {
+        lock.lock();
+        try {
+            loadLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void loadLocked() {
+        refuseWhenExiting();
         if (session != null) {
             return;
         }
         System.setProperty("ai.djl.offline", "true");
         try (InputStream model = resource(MODEL); InputStream tok = resource(TOKENIZER)) {
             OrtEnvironment e = OrtEnvironment.getEnvironment();
+            if (env == null) {
+                holdEnvironment();
+                Runtime.getRuntime().addShutdownHook(new Thread(this::exit, "palimpsest-embedder-exit"));
+                env = e;
+            }
             OrtSession.SessionOptions o = new OrtSession.SessionOptions();
             o.setIntraOpNumThreads(Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors())));
             o.setInterOpNumThreads(1);
@@ -73,10 +93,43 @@ public final class MiniLm implements Embedder {
             tokenizer = HuggingFaceTokenizer.newInstance(tok,
                     Map.of("padding", "false", "truncation", "true", "maxLength", "256", "addSpecialTokens", "true"));
             typeIds = s.getInputNames().contains("token_type_ids");
-            env = e;
             session = s;
         } catch (IOException | OrtException | RuntimeException | UnsatisfiedLinkError e) {
             throw new EmbedderUnavailableException("the bundled embedder " + name() + " cannot load: " + e, e);
+        }
+    }
+
+    /**
+     * Takes a second native reference to ONNX Runtime's environment (it counts them), so that the
+     * library's shutdown hook releasing the first cannot free it under a batch in the model.
+     */
+    private static void holdEnvironment() {
+        try {
+            java.lang.reflect.Field api = Class.forName("ai.onnxruntime.OnnxRuntime").getDeclaredField("ortApiHandle");
+            api.setAccessible(true);
+            java.lang.reflect.Method create = OrtEnvironment.class.getDeclaredMethod("createHandle", long.class,
+                    int.class, String.class);
+            create.setAccessible(true);
+            create.invoke(null, api.getLong(null), ai.onnxruntime.OrtLoggingLevel.ORT_LOGGING_LEVEL_WARNING.getValue(),
+                    OrtEnvironment.DEFAULT_NAME);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot hold ONNX Runtime's environment for a safe exit: " + e, e);
+        }
+    }
+
+    /** The shutdown hook: no batch starts from now on; the one in the model finishes first. */
+    private void exit() {
+        exiting = true;
+        try {
+            lock.tryLock(EXIT_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void refuseWhenExiting() {
+        if (exiting) {
+            throw new EmbedderUnavailableException("the bundled embedder " + name() + " is stopped: the process is exiting");
         }
     }
 
@@ -89,11 +142,18 @@ public final class MiniLm implements Embedder {
     }
 
     @Override
-    public synchronized List<float[]> embed(List<String> texts) {
+    public List<float[]> embed(List<String> texts) {
         load();
         float[][] out = new float[texts.size()][];
         try {
-            Encoding[] enc = tokenizer.batchEncode(texts.stream().map(t -> t.isBlank() ? "" : t).toList());
+            Encoding[] enc;
+            lock.lock();
+            try {
+                refuseWhenExiting();
+                enc = tokenizer.batchEncode(texts.stream().map(t -> t.isBlank() ? "" : t).toList());
+            } finally {
+                lock.unlock();
+            }
             Map<Integer, List<Integer>> byLength = new java.util.TreeMap<>();
             for (int i = 0; i < enc.length; i++) {
                 byLength.computeIfAbsent(enc[i].getIds().length, k -> new ArrayList<>()).add(i);
@@ -101,12 +161,21 @@ public final class MiniLm implements Embedder {
             for (List<Integer> same : byLength.values()) {
                 for (int from = 0; from < same.size(); from += BATCH) {
                     List<Integer> batch = same.subList(from, Math.min(same.size(), from + BATCH));
-                    float[][] vs = run(batch.stream().map(i -> enc[i]).toArray(Encoding[]::new));
+                    float[][] vs;
+                    lock.lock();
+                    try {
+                        refuseWhenExiting();
+                        vs = run(batch.stream().map(i -> enc[i]).toArray(Encoding[]::new));
+                    } finally {
+                        lock.unlock();
+                    }
                     for (int k = 0; k < batch.size(); k++) {
                         out[batch.get(k)] = vs[k];
                     }
                 }
             }
+        } catch (EmbedderUnavailableException e) {
+            throw e;
         } catch (OrtException | RuntimeException e) {
             throw new EmbedderUnavailableException("the bundled embedder " + name() + " failed: " + e, e);
         }
