@@ -226,6 +226,8 @@ public final class TortureBench {
         private final List<Long> seeds = new ArrayList<>();
         private volatile McpSyncClient client;
         private final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+        /** The server's last lines on stderr (an internal error logs its stack there). */
+        private final java.util.ArrayDeque<String> said = new java.util.ArrayDeque<>();
         private final Thread starter;
 
         McpDriver(int n, long deadline) {
@@ -249,7 +251,14 @@ public final class TortureBench {
                     "--run", "mcp-" + n, "--no-fsync"));
             StdioClientTransport t = new StdioClientTransport(ServerParameters.builder(cmd.get(0)).args(args).build(),
                     new JacksonMcpJsonMapper(new ObjectMapper()));
-            t.setStdErrorHandler(line -> { });
+            t.setStdErrorHandler(line -> {
+                synchronized (said) {
+                    said.addLast(line);
+                    if (said.size() > 40) {
+                        said.removeFirst();
+                    }
+                }
+            });
             McpSyncClient c = McpClient.sync(t).requestTimeout(Duration.ofSeconds(120))
                     .initializationTimeout(Duration.ofSeconds(120)).build();
             try {
@@ -316,7 +325,12 @@ public final class TortureBench {
             String said = String.valueOf(r.content());
             boolean read = tool.equals("search") || tool.equals("brief") || tool.equals("dead_ends");
             if (Boolean.TRUE.equals(r.isError()) && (read && !raced(said) || said.contains("\"exit\":1"))) {
-                violations.add("MCP " + tool + " " + args + " failed: " + r.content());
+                String log;
+                synchronized (this.said) {
+                    log = String.join("\n", this.said);
+                }
+                violations.add("MCP " + tool + " " + args + " failed: " + r.content() + "\n  the server's last log lines:\n"
+                        + log);
             }
             return r;
         }

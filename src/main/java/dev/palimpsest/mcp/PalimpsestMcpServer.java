@@ -317,7 +317,7 @@ public final class PalimpsestMcpServer {
         } catch (Exception | Error e) {
             ToolFailure f = ToolFailure.of(e);
             if (f.exit() == 1) {
-                log.error("internal error in {}: {}", d.name(), f.message());
+                log.error("internal error in {}: {}", d.name(), f.message(), e);
             }
             // text only: a structuredContent must match the tool's output schema, and clients that check it
             // (the TypeScript SDK's) would throw away the message instead of showing it
