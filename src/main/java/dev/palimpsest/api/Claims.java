@@ -249,7 +249,7 @@ public final class Claims {
             }
         }
         ClaimsIndex index = q().index();
-        java.util.Set<String> declared = index.multiValuedAt(index.headSeq());
+        java.util.Set<String> declared = index.atomically(() -> index.multiValuedAt(index.headSeq()));
         if (bad.isEmpty() && predicates.stream().allMatch(p -> declared.contains(dev.palimpsest.model.EntityKey.of(p)))) {
             bad.add(new dev.palimpsest.model.Violation(dev.palimpsest.model.Rule.EMPTY_TRANSACTION, "multi_valued",
                     "every predicate given is already declared multi-valued"));
@@ -263,10 +263,11 @@ public final class Claims {
     }
 
     private ClaimResult landed(ClaimQueries q, FactId id, CommitResult r, ClaimSpec spec) {
-        int seq = q.index().seq(ObjectId.fromString(r.id().hex()));
-        List<ClaimResult.Conflict> conflicts = q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq,
-                validities(q, seq), store.effectiveValidity(id.value(), r.id()))
-                .stream().filter(c -> !c.id().equals(id)).toList();
+        List<ClaimResult.Conflict> conflicts = q.index().atomically(() -> {
+            int seq = q.index().seq(ObjectId.fromString(r.id().hex()));
+            return q.conflicts(spec.subject(), spec.predicate(), spec.object(), seq, store.validities(r.id()),
+                    store.effectiveValidity(id.value(), r.id()));
+        }).stream().filter(c -> !c.id().equals(id)).toList();
         return new ClaimResult(id, r.id(), conflicts);
     }
 
@@ -291,6 +292,11 @@ public final class Claims {
         if (spec.validFrom() == null) {
             return f;
         }
+        return q.index().atomically(() -> withSuccessionsAtHead(q, f, spec));
+    }
+
+    private dev.palimpsest.model.FactSpec withSuccessionsAtHead(ClaimQueries q, dev.palimpsest.model.FactSpec f,
+            ClaimSpec spec) {
         int seq = q.index().headSeq();
         if (seq < 0 || q.index().multiValuedAt(seq).contains(EntityKey.of(spec.predicate()))) {
             return f;
@@ -324,7 +330,7 @@ public final class Claims {
     public List<ClaimView> current(String subject) {
         Objects.requireNonNull(subject, "subject");
         ClaimQueries q = q();
-        return q.current(subject, null, q.index().headSeq());
+        return q.index().atomically(() -> q.current(subject, null, q.index().headSeq()));
     }
 
     /** The live claims about {@code subject}'s {@code predicate} at the tip of main, oldest first. */
@@ -332,7 +338,7 @@ public final class Claims {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
         ClaimQueries q = q();
-        return q.current(subject, predicate, q.index().headSeq());
+        return q.index().atomically(() -> q.current(subject, predicate, q.index().headSeq()));
     }
 
     /**
@@ -345,7 +351,7 @@ public final class Claims {
     @Deprecated(since = "0.2", forRemoval = true)
     public List<ClaimView> current(String subject, String predicate, CommitId at) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return current(subject, predicate, seq(at), java.util.Optional.empty());
+        return index().atomically(() -> current(subject, predicate, seq(at), java.util.Optional.empty()));
     }
 
     /** The correction chain of ({@code subject}, {@code predicate}) at the tip of main, oldest first. */
@@ -353,7 +359,7 @@ public final class Claims {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
         ClaimQueries q = q();
-        return q.chain(subject, predicate, q.index().headSeq());
+        return q.index().atomically(() -> q.chain(subject, predicate, q.index().headSeq()));
     }
 
     /**
@@ -377,7 +383,7 @@ public final class Claims {
         Objects.requireNonNull(subject, "subject");
         requireMax(max);
         ClaimQueries q = q();
-        return q.deadEnds(subject, max, q.index().headSeq());
+        return q.index().atomically(() -> q.deadEnds(subject, max, q.index().headSeq()));
     }
 
     /**
@@ -393,7 +399,7 @@ public final class Claims {
         Objects.requireNonNull(query, "query");
         requireMax(max);
         ClaimQueries q = q();
-        return ranked(q.deadEnds(subject, Integer.MAX_VALUE, q.index().headSeq()), query, max);
+        return ranked(q.index().atomically(() -> q.deadEnds(subject, Integer.MAX_VALUE, q.index().headSeq())), query, max);
     }
 
     /** {@code all} (every dead end, newest correction first) most relevant to {@code query} first, at most {@code max}. */
@@ -419,16 +425,20 @@ public final class Claims {
     /** Groups of live claims with one subject and predicate and different objects at the tip of main. */
     public List<Contradiction> contradictions() {
         ClaimQueries q = q();
-        int seq = q.index().headSeq();
-        return q.contradictions(null, seq, validities(q, seq), null);
+        return q.index().atomically(() -> {
+            int seq = q.index().headSeq();
+            return q.contradictions(null, seq, validities(q, seq), null);
+        });
     }
 
     /** The groups of {@link #contradictions()} whose subject is {@code subject}. */
     public List<Contradiction> contradictions(String subject) {
         Objects.requireNonNull(subject, "subject");
         ClaimQueries q = q();
-        int seq = q.index().headSeq();
-        return q.contradictions(subject, seq, validities(q, seq), null);
+        return q.index().atomically(() -> {
+            int seq = q.index().headSeq();
+            return q.contradictions(subject, seq, validities(q, seq), null);
+        });
     }
 
     /**
@@ -440,7 +450,7 @@ public final class Claims {
      */
     @Deprecated(since = "0.2", forRemoval = true)
     public List<Contradiction> contradictions(String subject, CommitId at) throws NotFoundException {
-        return contradictions(subject, seq(at), java.util.Optional.empty());
+        return index().atomically(() -> contradictions(subject, seq(at), java.util.Optional.empty()));
     }
 
     /**
@@ -500,7 +510,7 @@ public final class Claims {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
         ClaimQueries q = q();
-        return q.subjects(EntityKey.of(prefix), limit, q.index().headSeq());
+        return q.index().atomically(() -> q.subjects(EntityKey.of(prefix), limit, q.index().headSeq()));
     }
 
     /**
@@ -513,7 +523,8 @@ public final class Claims {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative, got " + limit);
         }
-        return q().subjects(EntityKey.of(prefix), limit, seq(at));
+        ClaimQueries q = q();
+        return q.index().atomically(() -> q.subjects(EntityKey.of(prefix), limit, seq(at)));
     }
 
     /** The claims index, opened and caught up on first use (for recall). */

@@ -52,21 +52,21 @@ public final class ClaimsAt {
     /** The live claims about {@code subject} at this commit, every predicate, oldest first. */
     public List<ClaimView> current(String subject) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return claims.current(subject, null, claims.seq(at), validAt);
+        return claims.index().atomically(() -> claims.current(subject, null, claims.seq(at), validAt));
     }
 
     /** The live claims about {@code subject}'s {@code predicate} at this commit, oldest first. */
     public List<ClaimView> current(String subject, String predicate) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
-        return claims.current(subject, predicate, claims.seq(at), validAt);
+        return claims.index().atomically(() -> claims.current(subject, predicate, claims.seq(at), validAt));
     }
 
     /** The correction chain of ({@code subject}, {@code predicate}) at this commit, oldest first. */
     public List<ClaimView> chain(String subject, String predicate) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(predicate, "predicate");
-        return claims.chain(subject, predicate, claims.seq(at), validAt);
+        return claims.index().atomically(() -> claims.chain(subject, predicate, claims.seq(at), validAt));
     }
 
     /**
@@ -78,7 +78,7 @@ public final class ClaimsAt {
         if (max < 0) {
             throw new IllegalArgumentException("max must not be negative, got " + max);
         }
-        return claims.deadEnds(subject, max, claims.seq(at));
+        return claims.index().atomically(() -> claims.deadEnds(subject, max, claims.seq(at)));
     }
 
     /**
@@ -92,18 +92,18 @@ public final class ClaimsAt {
         if (max < 0) {
             throw new IllegalArgumentException("max must not be negative, got " + max);
         }
-        return claims.deadEnds(subject, query, max, claims.seq(at));
+        return claims.index().atomically(() -> claims.deadEnds(subject, query, max, claims.seq(at)));
     }
 
     /** Groups of live claims with one subject and predicate and different objects at this commit. */
     public List<Contradiction> contradictions() throws NotFoundException {
-        return claims.contradictions(null, claims.seq(at), validAt);
+        return claims.index().atomically(() -> claims.contradictions(null, claims.seq(at), validAt));
     }
 
     /** The groups of {@link #contradictions()} whose subject is {@code subject}. */
     public List<Contradiction> contradictions(String subject) throws NotFoundException {
         Objects.requireNonNull(subject, "subject");
-        return claims.contradictions(subject, claims.seq(at), validAt);
+        return claims.index().atomically(() -> claims.contradictions(subject, claims.seq(at), validAt));
     }
 
     /** The entity keys with a live claim at this commit that start with {@code prefix}, in key order, at most {@code limit}. */

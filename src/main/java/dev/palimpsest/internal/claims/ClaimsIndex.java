@@ -157,6 +157,16 @@ public final class ClaimsIndex implements Writer.CommitListener {
         return commits.size();
     }
 
+    /** The first commit indexed (the store's genesis), or null while nothing is indexed. */
+    public synchronized ObjectId genesis() {
+        return commits.isEmpty() ? null : commits.get(0);
+    }
+
+    /** The commits numbered {@code from..to} (indexed), a copy. */
+    public synchronized List<ObjectId> commits(int from, int to) {
+        return new ArrayList<>(commits.subList(from, to + 1));
+    }
+
     /** Reads the log; null when it checks out against git, else why not ("missing" when absent). */
     private String load() throws IOException {
         if (!Files.exists(file)) {
@@ -217,6 +227,23 @@ public final class ClaimsIndex implements Writer.CommitListener {
     /** The number of times this index started again; commit numbers are comparable only within one epoch. */
     public synchronized int epoch() {
         return epoch;
+    }
+
+    /** Work done under this index's lock. */
+    @FunctionalInterface
+    public interface Atomic<T, E extends Exception> {
+        /** Does the work. */
+        T run() throws E;
+    }
+
+    /**
+     * Runs {@code work} holding this index's lock, so that the commit numbers it takes stay valid
+     * throughout: no other thread's catch-up can start the index again (renumbering commits) in
+     * between. The work must be short and must not wait for the writer lock (a writer holding it
+     * waits for this lock to add its commit).
+     */
+    public synchronized <T, E extends Exception> T atomically(Atomic<T, E> work) throws E {
+        return work.run();
     }
 
     /** The sequence number of {@code commit} when already indexed, else -1 (no catching up). */

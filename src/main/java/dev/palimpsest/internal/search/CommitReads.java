@@ -19,7 +19,7 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 
 /**
- * Reads the commits numbered {@code from..to} of main's first-parent chain from git, in order: each
+ * Reads commits numbered {@code from..to} of main's first-parent chain from git, in order: each
  * commit, the fact files it changed ({@link TreeChanges#diff}) and those files decoded (a file that
  * does not decode is left out: it states nothing to find, and the audit reports it). A long range
  * is read on a worker thread, a bounded queue ahead of the caller, so diffing and decoding overlap
@@ -37,7 +37,8 @@ final class CommitReads implements AutoCloseable {
     private static final Read END = new Read(-1, null, Map.of(), Map.of());
 
     private final GitRepo repo;
-    private final ClaimsIndex claims;
+    private final java.util.List<ObjectId> commits;
+    private final int from;
     private final int to;
     private int next;
     private final BlockingQueue<Object> ahead;
@@ -45,10 +46,16 @@ final class CommitReads implements AutoCloseable {
     private volatile boolean stop;
 
     CommitReads(GitRepo repo, ClaimsIndex claims, int from, int to) {
+        this(repo, claims.commits(from, to), from);
+    }
+
+    /** Reads {@code commits}, numbered from {@code from} (a copy the claims index gave at one moment). */
+    CommitReads(GitRepo repo, java.util.List<ObjectId> commits, int from) {
         this.repo = repo;
-        this.claims = claims;
+        this.commits = java.util.List.copyOf(commits);
+        this.from = from;
         this.next = from;
-        this.to = to;
+        this.to = from + commits.size() - 1;
         ahead = queue(from, to);
         if (ahead != null) {
             worker = new Thread(this::readAhead, "palimpsest-search-reads");
@@ -106,7 +113,7 @@ final class CommitReads implements AutoCloseable {
     }
 
     private Read read(int seq, ObjectReader reader, RevWalk walk, TreeDiff differ) throws IOException {
-        RevCommit c = walk.parseCommit(claims.commitAt(seq));
+        RevCommit c = walk.parseCommit(commits.get(seq - from));
         Map<String, ObjectId> changes = TreeChanges.diff(differ, walk, c);
         Map<String, Fact> facts = new HashMap<>();
         for (Map.Entry<String, ObjectId> e : changes.entrySet()) {

@@ -262,7 +262,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (!embedder.name().equals(data.get("embedder"))) {
             return "its vectors are of embedder " + data.get("embedder") + ", not " + embedder.name();
         }
-        ObjectId genesis = claims.commitCount() == 0 ? null : claims.commitAt(0);
+        ObjectId genesis = claims.genesis();
         if (genesis == null || !genesis.name().equals(data.get("genesis"))) {
             return "it belongs to the store whose genesis is " + data.get("genesis");
         }
@@ -348,29 +348,36 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     }
 
     /** Brings the index up to commit number {@code target} of main, from git. */
-    private void catchUpTo(int target, boolean progress) throws IOException {
-        if (indexed != null && (indexedSeq >= claims.commitCount() || !claims.commitAt(indexedSeq).equals(indexed))) {
-            restart(); // main's first-parent chain is another now (a push of a replica's merge): its numbers changed
-            return;
-        }
-        if (target <= indexedSeq) {
-            return;
-        }
-        if (target >= claims.commitCount()) {
-            // the claims index started again from git since the caller took its number (a forget
-            // crossed, main's chain changed): let it catch up, and never index past its chain; the
-            // caller sees its epoch moved and asks again
-            target = Math.min(target, claims.headSeq());
-            if (target <= indexedSeq || target < 0) {
-                return;
+    private void catchUpTo(int asked, boolean progress) throws IOException {
+        // the numbers are judged and the commits taken under the claims index's lock: a catch-up of
+        // another thread that starts it again (main's chain changed) cannot renumber them in between
+        List<ObjectId> range = claims.atomically(() -> {
+            if (indexed != null && (indexedSeq >= claims.commitCount() || !claims.commitAt(indexedSeq).equals(indexed))) {
+                return null; // main's first-parent chain is another now (a push of a replica's merge): its numbers changed
             }
+            int to = asked;
+            if (to >= claims.commitCount()) {
+                // the claims index started again from git since the caller took its number (a forget
+                // crossed, main's chain changed): let it catch up, and never index past its chain; the
+                // caller sees its epoch moved and asks again
+                to = Math.min(to, claims.headSeq());
+            }
+            return to <= indexedSeq || to < 0 ? List.<ObjectId>of() : claims.commits(indexedSeq + 1, to);
+        });
+        if (range == null) {
+            restart();
+            return;
         }
-        if (indexed != null && dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, indexed, claims.commitAt(target))) {
+        if (range.isEmpty()) {
+            return;
+        }
+        int target = indexedSeq + range.size();
+        if (indexed != null && dev.palimpsest.internal.forget.Tombstones.addedBetween(repo, indexed, range.get(range.size() - 1))) {
             restart(); // its documents of the facts forgotten since may hold plaintext: start again from git
             return;
         }
         Progress shown = progress && PROGRESS.isInfoEnabled() ? new Progress(indexedSeq + 1, target) : null;
-        try (CommitReads reads = new CommitReads(repo, claims, indexedSeq + 1, target);
+        try (CommitReads reads = new CommitReads(repo, range, indexedSeq + 1);
                 ObjectReader reader = repo.newReader()) {
             List<Decoded> chunk = new ArrayList<>();
             int writes = 0;
@@ -653,7 +660,11 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             Map<String, String> data = new HashMap<>();
             data.put("format", FORMAT);
             data.put("embedder", embedder.name());
-            data.put("genesis", claims.commitAt(0).name());
+            ObjectId genesis = claims.genesis();
+            if (genesis == null) {
+                return; // the claims index is starting again: the next commit point saves
+            }
+            data.put("genesis", genesis.name());
             data.put("commit", indexed.name());
             data.put("seq", Integer.toString(indexedSeq));
             writer.setLiveCommitData(data.entrySet());
