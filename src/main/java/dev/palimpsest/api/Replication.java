@@ -145,14 +145,26 @@ public final class Replication {
             throws NotFoundException, RejectedException, ConflictException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         Objects.requireNonNull(remote, "remote");
+        return adopting(remote, actor, progress,
+                in -> transport.fetchAuditing(remote, progress, in.audit, in.unflushed));
+    }
+
+    /** Where the incoming commit comes from: a fetch feeding the audit as it copies, or the repository itself. */
+    private interface Source {
+        Transport.Fetched get(Incoming in) throws NotFoundException, RejectedException, ConflictException;
+    }
+
+    /** Audits and adopts what {@code source} brings; {@code remote} is null for a commit already here. */
+    private PullResult adopting(String remote, ActorName actor, TransferProgress progress, Source source)
+            throws NotFoundException, RejectedException, ConflictException {
         ObjectId before = repo.head();
         PullResult r;
         // A pull may bring tombstones: its intent lets the next open finish destroying their keys after a crash.
         dev.palimpsest.internal.vault.Vault.Intent intent = null;
         try (Incoming in = new Incoming(repo, before)) {
-            Transport.Fetched fetched = transport.fetchAuditing(remote, progress, in.audit, in.unflushed);
+            Transport.Fetched fetched = source.get(in);
             intent = repo.vault().intendForget();
-            r = adopt(repo, writer, receipts, remote, fetched, in, actor,
+            r = adoptFetched(repo, writer, receipts, remote, fetched, in, actor,
                     () -> actor == null ? null : signers.signer(actor), progress);
             if (!(r instanceof PullResult.Refused) && !(r instanceof PullResult.UpToDate)) {
                 erasure.forgetPulled(before, repo.head());
@@ -173,22 +185,58 @@ public final class Replication {
     }
 
     /**
-     * Pushes main to the remote's main; never forces.
+     * Audits every commit reachable from {@code commit} and not from main, objects already in this
+     * store's repository (the pack a hub received from a push), and adopts it only when the audit
+     * is clean, as {@link #pullAs} adopts a fetched main: by fast-forward, or, when main moved
+     * meanwhile, by a convergent merge commit that {@code actor} signs (the commit main lacks goes in
+     * as the second parent, so main's first-parent line keeps its commits). A refused range writes
+     * nothing and is answered {@link PullResult.Refused}.
+     *
+     * @throws NotFoundException when {@code commit} is not a commit in this store's repository
+     * @throws RejectedException when a merge is needed and {@code actor} cannot sign it; a
+     *     {@link dev.palimpsest.model.MergeRefusedException} when the merge commit would break a rule
+     *     the audit holds merge commits to (nothing is written)
+     * @throws ConflictException when {@code commit} belongs to another store, or local writers kept moving main
+     */
+    public PullResult adopt(CommitId commit, ActorName actor, TransferProgress progress)
+            throws NotFoundException, RejectedException, ConflictException {
+        Objects.requireNonNull(commit, "commit");
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
+        ObjectId tip = ObjectId.fromString(commit.hex());
+        try (org.eclipse.jgit.revwalk.RevWalk w = new org.eclipse.jgit.revwalk.RevWalk(repo.repository())) {
+            w.parseCommit(tip);
+        } catch (org.eclipse.jgit.errors.MissingObjectException | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+            throw new NotFoundException("no commit " + commit.hex() + " in " + repo.gitDir());
+        } catch (IOException e) {
+            throw new PalimpsestInternalException("cannot read " + commit.hex() + ": " + e.getMessage(), e);
+        }
+        return adopting(null, actor, progress, in -> new Transport.Fetched(tip, true));
+    }
+
+    /**
+     * Pushes main to the remote's main; never forces. When the remote's main has commits main
+     * lacks and the remote is a hub ({@code palimpsest serve}), the hub is asked to merge instead:
+     * it audits main's commits and merges them into its main, signed by the pusher's actor
+     * ({@link PushResult.Merged}).
      *
      * @throws NotFoundException when the remote is unknown or no git repository answers at its URL
-     * @throws ConflictException when the remote has commits main lacks (pull first)
+     * @throws ConflictException when the remote has commits main lacks (pull first) and is no hub
      * @throws RejectedException when the remote refused (e.g. its pre-receive hook found violations)
      */
     public PushResult push(String remote, TransferProgress progress)
             throws NotFoundException, ConflictException, RejectedException {
         Objects.requireNonNull(progress, "progress (use TransferProgress.none())");
         ObjectId head = repo.head();
-        ObjectId old = transport.push(Objects.requireNonNull(remote, "remote"), head, progress);
-        CommitId h = CommitId.of(head.name());
-        if (head.equals(old)) {
+        Transport.Pushed done = transport.push(Objects.requireNonNull(remote, "remote"), head, progress);
+        CommitId h = CommitId.of(done.head().name());
+        if (done.merged()) {
+            return new PushResult.Merged(CommitId.of(head.name()), h);
+        }
+        if (done.head().equals(done.old())) {
             return new PushResult.UpToDate(h);
         }
-        return new PushResult.Pushed(old == null ? null : CommitId.of(old.name()), h);
+        return new PushResult.Pushed(done.old() == null ? null : CommitId.of(done.old().name()), h);
     }
 
     /**
@@ -217,7 +265,7 @@ public final class Replication {
             PullResult r;
             try (Incoming in = new Incoming(repo, null)) {
                 Transport.Fetched fetched = t.fetchAuditing("origin", progress, in.audit, in.unflushed);
-                r = adopt(repo, null, null, "origin", fetched, in, null, () -> null, progress);
+                r = adoptFetched(repo, null, null, "origin", fetched, in, null, () -> null, progress);
             }
             keep = !(r instanceof PullResult.Refused);
             return r;
@@ -262,7 +310,7 @@ public final class Replication {
         }
     }
 
-    private static PullResult adopt(GitRepo repo, Writer writer, Receipts receipts, String remote,
+    private static PullResult adoptFetched(GitRepo repo, Writer writer, Receipts receipts, String remote,
             Transport.Fetched got, Incoming in, ActorName actor, SignerSource signer, TransferProgress progress)
             throws RejectedException, ConflictException {
         ObjectId fetched = got.tip();
@@ -270,7 +318,9 @@ public final class Replication {
         ObjectId local = repo.head();
         try {
             if (local != null && !got.arrived() && History.isAncestorOrSelf(repo, fetched, local)) {
-                t.deleteRef(Transport.QUARANTINE + remote);
+                if (remote != null) {
+                    t.deleteRef(Transport.QUARANTINE + remote);
+                }
                 return new PullResult.UpToDate(CommitId.of(local.name()));
             }
             AuditedChanges read = in.read;
@@ -302,11 +352,14 @@ public final class Replication {
                             done.settled(), cascade(receipts, actor, head, local, fetched));
                 };
             }
-            track(repo, remote, fetched);
-            t.deleteRef(Transport.QUARANTINE + remote);
+            if (remote != null) {
+                track(repo, remote, fetched);
+                t.deleteRef(Transport.QUARANTINE + remote);
+            }
             return result;
         } catch (ConvergentMerge.UnrelatedException e) {
-            throw new ConflictException("remote '" + remote + "' holds another store: " + e.getMessage());
+            throw new ConflictException((remote == null ? "commit " + fetched.name() : "remote '" + remote + "'")
+                    + " holds another store: " + e.getMessage());
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot update refs of " + repo.gitDir() + ": " + e.getMessage(), e);
         }

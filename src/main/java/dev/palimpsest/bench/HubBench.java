@@ -19,6 +19,7 @@ import dev.palimpsest.model.KeyRole;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.PalimpsestException;
 import dev.palimpsest.model.PullResult;
+import dev.palimpsest.model.PushResult;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.StoreOptions;
 import dev.palimpsest.model.TransferProgress;
@@ -63,7 +64,8 @@ public final class HubBench {
      * 1-minute load average before and after, and every violation (empty: all held).
      */
     public record Result(double seconds, int mcpClients, int replicas, long mcpAcknowledged, long pushedFacts,
-            long pushes, double pushesPerSecond, long pushRetries, Map<String, Long> pushRefusals, long mcpErrors,
+            long pushes, long mergedPushes, double pushesPerSecond, long pushRetries, Map<String, Long> pushRefusals,
+            long mcpErrors,
             Map<String, Stats> latency, String hubHead, double loadBefore, double loadAfter, List<String> violations) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -79,6 +81,7 @@ public final class HubBench {
     private final Map<String, Long> refusals = Collections.synchronizedMap(new TreeMap<>());
     private long pushes;
     private long pushRetries;
+    private long mergedPushes;
     private long pushedFacts;
     private long mcpAcknowledged;
     private long mcpErrors;
@@ -184,7 +187,7 @@ public final class HubBench {
             samples.forEach((k, v) -> latency.put(k, Stats.of(v.stream().mapToLong(Long::longValue).toArray())));
         }
         return new Result(seconds, options.mcpClients(), options.replicas(), mcpAcknowledged, pushedFacts, pushes,
-                pushes / seconds, pushRetries, new TreeMap<>(refusals), mcpErrors, latency, hubHead, loadBefore,
+                mergedPushes, pushes / seconds, pushRetries, new TreeMap<>(refusals), mcpErrors, latency, hubHead, loadBefore,
                 PullBench.loadAverage(), List.copyOf(violations));
     }
 
@@ -285,11 +288,12 @@ public final class HubBench {
                 for (int attempt = 1;; attempt++) {
                     t = System.nanoTime();
                     try {
-                        rep.push("origin", TransferProgress.none());
-                        sample("push", System.nanoTime() - t);
+                        boolean merged = rep.push("origin", TransferProgress.none()) instanceof PushResult.Merged;
+                        sample(merged ? "push (merged by the hub)" : "push", System.nanoTime() - t);
                         acknowledged.addAll(unpushed);
                         synchronized (this) {
                             pushes++;
+                            mergedPushes += merged ? 1 : 0;
                             pushedFacts += unpushed.size();
                         }
                         unpushed.clear();

@@ -128,9 +128,9 @@ final class BenchCommand implements Callable<Integer> {
             } else {
                 out().printf("hub: %.1f s, %d MCP clients, %d replicas (load %.2f before, %.2f after)%n", r.seconds(),
                         r.mcpClients(), r.replicas(), r.loadBefore(), r.loadAfter());
-                out().printf("  acknowledged: %d MCP writes (%d errors), %d pushed facts in %d pushes (%.2f pushes/s),"
-                        + " %d push retries%n", r.mcpAcknowledged(), r.mcpErrors(), r.pushedFacts(), r.pushes(),
-                        r.pushesPerSecond(), r.pushRetries());
+                out().printf("  acknowledged: %d MCP writes (%d errors), %d pushed facts in %d pushes (%d merged by the hub;"
+                        + " %.2f pushes/s), %d push retries%n", r.mcpAcknowledged(), r.mcpErrors(), r.pushedFacts(),
+                        r.pushes(), r.mergedPushes(), r.pushesPerSecond(), r.pushRetries());
                 r.latency().forEach((k, s) -> out().printf("  %-26s p50 %8.1f ms  p99 %8.1f ms  (n=%d)%n", k,
                         s.p50Millis(), s.p99Millis(), s.n()));
                 r.pushRefusals().forEach((m, n) -> out().printf("  refused %d x: %s%n", n, m));

@@ -255,10 +255,16 @@ final class SyncCommands {
         CommitId from = r instanceof PushResult.Pushed p ? p.from() : null;
         if (c.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("push", r instanceof PushResult.Pushed ? "pushed" : "up-to-date");
+            m.put("push", r instanceof PushResult.Pushed ? "pushed" : r instanceof PushResult.Merged ? "merged" : "up-to-date");
             m.put("from", from == null ? null : from.hex());
+            if (r instanceof PushResult.Merged x) {
+                m.put("pushed", x.pushed().hex());
+            }
             m.put("head", r.head().hex());
             c.printJson(m);
+        } else if (r instanceof PushResult.Merged x) {
+            c.out().println("the remote's main had moved on: it audited " + x.pushed().hex().substring(0, 12)
+                    + " and merged it into its main at " + r.head().hex().substring(0, 12) + " (pull to bring the merge back)");
         } else if (r instanceof PushResult.Pushed) {
             c.out().println("pushed " + (from == null ? "(new)" : from.hex().substring(0, 12)) + ".."
                     + r.head().hex().substring(0, 12));

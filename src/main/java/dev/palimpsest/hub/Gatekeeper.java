@@ -189,6 +189,7 @@ final class Gatekeeper implements Filter {
         req.setAttribute(ACTOR, t.actor().value() + (t.readOnly() ? " (read-only)" : ""));
         req.setAttribute(Caller.ATTRIBUTE, new Caller(t.actor(), t.readOnly()));
         req.setAttribute(GitHttp.ACCESS, t.readOnly() ? GitHttp.Access.READ : GitHttp.Access.WRITE);
+        req.setAttribute(GitHttp.ACTOR, t.actor());
         return true;
     }
 

@@ -80,7 +80,9 @@ public final class HubServer implements AutoCloseable {
             throw new IllegalArgumentException("cannot resolve the listen host '" + config.host() + "'", e);
         }
         GitHttp git = GitHttp.open(store.gitDir(), true,
-                range -> LOG.info("accepted a push to main: {}", range));
+                (commit, actor) -> store.replication().adopt(dev.palimpsest.model.CommitId.of(commit.name()), actor,
+                        dev.palimpsest.model.TransferProgress.none()),
+                range -> LOG.info("accepted a push: {}", range));
         McpHttpServer mcp = McpHttpServer.start(store, config.run(), config.tools(), List.of(), config.maxMcpBodyBytes());
         Health health = new Health(store);
         Server jetty = new Server();

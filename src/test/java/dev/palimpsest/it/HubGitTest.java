@@ -2,7 +2,9 @@ package dev.palimpsest.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.api.Transaction;
@@ -143,6 +145,75 @@ class HubGitTest {
         Cli pull = cli("pull", "--store", replica.toString(), "--home", home.dir().toString(), "--actor", "alice");
         assertThat(pull.code).as(pull.out + pull.err).isZero();
         assertThat(GitCli.git(replica, "rev-parse", "main").ok().stdout().strip()).isEqualTo(store.head().hex());
+    }
+
+    @Test
+    void aPushWhoseMainMovedOnIsAuditedAndMergedByTheHubSignedByThePushersActor() throws Exception {
+        Path replica = tmp.resolve("racing-replica.git");
+        assertThat(cli("clone", url(writer), "--store", replica.toString(), "--home", home.dir().toString()).code)
+                .isZero();
+        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
+            Transaction t = r.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SOURCE, "Written in a replica while the hub moved on.").id(FactId.of("racer-1")));
+            t.commit();
+        }
+        Transaction t = store.begin(ALICE);
+        t.assertFact(FactSpec.of(Kind.SOURCE, "Written at the hub meanwhile.").id(FactId.of("hub-racer-1")));
+        t.commit();
+        String hubBefore = store.head().hex();
+        String pushed = GitCli.git(replica, "rev-parse", "main").ok().stdout().strip();
+
+        Cli push = cli("push", "--store", replica.toString(), "--home", home.dir().toString(), "--json");
+        assertThat(push.code).as(push.out + push.err).isZero();
+        assertThat(push.out).contains("\"push\" : \"merged\"").contains(pushed);
+
+        String merge = store.head().hex();
+        assertThat(GitCli.git(origin, "rev-parse", merge + "^1").ok().stdout().strip()).isEqualTo(hubBefore);
+        assertThat(GitCli.git(origin, "rev-parse", merge + "^2").ok().stdout().strip()).isEqualTo(pushed);
+        assertThat(GitCli.git(origin, "log", "-1", "--format=%B", merge).ok().stdout()).contains("Palimpsest-Actor: alice");
+        assertThat(GitCli.git(origin, "cat-file", "commit", merge).ok().stdout()).contains("gpgsig");
+        assertThat(store.find(FactId.of("racer-1"))).isPresent();
+        assertThat(store.find(FactId.of("hub-racer-1"))).isPresent();
+        assertThat(GitCli.git(origin, "show-ref").ok().stdout()).doesNotContain("refs/palimpsest/merge");
+        try (Auditor a = Auditor.open(origin)) {
+            assertThat(a.audit(AuditProgress.none()).violations()).isEmpty();
+        }
+        // the replica's next pull is a fast-forward onto the hub's merge
+        Cli pull = cli("pull", "--store", replica.toString(), "--home", home.dir().toString(), "--actor", "alice");
+        assertThat(pull.code).as(pull.out + pull.err).isZero();
+        assertThat(GitCli.git(replica, "rev-parse", "main").ok().stdout().strip()).isEqualTo(merge);
+    }
+
+    @Test
+    void aMergeRequestIsRefusedWhenThePushersActorHasNoKeyAtTheHubToSignTheMerge() throws Exception {
+        String carol = new Tokens(home.dir()).add(ActorName.of("carol"), false, Optional.empty(), Instant.now()).secret();
+        Path replica = tmp.resolve("keyless-replica.git");
+        assertThat(cli("clone", url(carol), "--store", replica.toString(), "--home", home.dir().toString()).code).isZero();
+        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
+            Transaction t = r.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SOURCE, "Pushed with the token of an actor without a key.").id(FactId.of("keyless-1")));
+            t.commit();
+        }
+        Transaction t = store.begin(ALICE);
+        t.assertFact(FactSpec.of(Kind.SOURCE, "The hub moved on first.").id(FactId.of("hub-keyless-1")));
+        t.commit();
+        String head = store.head().hex();
+        Set<String> before = TestStores.durableState(origin);
+
+        Cli push = cli("push", "--store", replica.toString(), "--home", home.dir().toString());
+        assertThat(push.code).as(push.out + push.err).isEqualTo(5);
+        assertThat(push.err).contains("carol").contains("main is unchanged");
+        assertThat(store.head().hex()).isEqualTo(head);
+        assertThat(store.find(FactId.of("keyless-1"))).isEmpty();
+        assertThat(TestStores.durableState(origin)).isEqualTo(before);
+    }
+
+    @Test
+    void aMergeRequestOfAnUnsignedCommitIsRefusedWithTheReasonAndMainUntouched() throws Exception {
+        Path work = cloneWork(writer);
+        writeFact(work, "fact-merge-unsigned", "Asked to be merged, never signed.");
+        commit(work, null);
+        refused(work, "refs/palimpsest/merge", "fail the audit", "[unsigned]");
     }
 
     @Test

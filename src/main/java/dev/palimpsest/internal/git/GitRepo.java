@@ -20,6 +20,11 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  */
 public final class GitRepo implements AutoCloseable {
     public static final String MAIN = "refs/heads/main";
+    /**
+     * The ref a hub advertises to pushers (at its genesis commit, never updated): a push to it asks
+     * the hub to audit the pushed commit and merge it into main (see store-layout.md, "Merge requests").
+     */
+    public static final String MERGE = "refs/palimpsest/merge";
 
     private static final int POOL_SIZE = 32;
 

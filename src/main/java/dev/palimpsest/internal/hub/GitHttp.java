@@ -2,6 +2,7 @@ package dev.palimpsest.internal.hub;
 
 import dev.palimpsest.internal.audit.AuditEngine;
 import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.AuditReport;
 import dev.palimpsest.model.AuditViolation;
@@ -34,7 +35,11 @@ import org.eclipse.jgit.transport.resolver.ServiceNotEnabledException;
  * change, never deleted nor rewritten (non-fast-forward), and every commit it brings is audited with
  * the audit a pull runs (signatures by keys trusted at the parent, identities, dates, trailers,
  * files, the rule book replayed); a push with violations is refused with them printed to the git
- * client ({@code remote: ...}) and main is left untouched. The dumb protocol is off. Thread-safe.
+ * client ({@code remote: ...}) and main is left untouched. A push to {@link GitRepo#MERGE} (advertised
+ * at the genesis commit, never updated) is a merge request: the pushed commit is handed to the
+ * {@link Merger}, which audits the commits main lacks and joins them into main (fast-forward, or a
+ * merge commit signed by the pusher's actor), so a replica whose push raced other writers need not
+ * pull and retry; the ref itself is never written. The dumb protocol is off. Thread-safe.
  */
 public final class GitHttp implements AutoCloseable {
     /** The request attribute carrying the caller's {@link Access}. */
@@ -42,15 +47,33 @@ public final class GitHttp implements AutoCloseable {
     /** Violations printed to the pusher, at most (the rest are counted). */
     static final int MAX_PRINTED = 50;
 
+    /** The request attribute carrying the caller's actor ({@link ActorName}), for merge requests. */
+    public static final String ACTOR = "dev.palimpsest.hub.GitActor";
+
     /** What the caller of a git request may do. */
     public enum Access { READ, WRITE }
+
+    /**
+     * Joins a pushed commit into main for {@code actor}, auditing every commit main lacks first.
+     * Called one push at a time.
+     */
+    public interface Merger {
+        /** The pull-shaped outcome: refused (with the audit's report), up to date, fast-forward or merged. */
+        dev.palimpsest.model.PullResult merge(ObjectId commit, ActorName actor)
+                throws dev.palimpsest.model.PalimpsestException;
+    }
 
     private final GitRepo repo;
     private final GitServlet servlet;
     private final java.util.concurrent.locks.ReentrantLock pushing = new java.util.concurrent.locks.ReentrantLock(true);
 
-    private GitHttp(GitRepo repo, Consumer<String> pushes) {
+    private final Merger merger;
+    /** Main's root commit once main exists (main is never rewritten, so it never changes). */
+    private final java.util.concurrent.atomic.AtomicReference<ObjectId> genesis = new java.util.concurrent.atomic.AtomicReference<>();
+
+    private GitHttp(GitRepo repo, Merger merger, Consumer<String> pushes) {
         this.repo = repo;
+        this.merger = merger;
         GitServlet s = new GitServlet();
         s.setRepositoryResolver((HttpServletRequest req, String name) -> {
             if (!name.equals(NAME)) {
@@ -77,11 +100,15 @@ public final class GitHttp implements AutoCloseable {
             rp.setAllowNonFastForwards(true);
             rp.setAtomic(true);
             rp.setCheckReceivedObjects(true);
-            rp.setPreReceiveHook(new Gate());
+            // set here, not in an advertise hook: the push's second request (stateless HTTP) reads its refs
+            // without calling the hook, and must see the merge ref at the same commit as the first
+            advertise(rp);
+            rp.setPreReceiveHook(new Gate(req.getAttribute(ACTOR) instanceof ActorName a ? a : null));
             rp.setPostReceiveHook((pack, commands) -> {
                 for (ReceiveCommand c : commands) {
                     if (c.getResult() == ReceiveCommand.Result.OK) {
-                        pushes.accept(c.getOldId().name() + ".." + c.getNewId().name());
+                        pushes.accept(c.getRefName().equals(GitRepo.MERGE) ? "merge request " + c.getNewId().name()
+                                : c.getOldId().name() + ".." + c.getNewId().name());
                     }
                 }
             });
@@ -91,20 +118,23 @@ public final class GitHttp implements AutoCloseable {
     }
 
     /**
-     * Serves the repository at {@code gitDir} (a store's bare repository); {@code pushes} hears the
-     * range of every accepted push ({@code OLD..NEW}).
+     * Serves the repository at {@code gitDir} (a store's bare repository); {@code merger} takes merge
+     * requests; {@code pushes} hears the range of every accepted push ({@code OLD..NEW}), or
+     * {@code merge request NEW}.
      *
      * @throws NotFoundException when {@code gitDir} is not a repository
      */
-    public static GitHttp open(Path gitDir, boolean fsync, Consumer<String> pushes) throws NotFoundException {
+    public static GitHttp open(Path gitDir, boolean fsync, Merger merger, Consumer<String> pushes)
+            throws NotFoundException {
         Objects.requireNonNull(gitDir, "gitDir");
+        Objects.requireNonNull(merger, "merger");
         Objects.requireNonNull(pushes, "pushes");
         try {
             GitRepo repo = GitRepo.open(gitDir, fsync);
             if (repo == null) {
                 throw new NotFoundException("no store at " + gitDir + " (not a git repository)");
             }
-            return new GitHttp(repo, pushes);
+            return new GitHttp(repo, merger, pushes);
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot open repository at " + gitDir + ": " + e.getMessage(), e);
         }
@@ -167,17 +197,76 @@ public final class GitHttp implements AutoCloseable {
         throw new ServiceNotAuthorizedException("a token is required");
     }
 
+    /**
+     * Sets what receive-pack advertises and checks commands against: the repository's refs and
+     * {@link GitRepo#MERGE} at main's root commit (a constant, so a merge request never races on
+     * the old id it sends).
+     */
+    private void advertise(ReceivePack rp) throws ServiceNotEnabledException {
+        try {
+            java.util.Map<String, org.eclipse.jgit.lib.Ref> refs = new java.util.LinkedHashMap<>();
+            for (org.eclipse.jgit.lib.Ref r : repo.repository().getRefDatabase().getRefs()) {
+                refs.put(r.getName(), r);
+            }
+            refs.remove(GitRepo.MERGE);
+            ObjectId root = genesis();
+            if (root != null) {
+                refs.put(GitRepo.MERGE, new org.eclipse.jgit.lib.ObjectIdRef.PeeledNonTag(
+                        org.eclipse.jgit.lib.Ref.Storage.NETWORK, GitRepo.MERGE, root));
+            }
+            rp.setAdvertisedRefs(refs, null);
+        } catch (IOException e) {
+            throw new ServiceNotEnabledException("cannot list the repository's refs: " + e.getMessage(), e);
+        }
+    }
+
+    /** Main's root commit (null while there is no main), found once. */
+    private ObjectId genesis() throws IOException {
+        ObjectId known = genesis.get();
+        if (known != null) {
+            return known;
+        }
+        ObjectId tip = repo.head();
+        if (tip == null) {
+            return null;
+        }
+        try (RevWalk w = new RevWalk(repo.repository())) {
+            w.setRetainBody(false);
+            org.eclipse.jgit.revwalk.RevCommit c = w.parseCommit(tip);
+            while (c.getParentCount() > 0) {
+                c = w.parseCommit(c.getParent(0));
+            }
+            genesis.compareAndSet(null, c.copy());
+            return genesis.get();
+        }
+    }
+
     /** The pre-receive check: refs, direction, then the pull's audit of the incoming commits. */
     private final class Gate implements PreReceiveHook {
+        private final ActorName actor;
+
+        Gate(ActorName actor) {
+            this.actor = actor;
+        }
+
         @Override
         public void onPreReceive(ReceivePack rp, Collection<ReceiveCommand> commands) {
             boolean any = false;
+            boolean mergeRequest = commands.stream().anyMatch(c -> c.getRefName().equals(GitRepo.MERGE));
             for (ReceiveCommand c : commands) {
                 if (c.getResult() != ReceiveCommand.Result.NOT_ATTEMPTED) {
                     any = true;
                     continue;
                 }
-                String why = refused(rp, c);
+                String why;
+                if (mergeRequest && commands.size() > 1) {
+                    why = "a merge request (" + GitRepo.MERGE + ") is pushed alone";
+                    rp.sendMessage("palimpsest: rejected: " + why);
+                } else if (c.getRefName().equals(GitRepo.MERGE)) {
+                    why = merged(rp, c);
+                } else {
+                    why = refused(rp, c);
+                }
                 if (why != null) {
                     c.setResult(ReceiveCommand.Result.REJECTED_OTHER_REASON, why);
                     any = true;
@@ -230,6 +319,47 @@ public final class GitHttp implements AutoCloseable {
             rp.sendMessage("palimpsest: rejected: the pushed commits fail the audit (" + report.violations().size()
                     + " violation(s) in " + report.violatingCommits() + " commit(s)); main is unchanged");
             return "the pushed commits fail the audit";
+        }
+
+        /**
+         * A merge request: the merger audits and joins the pushed commit; on success the command is
+         * marked done (receive-pack then writes no ref), else the refusal is returned.
+         */
+        private String merged(ReceivePack rp, ReceiveCommand c) {
+            if (c.getType() != ReceiveCommand.Type.UPDATE && c.getType() != ReceiveCommand.Type.CREATE) {
+                rp.sendMessage("palimpsest: rejected: " + GitRepo.MERGE + " cannot be deleted");
+                return GitRepo.MERGE + " cannot be deleted";
+            }
+            if (actor == null) {
+                return "no actor to sign a merge";
+            }
+            rp.sendMessage("palimpsest: auditing the commits main lacks up to " + c.getNewId().name());
+            dev.palimpsest.model.PullResult r;
+            try {
+                r = merger.merge(c.getNewId(), actor);
+            } catch (dev.palimpsest.model.PalimpsestException | RuntimeException e) {
+                rp.sendMessage("palimpsest: rejected: " + e.getMessage() + "; main is unchanged");
+                return e.getMessage();
+            }
+            if (r instanceof dev.palimpsest.model.PullResult.Refused x) {
+                AuditReport report = x.report();
+                int printed = 0;
+                for (AuditViolation v : report.violations()) {
+                    if (printed++ == MAX_PRINTED) {
+                        rp.sendMessage("palimpsest: ... and " + (report.violations().size() - MAX_PRINTED) + " more");
+                        break;
+                    }
+                    rp.sendMessage("palimpsest: " + v);
+                }
+                rp.sendMessage("palimpsest: rejected: the pushed commits fail the audit (" + report.violations().size()
+                        + " violation(s) in " + report.violatingCommits() + " commit(s)); main is unchanged");
+                return "the pushed commits fail the audit";
+            }
+            String kind = r instanceof dev.palimpsest.model.PullResult.Merged ? "merged"
+                    : r instanceof dev.palimpsest.model.PullResult.FastForward ? "fast-forward" : "up to date";
+            rp.sendMessage("palimpsest: main is now " + r.head().hex() + " (" + kind + ")");
+            c.setResult(ReceiveCommand.Result.OK);
+            return null;
         }
 
         private boolean descends(ObjectId tip, ObjectId old) {

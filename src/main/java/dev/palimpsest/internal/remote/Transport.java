@@ -185,49 +185,90 @@ public final class Transport {
     }
 
     /**
-     * Pushes {@code local} to the remote's {@code main}, never forcing; returns the remote's previous
-     * main (null when it had none).
+     * What a push did: the remote's main before it (null: none; as advertised) and after it, and
+     * whether the remote (a hub) merged the pushed commit rather than moving main to it.
+     */
+    public record Pushed(ObjectId old, ObjectId head, boolean merged) {}
+
+    /**
+     * Pushes {@code local} to the remote's {@code main}, never forcing. When the remote's main has
+     * commits {@code local} lacks and the remote is a hub (it advertises {@link GitRepo#MERGE}), the
+     * push asks it to merge instead: the hub audits {@code local}'s commits and joins them into its
+     * main (fast-forward, or a merge commit signed by the pusher's actor) and says where main is now.
      *
      * @throws NotFoundException when there is no remote of that name or no git repository at its URL
      * @throws ConflictException when the remote's main has commits {@code local} lacks (pull first)
-     * @throws RejectedException when the remote refused the update (its pre-receive hook)
+     *     and it merges no pushes
+     * @throws RejectedException when the remote refused the update (its pre-receive hook, the hub's audit)
      */
-    public ObjectId push(String name, ObjectId local, TransferProgress progress)
+    public Pushed push(String name, ObjectId local, TransferProgress progress)
             throws NotFoundException, ConflictException, RejectedException {
         Remote remote = remote(name);
-        try {
-            Iterable<PushResult> results = Git.wrap(repo.repository()).push().setRemote(name)
-                    .setRefSpecs(new RefSpec(local.name() + ":" + GitRepo.MAIN))
-                    .setProgressMonitor(new Monitor(progress)).setCredentialsProvider(credentials()).call();
-            for (PushResult r : results) {
-                RemoteRefUpdate u = r.getRemoteUpdate(GitRepo.MAIN);
-                if (u == null) {
-                    continue;
+        PushResult r = pushOnce(remote, local, GitRepo.MAIN, progress);
+        RemoteRefUpdate u = r.getRemoteUpdate(GitRepo.MAIN);
+        switch (u.getStatus()) {
+            case OK:
+            case UP_TO_DATE:
+                return new Pushed(advertisedOld(r), local.copy(), false);
+            case REJECTED_NONFASTFORWARD:
+            case REJECTED_REMOTE_CHANGED:
+                return merge(remote, r, local, progress, "has commits main lacks");
+            case REJECTED_OTHER_REASON:
+                if (movedMeanwhile(u.getMessage())) {
+                    // the remote's main moved between its advertisement (or the push's audit) and the update
+                    return merge(remote, r, local, progress, "main moved during the push");
                 }
-                switch (u.getStatus()) {
-                    case OK:
-                    case UP_TO_DATE:
-                        return advertisedOld(r);
-                    case REJECTED_NONFASTFORWARD:
-                    case REJECTED_REMOTE_CHANGED:
-                        throw new ConflictException("remote '" + name + "' has commits main lacks: pull first");
-                    case REJECTED_OTHER_REASON:
-                        if (movedMeanwhile(u.getMessage())) {
-                            // the remote's main moved between its advertisement (or the push's audit) and the update
-                            throw new ConflictException("remote '" + name + "' main moved during the push: pull first");
-                        }
-                        // fall through: any other refusal is the remote's
-                    default:
-                        String messages = r.getMessages() == null ? "" : r.getMessages().strip();
-                        throw new RejectedException(Rule.REMOTE_REJECTED, "remote " + name, "refused the update of "
-                                + GitRepo.MAIN + " (" + u.getStatus() + (u.getMessage() == null ? "" : ": "
-                                + u.getMessage()) + ")" + (messages.isEmpty() ? "" : "; it said: " + messages));
+                throw refused(remote, r, u, GitRepo.MAIN);
+            default:
+                throw refused(remote, r, u, GitRepo.MAIN);
+        }
+    }
+
+    /** The push to a hub's merge ref, after {@code first} found main moved; a conflict when it is no hub. */
+    private Pushed merge(Remote remote, PushResult first, ObjectId local, TransferProgress progress, String why)
+            throws NotFoundException, ConflictException, RejectedException {
+        if (first.getAdvertisedRef(GitRepo.MERGE) == null) {
+            throw new ConflictException("remote '" + remote.name() + "' " + why + ": pull first");
+        }
+        PushResult r = pushOnce(remote, local, GitRepo.MERGE, progress);
+        RemoteRefUpdate u = r.getRemoteUpdate(GitRepo.MERGE);
+        if (u.getStatus() != RemoteRefUpdate.Status.OK) {
+            throw refused(remote, r, u, GitRepo.MERGE);
+        }
+        java.util.regex.Matcher m = MAIN_NOW.matcher(r.getMessages() == null ? "" : r.getMessages());
+        if (!m.find()) {
+            throw new PalimpsestInternalException("remote '" + remote.name() + "' took the merge request without saying"
+                    + " where its main is now");
+        }
+        ObjectId head = ObjectId.fromString(m.group(1));
+        return new Pushed(advertisedOld(r), head, m.group(2).equals("merged"));
+    }
+
+    /** The line a hub sends after taking a merge request: {@code palimpsest: main is now HEX (KIND)}. */
+    public static final java.util.regex.Pattern MAIN_NOW =
+            java.util.regex.Pattern.compile("palimpsest: main is now ([0-9a-f]{40}) \\((merged|fast-forward|up to date)\\)");
+
+    private PushResult pushOnce(Remote remote, ObjectId local, String ref, TransferProgress progress)
+            throws NotFoundException {
+        try {
+            for (PushResult r : Git.wrap(repo.repository()).push().setRemote(remote.name())
+                    .setRefSpecs(new RefSpec(local.name() + ":" + ref))
+                    .setProgressMonitor(new Monitor(progress)).setCredentialsProvider(credentials()).call()) {
+                if (r.getRemoteUpdate(ref) != null) {
+                    return r;
                 }
             }
-            throw new PalimpsestInternalException("the push to '" + name + "' reported nothing for " + GitRepo.MAIN);
+            throw new PalimpsestInternalException("the push to '" + remote.name() + "' reported nothing for " + ref);
         } catch (GitAPIException e) {
             throw failure("push to", remote, e);
         }
+    }
+
+    private static RejectedException refused(Remote remote, PushResult r, RemoteRefUpdate u, String ref) {
+        String messages = r.getMessages() == null ? "" : r.getMessages().strip();
+        return new RejectedException(Rule.REMOTE_REJECTED, "remote " + remote.name(), "refused the update of "
+                + ref + " (" + u.getStatus() + (u.getMessage() == null ? "" : ": " + u.getMessage()) + ")"
+                + (messages.isEmpty() ? "" : "; it said: " + messages));
     }
 
     /**
