@@ -214,10 +214,38 @@ public final class GitHttp implements AutoCloseable {
                 refs.put(GitRepo.MERGE, new org.eclipse.jgit.lib.ObjectIdRef.PeeledNonTag(
                         org.eclipse.jgit.lib.Ref.Storage.NETWORK, GitRepo.MERGE, root));
             }
-            rp.setAdvertisedRefs(refs, null);
+            rp.setAdvertisedRefs(refs, recentMain());
         } catch (IOException e) {
             throw new ServiceNotEnabledException("cannot list the repository's refs: " + e.getMessage(), e);
         }
+    }
+
+    /** Commits on main's first-parent line advertised to pushers as {@code .have}s, at most. */
+    static final int ADVERTISED_HAVES = 256;
+
+    /**
+     * The latest {@value #ADVERTISED_HAVES} commits of main's first-parent line: a pusher whose view
+     * of main is behind (main moved since its pull, the case of a merge request) finds the commit it
+     * last fetched among them and sends only what lies beyond it, not its whole history.
+     */
+    private java.util.Set<ObjectId> recentMain() throws IOException {
+        java.util.Set<ObjectId> haves = new java.util.HashSet<>();
+        ObjectId tip = repo.head();
+        if (tip == null) {
+            return haves;
+        }
+        try (RevWalk w = new RevWalk(repo.repository())) {
+            w.setRetainBody(false);
+            org.eclipse.jgit.revwalk.RevCommit c = w.parseCommit(tip);
+            while (haves.size() < ADVERTISED_HAVES) {
+                haves.add(c.copy());
+                if (c.getParentCount() == 0) {
+                    break;
+                }
+                c = w.parseCommit(c.getParent(0));
+            }
+        }
+        return haves;
     }
 
     /** Main's root commit (null while there is no main), found once. */
