@@ -209,6 +209,25 @@ class HubGitTest {
     }
 
     @Test
+    void aPusherBehindTheHubsMainSendsOnlyItsNewCommitsNotItsHistory() throws Exception {
+        Path work = cloneWork(writer);
+        for (int i = 1; i <= 3; i++) {
+            Transaction t = store.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SOURCE, "The hub moves on, " + i + ".").id(FactId.of("ahead-" + i)));
+            t.commit();
+        }
+        writeFact(work, "fact-behind", "Written on a clone three commits behind.");
+        commit(work, null);
+        int history = git(work, "rev-list", "--objects", "HEAD").ok().stdout().strip().split("\n").length;
+        assertThat(history).isGreaterThan(20);
+        GitCli.Result push = git(work, "push", "--progress", "origin", "HEAD:refs/palimpsest/merge");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Writing objects: 100% \\((\\d+)/").matcher(push.stderr());
+        assertThat(m.find()).as(push.describe()).isTrue();
+        // the commit, the trees on its fact's path and the fact: what the hub's main lacks, found through its .haves
+        assertThat(Integer.parseInt(m.group(1))).isLessThanOrEqualTo(8);
+    }
+
+    @Test
     void aMergeRequestOfAnUnsignedCommitIsRefusedWithTheReasonAndMainUntouched() throws Exception {
         Path work = cloneWork(writer);
         writeFact(work, "fact-merge-unsigned", "Asked to be merged, never signed.");
