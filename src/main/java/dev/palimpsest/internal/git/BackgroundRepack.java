@@ -176,8 +176,9 @@ public final class BackgroundRepack {
             }
             Path dir = repo.gitDir().resolve("objects/pack");
             Path pack = dir.resolve("pack-" + name.name() + ".pack");
-            Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
+            // the index first: JGit readers list packs by their .pack file and take one without an index for corrupt
             Files.move(idxTmp, dir.resolve("pack-" + name.name() + ".idx"), StandardCopyOption.ATOMIC_MOVE);
+            Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
             moved = true;
             ((FileRepository) repo.repository()).getObjectDatabase().openPack(pack.toFile());
             PackCompactor.retire(group, pool, pack);

@@ -136,7 +136,8 @@ public final class PackCompactor {
         Pack.close(closing);
         for (Pack p : closing) {
             Path file = p.getPackFile().toPath();
-            for (String ext : new String[] {".idx", ".rev", ".bitmap", ".pack"}) {
+            // the .pack first: a reader that lists packs then sees none, never a pack without its index
+            for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
                 Path f = sibling(file, ext);
                 Files.deleteIfExists(f);
             }

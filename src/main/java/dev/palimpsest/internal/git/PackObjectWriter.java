@@ -33,9 +33,11 @@ import org.eclipse.jgit.transport.PackedObjectInfo;
 /**
  * Writes the objects of one commit as one git pack (v2, whole objects, no deltas) with its v2
  * index, into {@link FilePool} files renamed into {@code objects/pack/}: two renames per commit and
- * no new inode, where loose objects would create one file per object. The {@code .pack} is renamed
- * in before its {@code .idx}, so a reader never sees an index without its pack; a crash in
- * between leaves an unindexed pack that git and JGit ignore. Every object inserted is written into
+ * no new inode, where loose objects would create one file per object. The {@code .idx} is renamed
+ * in before its {@code .pack}: JGit lists packs by their {@code .pack} file and takes one without
+ * an index for corrupt (dropping it from its list until it rescans), while git lists them by their
+ * {@code .idx} and skips one whose pack is missing; a crash in between leaves an index without a
+ * pack that both ignore. Every object inserted is written into
  * this pack even if the repository has it already (only what the commit's tree edit produced is
  * inserted, so that is rare), so a commit never depends on an unreachable object that a concurrent
  * repack may drop. Not thread-safe; used under the writer lock.
@@ -256,8 +258,9 @@ public final class PackObjectWriter extends ObjectInserter {
         Path packDir = repo.gitDir().resolve("objects/pack");
         String name = "pack-" + HexFormat.of().formatHex(checksum);
         Path pack = packDir.resolve(name + ".pack");
-        Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
+        // the index first: JGit readers list packs by their .pack file and take one without an index for corrupt
         Files.move(idxTmp, packDir.resolve(name + ".idx"), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(packTmp, pack, StandardCopyOption.ATOMIC_MOVE);
         if (fsync) {
             RefCas.syncDirectory(packDir);
         }

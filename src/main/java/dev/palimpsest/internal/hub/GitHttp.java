@@ -424,7 +424,8 @@ public final class GitHttp implements AutoCloseable {
         try (dev.palimpsest.internal.git.WriterLock.Held held = new dev.palimpsest.internal.git.WriterLock(repo.gitDir())
                 .acquire()) {
             for (String pack : packs) {
-                for (String ext : new String[] {".bitmap", ".rev", ".idx", ".pack"}) {
+                // the .pack first: a reader that lists packs then sees none, never a pack without its index
+                for (String ext : new String[] {".pack", ".idx", ".rev", ".bitmap"}) {
                     java.nio.file.Files.deleteIfExists(dir.resolve(pack + ext));
                 }
             }
