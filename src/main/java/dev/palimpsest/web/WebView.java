@@ -128,6 +128,12 @@ public final class WebView extends HttpServlet {
         if (time != null && !time.isBlank()) {
             throw new Redirect(path + "?at=" + asOf(time.trim(), "time").hex());
         }
+        if (time != null || (at != null && at.isBlank())) { // the as-of form's empty fields: the canonical URL
+            String page = req.getParameter("page");
+            String query = (at == null || at.isBlank() ? "" : "&at=" + Html.url(at.trim()))
+                    + (page == null || page.isBlank() ? "" : "&page=" + Html.url(page.trim()));
+            throw new Redirect(path + (query.isEmpty() ? "" : "?" + query.substring(1)));
+        }
         if (at == null || at.isBlank()) {
             return store.head();
         }

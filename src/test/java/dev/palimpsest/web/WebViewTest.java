@@ -219,6 +219,16 @@ class WebViewTest {
     }
 
     @Test
+    void theAsOfFormsEmptyFieldsRedirectToTheCanonicalUrl() throws Exception {
+        HttpResponse<String> r = get("/facts/plan?at=" + f.v1Commit.hex() + "&time=");
+        assertThat(r.statusCode()).isEqualTo(303);
+        assertThat(r.headers().firstValue("Location")).hasValueSatisfying(
+                v -> assertThat(v).endsWith("/facts/plan?at=" + f.v1Commit.hex()));
+        HttpResponse<String> none = get("/?at=&time=");
+        assertThat(none.headers().firstValue("Location")).hasValueSatisfying(v -> assertThat(v).endsWith("/"));
+    }
+
+    @Test
     void aWriteIs405() throws Exception {
         String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(f.url("/facts/plan")))
