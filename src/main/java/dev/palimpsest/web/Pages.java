@@ -1,6 +1,11 @@
 package dev.palimpsest.web;
 
+import dev.palimpsest.api.ClaimsAt;
 import dev.palimpsest.api.Store;
+import dev.palimpsest.model.ClaimView;
+import dev.palimpsest.model.Contradiction;
+import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
 import dev.palimpsest.model.FactId;
@@ -18,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -82,6 +88,10 @@ final class Pages {
         return "/facts/" + Html.url(id.value()) + "?at=" + at.hex();
     }
 
+    private static String entityHref(String key, CommitId at) {
+        return "/entities/" + Html.url(key) + "?at=" + at.hex();
+    }
+
     // ----------------------------------------------------------------------------------- timeline
 
     static String timeline(Store store, CommitId at, boolean pinned, int page) throws PageException {
@@ -103,6 +113,11 @@ final class Pages {
         b.open("form", "class", "lookup", "method", "get", "action", "/facts")
                 .element("label", "fact id", "for", "lookup-id")
                 .empty("input", "id", "lookup-id", "name", "id", "type", "text", "size", "20")
+                .empty("input", "type", "hidden", "name", "at", "value", at.hex())
+                .element("button", "show", "type", "submit").close("form");
+        b.open("form", "class", "lookup", "method", "get", "action", "/entities")
+                .element("label", "entity", "for", "lookup-entity")
+                .empty("input", "id", "lookup-entity", "name", "key", "type", "text", "size", "20")
                 .empty("input", "type", "hidden", "name", "at", "value", at.hex())
                 .element("button", "show", "type", "submit").close("form");
         b.open("ol", "class", "timeline", "start", String.valueOf(page * PAGE_SIZE + 1));
@@ -144,6 +159,94 @@ final class Pages {
         return layout("Timeline", "/", at, pinned, b);
     }
 
+    // ----------------------------------------------------------------------------------- entity
+
+    static String entity(Store store, String rawKey, CommitId at) throws PageException {
+        String key = EntityKey.of(rawKey);
+        if (key.isEmpty()) {
+            throw new PageException(404, "'" + rawKey + "' holds no word character: it names no entity");
+        }
+        String path = "/entities/" + Html.url(key);
+        try {
+            ClaimsAt claims = store.claims().at(at);
+            List<ClaimView> current = claims.current(key);
+            DeadEnds dead = claims.deadEnds(key, 50);
+            List<Contradiction> contradictions = claims.contradictions(key);
+            if (current.isEmpty() && dead.kept().isEmpty()) {
+                throw new PageException(404, "no claim about the entity '" + key + "' as of commit " + at.abbreviated());
+            }
+            Html b = new Html();
+            b.element("h1", key, "class", "entity-key");
+            if (!contradictions.isEmpty()) {
+                b.element("h2", "Contradictions");
+                b.open("ul", "class", "contradictions");
+                for (Contradiction c : contradictions) {
+                    b.open("li", "class", "contradiction").element("span", c.predicate(), "class", "predicate")
+                            .text(": ");
+                    boolean first = true;
+                    for (ClaimView v : c.claims()) {
+                        b.text(first ? "" : " vs ");
+                        first = false;
+                        b.link(factHref(v.id(), at), v.object(), "class", "object");
+                    }
+                    b.close("li");
+                }
+                b.close("ul");
+            }
+            b.element("h2", "Current claims");
+            if (current.isEmpty()) {
+                b.element("p", "None live as of this commit.");
+            } else {
+                claimList(b, current, at, "current");
+            }
+            LinkedHashSet<String> predicates = new LinkedHashSet<>();
+            current.forEach(c -> predicates.add(c.predicate()));
+            dead.kept().forEach(c -> predicates.add(c.predicate()));
+            boolean heading = false;
+            for (String p : predicates) {
+                List<ClaimView> chain = claims.chain(key, p);
+                if (chain.size() < 2) {
+                    continue;
+                }
+                if (!heading) {
+                    b.element("h2", "Correction chains");
+                    heading = true;
+                }
+                b.open("div", "class", "chain").element("h3", p, "class", "predicate");
+                claimList(b, chain, at, "chain");
+                b.close("div");
+            }
+            if (!dead.kept().isEmpty()) {
+                b.element("h2", "Dead ends");
+                claimList(b, dead.kept(), at, "dead-ends");
+                if (dead.omitted() > 0) {
+                    b.element("p", dead.omitted() + " more not shown.", "class", "omitted");
+                }
+            }
+            return layout(key, path, at, true, b);
+        } catch (NotFoundException e) {
+            throw new PageException(400, "at: " + e.getMessage());
+        }
+    }
+
+    private static void claimList(Html b, List<ClaimView> claims, CommitId at, String cls) {
+        b.open("ul", "class", "claims " + cls);
+        for (ClaimView c : claims) {
+            b.open("li", "class", "claim claim-" + c.status().label())
+                    .element("span", c.predicate(), "class", "predicate").text(" = ")
+                    .link(factHref(c.id(), at), c.object(), "class", "object").text(" ")
+                    .element("span", c.status().label(), "class", "status status-" + c.status().label());
+            if (c.supersededBy() != null) {
+                b.text(" by ").link(factHref(c.supersededBy(), at), c.supersededBy().value(), "class", "successor");
+            }
+            b.text(" · source ").link(factHref(c.source(), at), c.source().value(), "class", "source")
+                    .text(" · ").element("span", c.actor().value(), "class", "actor").text(" at ")
+                    .link("/?at=" + c.commit().hex(), c.commit().abbreviated(), "class", "commit");
+            b.close("li");
+        }
+        b.close("ul");
+    }
+
     // ----------------------------------------------------------------------------------- fact
 
     static String fact(Store store, String rawId, CommitId at) throws PageException {
@@ -165,13 +268,13 @@ final class Pages {
             if (r instanceof FactRead.Found f) {
                 b.open("p", "class", "status status-live").text("live as of ")
                         .link("/?at=" + at.hex(), at.abbreviated(), "class", "commit").close("p");
-                version(b, f.version(), f.fact());
+                version(b, f.version(), f.fact(), at);
             } else if (r instanceof FactRead.Retracted x) {
                 b.open("p", "class", "status status-retracted").text("retracted at ")
                         .link("/?at=" + x.retractedAt().hex(), x.retractedAt().abbreviated(), "class", "commit")
                         .text(": ").element("span", x.reason(), "class", "reason").close("p");
                 b.element("h2", "Last valid version");
-                version(b, x.lastVersion(), x.lastFact());
+                version(b, x.lastVersion(), x.lastFact(), at);
             }
             refs(b, store, id, at, r instanceof FactRead.Found f ? f.fact() : ((FactRead.Retracted) r).lastFact());
             inbound(b, store, id, at);
@@ -213,7 +316,7 @@ final class Pages {
         return layout(id.value(), path, at, true, b);
     }
 
-    private static void version(Html b, FactVersion v, Fact f) {
+    private static void version(Html b, FactVersion v, Fact f, CommitId at) {
         b.open("dl", "class", "meta")
                 .element("dt", "kind").element("dd", f.kind().value())
                 .element("dt", "version").open("dd").text("written at ")
@@ -229,8 +332,14 @@ final class Pages {
             b.element("dt", "run").element("dd", f.run());
         }
         if (f.grounding().hasTriple()) {
-            b.element("dt", "triple").element("dd", f.grounding().subject() + " · " + f.grounding().predicate() + " · "
-                    + f.grounding().object());
+            String key = EntityKey.of(f.grounding().subject());
+            b.element("dt", "triple").open("dd");
+            if (key.isEmpty()) {
+                b.text(f.grounding().subject());
+            } else {
+                b.link(entityHref(key, at), f.grounding().subject(), "class", "entity");
+            }
+            b.text(" · " + f.grounding().predicate() + " · " + f.grounding().object()).close("dd");
         }
         b.close("dl");
         if (f.contentUnavailable()) {

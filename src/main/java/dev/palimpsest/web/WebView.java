@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 
 /**
  * The hub's read-only web view: server-rendered HTML pages over the public API, mounted by the hub
- * behind its token check. {@code /} is the timeline, {@code /facts/{id}} a fact; {@code ?at=} names
+ * behind its token check. {@code /} is the timeline, {@code /facts/{id}} a fact, {@code /entities/{key}}
+ * an entity's claims (current, correction chains, dead ends, contradictions); {@code ?at=} names
  * the commit every page answers at (a commit id, {@code main}, {@code main~N}, or a wall-clock time
  * resolved to the last commit at or before it and redirected to that commit, so a page's URL holds
  * its commit). Every response carries a strict Content-Security-Policy (no inline script or style:
@@ -108,6 +109,20 @@ public final class WebView extends HttpServlet {
             String at = req.getParameter("at");
             throw new Redirect("/facts/" + Html.url(id.trim())
                     + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+        }
+        if (path.equals("/entities") || path.equals("/entities/")) {
+            String key = req.getParameter("key");
+            if (key == null || key.isBlank()) {
+                throw new PageException(400, "key: name the entity to show");
+            }
+            String at = req.getParameter("at");
+            throw new Redirect("/entities/" + Html.url(key.trim())
+                    + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+        }
+        if (path.startsWith("/entities/")) {
+            String key = path.substring("/entities/".length());
+            CommitId at = at(req, "/entities/" + Html.url(key));
+            return Pages.entity(store, key, at);
         }
         if (path.startsWith("/facts/")) {
             String id = path.substring("/facts/".length());

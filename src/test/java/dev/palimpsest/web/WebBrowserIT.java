@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web view in a real browser: Debian's headless Chromium driven by its chromedriver through
  * Selenium WebDriver (never a downloaded browser or driver), logged in with a read-only token as
  * the Basic password in the URL. Navigates the timeline to a fact, moves "as of" back to see the
- * older version, follows a pinned ref, sees a forgotten fact as a tombstone without content, and
+ * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, sees
+ * a forgotten fact as a tombstone without content, and
  * renders a hostile 1 MiB fact as text with nothing run; every page fits a phone-width window.
  * Without chromium and chromedriver it is skipped, except under {@code CI=true}, where that fails.
  */
@@ -170,6 +171,24 @@ class WebBrowserIT {
     }
 
     @Test
+    void anEntityWithAContradictionIsOpenedFromTheTimelineAndLinksToItsClaims() {
+        open("/");
+        driver.findElement(By.id("lookup-entity")).sendKeys(WebFixture.ENTITY);
+        driver.findElement(By.id("lookup-entity")).submit();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/entities/"));
+        assertThat(driver.findElement(By.cssSelector("h1")).getText()).isEqualTo("lantern row");
+        WebElement contradiction = driver.findElement(By.cssSelector("li.contradiction"));
+        assertThat(contradiction.getText()).contains("owner", "Alice Kim", "Bob Ng");
+        assertThat(driver.findElement(By.cssSelector("ul.dead-ends")).getText()).contains("UTC", "superseded", "tz-new");
+        contradiction.findElements(By.cssSelector("a.object")).stream().filter(a -> a.getText().equals("Bob Ng"))
+                .findFirst().orElseThrow().click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/facts/owner-b?at="));
+        driver.findElement(By.cssSelector("a.entity")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/entities/lantern%20row"));
+        assertThat(driver.findElement(By.cssSelector("h1")).getText()).isEqualTo("lantern row");
+    }
+
+    @Test
     void aForgottenFactIsATombstoneWithNoContent() {
         open("/facts/" + SECRET.value());
         assertThat(driver.findElement(By.cssSelector(".tombstone")).getText()).contains("Forgotten at", "erased");
@@ -196,7 +215,8 @@ class WebBrowserIT {
     void everyPageFitsAPhoneWidthScreenWithoutHorizontalScrolling() {
         driver.manage().window().setSize(new Dimension(390, 844));
         for (String p : new String[] {"/", "/facts/" + HOSTILE.value(), "/facts/" + NOTE.value(),
-                "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch"}) {
+                "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch",
+                "/entities/lantern%20row"}) {
             open(p);
             long inner = (Long) js("return window.innerWidth");
             long scroll = (Long) js("return document.scrollingElement.scrollWidth");

@@ -6,10 +6,12 @@ import dev.palimpsest.api.TestStores;
 import dev.palimpsest.hub.HubConfig;
 import dev.palimpsest.hub.HubServer;
 import dev.palimpsest.internal.hub.Tokens;
+import dev.palimpsest.model.ClaimSpec;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,7 +25,8 @@ import java.util.Optional;
  * A hub over a small store for the web view's tests: a claim revised once ({@code plan}: v1, then
  * v2), a source and a note that cites it ({@code src}, {@code note}), a retracted fact
  * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
- * markup, script and a bidi override ({@code hostile}). The hub's token is read-only.
+ * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
+ * (its timezone superseded once, two owners contradicting). The hub's token is read-only.
  */
 final class WebFixture implements AutoCloseable {
     static final FactId PLAN = FactId.of("plan");
@@ -39,6 +42,11 @@ final class WebFixture implements AutoCloseable {
             + "\u202Egnp.exe\u202C & 'quotes' \"double\"";
     /** A body as large as a fact file holds: 1 MiB less room for the YAML around it. */
     static final int HOSTILE_BYTES = (1 << 20) - 4096;
+
+    /** The entity of the claims: its timezone corrected once, its owner contradicted. */
+    static final String ENTITY = "Lantern Row";
+    static final FactId TZ_OLD = FactId.of("tz-old");
+    static final FactId TZ_NEW = FactId.of("tz-new");
 
     final Store store;
     final HubServer hub;
@@ -76,8 +84,16 @@ final class WebFixture implements AutoCloseable {
         var t6 = store.begin(TestStores.ALICE);
         t6.assertFact(FactSpec.of(Kind.CLAIM, body.toString()).id(HOSTILE));
         t6.commit();
+        store.claims().claim(TestStores.ALICE, claim(TZ_OLD, "timezone", "UTC"));
+        store.claims().supersede(TestStores.ALICE, TZ_OLD, claim(TZ_NEW, "timezone", "Europe/Berlin"));
+        store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-a"), "owner", "Alice Kim"));
+        store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-b"), "owner", "Bob Ng"));
         token = new Tokens(home.dir()).add(TestStores.ALICE, true, Optional.empty(), Instant.now()).secret();
         hub = HubServer.start(store, HubConfig.loopback(0, home), new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    private static ClaimSpec claim(FactId id, String predicate, String object) {
+        return new ClaimSpec(id, ENTITY, predicate, object, List.of(RefSpec.of(SRC, RefRole.SOURCE)), null, null, null);
     }
 
     String url(String path) {

@@ -229,6 +229,39 @@ class WebViewTest {
     }
 
     @Test
+    void theEntityPageShowsCurrentClaimsContradictionsTheCorrectionChainAndDeadEnds() throws Exception {
+        HttpResponse<String> r = get("/entities/lantern%20row");
+        assertThat(r.statusCode()).isEqualTo(200);
+        String html = r.body();
+        assertThat(html).contains("class=\"entity-key\">lantern row<", "Contradictions", "Current claims",
+                "Correction chains", "Dead ends");
+        String contradictions = html.substring(html.indexOf("class=\"contradictions\""), html.indexOf("Current claims"));
+        assertThat(contradictions).contains(">owner<", ">Alice Kim<", ">Bob Ng<").doesNotContain("Europe/Berlin");
+        String deadEnds = html.substring(html.indexOf("Dead ends"));
+        assertThat(deadEnds).contains(">UTC<", "status-superseded", "/facts/tz-new?at=").doesNotContain("Bob Ng");
+        String chains = html.substring(html.indexOf("Correction chains"), html.indexOf("Dead ends"));
+        assertThat(chains.indexOf(">UTC<")).as("oldest first").isLessThan(chains.indexOf(">Europe/Berlin<"));
+    }
+
+    @Test
+    void anEntityIsFoundByAnySpellingOfItsKeyAndAClaimLinksBackToIt() throws Exception {
+        HttpResponse<String> r = get("/entities?key=Lantern%20ROW!&at=main");
+        assertThat(r.statusCode()).isEqualTo(303);
+        assertThat(r.headers().firstValue("Location")).hasValue("/entities/Lantern%20ROW%21?at=main");
+        assertThat(get("/entities/Lantern%20ROW%21").body()).contains("class=\"entity-key\">lantern row<");
+        assertThat(get("/facts/owner-a").body()).contains("class=\"entity\">Lantern Row</a> · owner · Alice Kim");
+    }
+
+    @Test
+    void anEntityWithoutClaimsIsA404AndBeforeItsClaimsToo() throws Exception {
+        assertThat(get("/entities/nobody").statusCode()).isEqualTo(404);
+        assertThat(get("/entities/%21%21").statusCode()).isEqualTo(404);
+        HttpResponse<String> early = get("/entities/lantern%20row?at=" + f.v1Commit.hex());
+        assertThat(early.statusCode()).isEqualTo(404);
+        assertThat(early.body()).contains("no claim about the entity &#39;lantern row&#39; as of commit");
+    }
+
+    @Test
     void aWriteIs405() throws Exception {
         String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(f.url("/facts/plan")))
