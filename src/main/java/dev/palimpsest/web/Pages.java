@@ -16,6 +16,8 @@ import dev.palimpsest.model.InboundRef;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefStatus;
+import dev.palimpsest.model.SearchHit;
+import dev.palimpsest.model.SearchQuery;
 import dev.palimpsest.model.TimelineEntry;
 import dev.palimpsest.model.Weight;
 import dev.palimpsest.web.WebView.PageException;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** The pages, each rendered from what the public API answers; escaping is {@link Html}'s. Stateless. */
 final class Pages {
@@ -39,7 +42,8 @@ final class Pages {
     private Pages() {}
 
     /** The shell of every page: head (viewport, CSS, JS), a header with the as-of form, then {@code body}. */
-    private static String layout(String title, String asOfPath, CommitId at, boolean pinned, Html body) {
+    private static String layout(String title, String asOfPath, CommitId at, boolean pinned, Html body,
+            String... hidden) {
         Html h = new Html();
         h.empty("!DOCTYPE html").open("html", "lang", "en").open("head")
                 .empty("meta", "charset", "utf-8")
@@ -48,7 +52,8 @@ final class Pages {
                 .empty("link", "rel", "stylesheet", "href", "/static/web.css")
                 .open("script", "src", "/static/web.js", "defer", "").close("script")
                 .close("head").open("body").open("header", "class", "top")
-                .open("nav").link(at == null ? "/" : "/?at=" + at.hex(), "timeline", "class", "brand").close("nav");
+                .open("nav").link(at == null ? "/" : "/?at=" + at.hex(), "timeline", "class", "brand")
+                .link(at == null ? "/search" : "/search?at=" + at.hex(), "search", "class", "nav-search").close("nav");
         if (asOfPath != null) {
             h.open("form", "class", "asof", "method", "get", "action", asOfPath)
                     .element("label", "as of", "for", "asof-at")
@@ -56,9 +61,16 @@ final class Pages {
                             "placeholder", "commit or main~N", "value", pinned && at != null ? at.abbreviated() : "")
                     .element("label", "or time (UTC)", "for", "asof-time")
                     .empty("input", "id", "asof-time", "name", "time", "type", "datetime-local", "step", "1")
-                    .element("button", "set", "type", "submit")
-                    .link(asOfPath, "latest", "class", "latest")
-                    .close("form");
+                    .element("button", "set", "type", "submit");
+            StringBuilder latest = new StringBuilder(asOfPath);
+            for (int i = 0; i + 1 < hidden.length; i += 2) {
+                if (hidden[i + 1] != null && !hidden[i + 1].isEmpty()) {
+                    h.empty("input", "type", "hidden", "name", hidden[i], "value", hidden[i + 1]);
+                    latest.append(latest.indexOf("?") < 0 ? '?' : '&').append(hidden[i]).append('=')
+                            .append(Html.url(hidden[i + 1]));
+                }
+            }
+            h.link(latest.toString(), "latest", "class", "latest").close("form");
         }
         h.close("header").open("main");
         String html = h.toString() + body + "</main></body></html>";
@@ -245,6 +257,92 @@ final class Pages {
             b.close("li");
         }
         b.close("ul");
+    }
+
+    // ----------------------------------------------------------------------------------- search
+
+    /** Hits per search page. */
+    static final int HITS = 25;
+    /** The characters of a hit's body shown. */
+    static final int EXCERPT = 300;
+
+    static String search(Store store, String query, String entity, CommitId at) throws PageException {
+        String q = query == null ? "" : query.strip();
+        String e = entity == null ? "" : entity.strip();
+        Html b = new Html();
+        b.element("h1", "Search");
+        b.open("form", "class", "search", "method", "get", "action", "/search", "role", "search")
+                .element("label", "words", "for", "search-q")
+                .empty("input", "id", "search-q", "name", "q", "type", "search", "size", "24", "value", q)
+                .element("label", "entity", "for", "search-entity")
+                .empty("input", "id", "search-entity", "name", "entity", "type", "text", "size", "16", "value", e)
+                .empty("input", "type", "hidden", "name", "at", "value", at.hex())
+                .element("button", "search", "type", "submit").close("form");
+        if (!q.isEmpty() || !e.isEmpty()) {
+            List<SearchHit> hits;
+            try {
+                SearchQuery.Builder sq = q.isEmpty() ? SearchQuery.builder() : SearchQuery.builder(q);
+                if (!e.isEmpty()) {
+                    sq.entity(e);
+                }
+                hits = store.recall().search(sq.at(at).limit(HITS).build());
+            } catch (IllegalArgumentException ex) {
+                throw new PageException(400, "q: " + ex.getMessage());
+            } catch (NotFoundException ex) {
+                throw new PageException(400, "at: " + ex.getMessage());
+            }
+            TreeMap<String, Integer> channels = new TreeMap<>();
+            hits.forEach(h -> channels.merge(h.channel().label(), 1, Integer::sum));
+            b.open("p", "class", "search-summary").text(hits.size() + (hits.size() == 1 ? " hit" : " hits")
+                    + " as of ").element("code", at.abbreviated(), "class", "commit");
+            if (!channels.isEmpty()) {
+                b.text(", by channel:");
+                channels.forEach((c, n) -> b.text(" ").element("span", c + " " + n, "class", "channel channel-" + c));
+            }
+            b.close("p");
+            b.open("ol", "class", "hits");
+            for (SearchHit h : hits) {
+                b.open("li", "class", "hit").open("div", "class", "line")
+                        .link(factHref(h.id(), at), h.id().value(), "class", "fact")
+                        .element("span", h.channel().label(), "class", "channel channel-" + h.channel().label())
+                        .element("span", String.format(Locale.ROOT, "%.3f", h.score()), "class", "score")
+                        .element("span", h.kind().value(), "class", "kind");
+                if (h.via() != null) {
+                    b.open("span", "class", "via").text(h.hops() + (h.hops() == 1 ? " hop" : " hops") + " via ")
+                            .link(factHref(h.via(), at), h.via().value()).close("span");
+                }
+                b.close("div");
+                if (h.hasTriple()) {
+                    String key = h.subject() == null ? "" : EntityKey.of(h.subject());
+                    b.open("div", "class", "triple");
+                    if (key.isEmpty()) {
+                        b.text(String.valueOf(h.subject()));
+                    } else {
+                        b.link(entityHref(key, at), h.subject(), "class", "entity");
+                    }
+                    b.text(" · " + h.predicate() + " · " + h.object()).close("div");
+                }
+                b.element("div", excerpt(h.body()), "class", "excerpt");
+                b.open("div", "class", "provenance").element("span", h.actor().value(), "class", "actor").text(" ")
+                        .element("time", time(h.time()), "datetime", h.time().toString()).text(" ")
+                        .link("/?at=" + h.commit().hex(), h.commit().abbreviated(), "class", "commit");
+                if (h.source() != null) {
+                    b.text(" · source ").link(factHref(h.source(), at), h.source().value(), "class", "source");
+                }
+                b.close("div").close("li");
+            }
+            b.close("ol");
+        }
+        return layout("Search", "/search", at, true, b, "q", q, "entity", e);
+    }
+
+    /** The first {@link #EXCERPT} characters of {@code body} (never half a surrogate pair), with an ellipsis when cut. */
+    static String excerpt(String body) {
+        if (body.length() <= EXCERPT) {
+            return body;
+        }
+        int end = Character.isHighSurrogate(body.charAt(EXCERPT - 1)) ? EXCERPT - 1 : EXCERPT;
+        return body.substring(0, end) + "…";
     }
 
     // ----------------------------------------------------------------------------------- fact

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 /**
  * The hub's read-only web view: server-rendered HTML pages over the public API, mounted by the hub
  * behind its token check. {@code /} is the timeline, {@code /facts/{id}} a fact, {@code /entities/{key}}
- * an entity's claims (current, correction chains, dead ends, contradictions); {@code ?at=} names
+ * an entity's claims (current, correction chains, dead ends, contradictions), {@code /search?q=&entity=}
+ * recall's hits with the channel that found each; {@code ?at=} names
  * the commit every page answers at (a commit id, {@code main}, {@code main~N}, or a wall-clock time
  * resolved to the last commit at or before it and redirected to that commit, so a page's URL holds
  * its commit). Every response carries a strict Content-Security-Policy (no inline script or style:
@@ -110,6 +111,10 @@ public final class WebView extends HttpServlet {
             throw new Redirect("/facts/" + Html.url(id.trim())
                     + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
         }
+        if (path.equals("/search")) {
+            CommitId at = at(req, searchPath(req));
+            return Pages.search(store, req.getParameter("q"), req.getParameter("entity"), at);
+        }
         if (path.equals("/entities") || path.equals("/entities/")) {
             String key = req.getParameter("key");
             if (key == null || key.isBlank()) {
@@ -132,6 +137,18 @@ public final class WebView extends HttpServlet {
         throw new PageException(404, "no page at " + path);
     }
 
+    /** {@code /search} with the request's words and entity, for the redirects of {@link #at}. */
+    private static String searchPath(HttpServletRequest req) {
+        StringBuilder p = new StringBuilder();
+        for (String name : new String[] {"q", "entity"}) {
+            String v = req.getParameter(name);
+            if (v != null && !v.isBlank()) {
+                p.append(p.length() == 0 ? "?" : "&").append(name).append('=').append(Html.url(v.strip()));
+            }
+        }
+        return "/search" + p;
+    }
+
     /**
      * The commit a page answers at: {@code time} (or an {@code at} that is a time) resolved to the
      * last commit at or before it and redirected to, {@code at} as a commit or {@code main~N}, or
@@ -141,13 +158,13 @@ public final class WebView extends HttpServlet {
         String time = req.getParameter("time");
         String at = req.getParameter("at");
         if (time != null && !time.isBlank()) {
-            throw new Redirect(path + "?at=" + asOf(time.trim(), "time").hex());
+            throw new Redirect(path + (path.contains("?") ? "&" : "?") + "at=" + asOf(time.trim(), "time").hex());
         }
         if (time != null || (at != null && at.isBlank())) { // the as-of form's empty fields: the canonical URL
             String page = req.getParameter("page");
             String query = (at == null || at.isBlank() ? "" : "&at=" + Html.url(at.trim()))
                     + (page == null || page.isBlank() ? "" : "&page=" + Html.url(page.trim()));
-            throw new Redirect(path + (query.isEmpty() ? "" : "?" + query.substring(1)));
+            throw new Redirect(path + (query.isEmpty() ? "" : (path.contains("?") ? "&" : "?") + query.substring(1)));
         }
         if (at == null || at.isBlank()) {
             return store.head();
@@ -164,7 +181,7 @@ public final class WebView extends HttpServlet {
             }
         }
         if (parseTime(a).isPresent()) {
-            throw new Redirect(path + "?at=" + asOf(a, "at").hex());
+            throw new Redirect(path + (path.contains("?") ? "&" : "?") + "at=" + asOf(a, "at").hex());
         }
         throw new PageException(400, "at: '" + a + "' is neither a commit id, main, main~N nor a time "
                 + "(2026-12-04T09:30:00Z, or 2026-12-04T09:30 in UTC)");

@@ -32,7 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web view in a real browser: Debian's headless Chromium driven by its chromedriver through
  * Selenium WebDriver (never a downloaded browser or driver), logged in with a read-only token as
  * the Basic password in the URL. Navigates the timeline to a fact, moves "as of" back to see the
- * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, sees
+ * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, searches, sees
  * a forgotten fact as a tombstone without content, and
  * renders a hostile 1 MiB fact as text with nothing run; every page fits a phone-width window.
  * Without chromium and chromedriver it is skipped, except under {@code CI=true}, where that fails.
@@ -189,6 +189,22 @@ class WebBrowserIT {
     }
 
     @Test
+    void aSearchShowsItsChannelsAndLeadsToAFact() {
+        open("/");
+        driver.findElement(By.cssSelector("a.nav-search")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.titleContains("Search"));
+        driver.findElement(By.id("search-q")).sendKeys("launch");
+        driver.findElement(By.id("search-q")).submit();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("q=launch"));
+        assertThat(driver.findElement(By.cssSelector("p.search-summary")).getText()).contains("lexical");
+        WebElement hit = driver.findElements(By.cssSelector("ol.hits a.fact")).stream()
+                .filter(a -> a.getText().equals("plan")).findFirst().orElseThrow();
+        hit.click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/facts/plan?at="));
+        assertThat(driver.findElement(By.cssSelector("pre.fact-body")).getText()).isEqualTo(WebFixture.V2);
+    }
+
+    @Test
     void aForgottenFactIsATombstoneWithNoContent() {
         open("/facts/" + SECRET.value());
         assertThat(driver.findElement(By.cssSelector(".tombstone")).getText()).contains("Forgotten at", "erased");
@@ -216,7 +232,7 @@ class WebBrowserIT {
         driver.manage().window().setSize(new Dimension(390, 844));
         for (String p : new String[] {"/", "/facts/" + HOSTILE.value(), "/facts/" + NOTE.value(),
                 "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch",
-                "/entities/lantern%20row"}) {
+                "/entities/lantern%20row", "/search?q=filler%20hostile", "/search?entity=Lantern%20Row"}) {
             open(p);
             long inner = (Long) js("return window.innerWidth");
             long scroll = (Long) js("return document.scrollingElement.scrollWidth");

@@ -262,6 +262,53 @@ class WebViewTest {
     }
 
     @Test
+    void searchShowsEachHitWithTheChannelThatFoundItAtTheAskedCommit() throws Exception {
+        HttpResponse<String> r = get("/search?q=launch");
+        assertThat(r.statusCode()).isEqualTo(200);
+        String html = r.body();
+        assertThat(html).contains("class=\"search-summary\"", "class=\"channel channel-lexical\">lexical<")
+                .containsPattern("href=\"/facts/plan\\?at=[0-9a-f]{40}\" class=\"fact\">plan<")
+                .contains(WebFixture.V2).doesNotContain(WebFixture.V1);
+        String old = get("/search?q=launch&at=" + f.v1Commit.hex()).body();
+        assertThat(old).contains(WebFixture.V1).doesNotContain(WebFixture.V2).doesNotContain(">note<");
+    }
+
+    @Test
+    void searchByEntityShowsTheEntityChannel() throws Exception {
+        String html = get("/search?entity=Lantern%20Row").body();
+        assertThat(html).contains("class=\"channel channel-entity\">entity<", "class=\"entity\">Lantern Row</a>",
+                ">owner-a<", ">owner-b<", ">tz-new<");
+    }
+
+    @Test
+    void aHitReachedByAGraphHopNamesTheFactItCameVia() throws Exception {
+        String html = get("/search?q=slipped").body();
+        assertThat(html).containsPattern("class=\"fact\">src</a><span class=\"channel channel-graph\">graph</span>"
+                + "<span class=\"score\">[0-9.]+</span><span class=\"kind\">source</span><span class=\"via\">1 hop via "
+                + "<a href=\"/facts/note\\?at=[0-9a-f]{40}\">note</a>");
+    }
+
+    @Test
+    void aHostileHitIsAnEscapedExcerpt() throws Exception {
+        String html = get("/search?q=filler%20hostile").body();
+        assertThat(html).contains("&lt;script&gt;window.pwned=1&lt;/script&gt;", "&lt;U+202E&gt;")
+                .doesNotContain("<script>window").doesNotContain("<img");
+        assertThat(html.length()).as("an excerpt, not the 1 MiB body").isLessThan(100_000);
+    }
+
+    @Test
+    void anEmptySearchShowsTheFormOnlyAndTheAsOfFormKeepsTheQuery() throws Exception {
+        String empty = get("/search").body();
+        assertThat(empty).contains("id=\"search-q\"").doesNotContain("class=\"hits\"");
+        String html = get("/search?q=launch").body();
+        assertThat(html).contains("<input type=\"hidden\" name=\"q\" value=\"launch\">",
+                "href=\"/search?q=launch\" class=\"latest\"");
+        HttpResponse<String> r = get("/search?q=launch&entity=&at=&time=2999-01-01T00:00");
+        assertThat(r.statusCode()).isEqualTo(303);
+        assertThat(r.headers().firstValue("Location")).hasValue("/search?q=launch&at=" + f.store.head().hex());
+    }
+
+    @Test
     void aWriteIs405() throws Exception {
         String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(f.url("/facts/plan")))
