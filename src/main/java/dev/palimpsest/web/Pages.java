@@ -5,6 +5,7 @@ import dev.palimpsest.api.Store;
 import dev.palimpsest.model.ClaimView;
 import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
+import dev.palimpsest.model.Dependent;
 import dev.palimpsest.model.EntityKey;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.Fact;
@@ -14,6 +15,7 @@ import dev.palimpsest.model.FactVersion;
 import dev.palimpsest.model.HistoryEntry;
 import dev.palimpsest.model.InboundRef;
 import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.model.ProvenanceNode;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefStatus;
 import dev.palimpsest.model.SearchHit;
@@ -24,6 +26,7 @@ import dev.palimpsest.web.WebView.PageException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -217,8 +220,8 @@ final class Pages {
             boolean heading = false;
             for (String p : predicates) {
                 List<ClaimView> chain = claims.chain(key, p);
-                if (chain.size() < 2) {
-                    continue;
+                if (chain.stream().allMatch(c -> c.status() == ClaimView.Status.LIVE)) {
+                    continue; // never corrected: its claims are all under "Current claims"
                 }
                 if (!heading) {
                     b.element("h2", "Correction chains");
@@ -345,6 +348,199 @@ final class Pages {
         return body.substring(0, end) + "…";
     }
 
+    // ----------------------------------------------------------------------------------- provenance graph
+
+    /** The deepest level of the provenance tree drawn, and the most nodes drawn in one column. */
+    static final int GRAPH_DEPTH = 4;
+    static final int GRAPH_COLUMN = 40;
+    private static final int COL_W = 190;
+    private static final int BOX_W = 160;
+    private static final int ROW_H = 44;
+    private static final int BOX_H = 30;
+
+    /** A box of the drawing: its column and row, the fact, the label under the id, and its status. */
+    private record Box(int col, int row, FactId id, String label, String status) {}
+
+    /** An edge from one box to another, labelled with the ref's role. */
+    private record Edge(Box from, Box to, String role) {}
+
+    static String graph(Store store, String rawId, CommitId at) throws PageException {
+        FactId id;
+        try {
+            id = FactId.of(rawId);
+        } catch (IllegalArgumentException e) {
+            throw new PageException(404, "no fact has the id '" + rawId + "': " + e.getMessage());
+        }
+        ProvenanceNode root;
+        List<Dependent> citers;
+        try {
+            root = store.derivations().explain(id, at);
+            citers = store.derivations().dependents(id, at, false);
+        } catch (NotFoundException e) {
+            throw new PageException(404, e.getMessage());
+        }
+        List<List<Box>> columns = new ArrayList<>();
+        List<Edge> edges = new ArrayList<>();
+        List<Box> left = new ArrayList<>();
+        columns.add(left);
+        int omitted = 0;
+        for (Dependent d : citers) {
+            if (left.size() >= GRAPH_COLUMN) {
+                omitted++;
+                continue;
+            }
+            left.add(new Box(0, left.size(), d.id(), "cites it", d.live() ? "live" : "retracted"));
+        }
+        Box rootBox = new Box(1, 0, root.id(), root.kind() == null ? "" : root.kind(), root.status().word());
+        columns.add(new ArrayList<>(List.of(rootBox)));
+        for (Box c : left) {
+            edges.add(new Edge(c, rootBox, ""));
+        }
+        omitted += place(root, rootBox, 2, columns, edges);
+        int rows = 1;
+        for (List<Box> c : columns) {
+            rows = Math.max(rows, c.size());
+        }
+        int width = columns.size() * COL_W + 20;
+        int height = rows * ROW_H + 20;
+        Html b = new Html();
+        b.element("h1", id.value(), "class", "fact-id");
+        b.open("p", "class", "graph-legend").text("Provenance as of ")
+                .link("/?at=" + at.hex(), at.abbreviated(), "class", "commit")
+                .text(": the facts citing it on the left, what it rests on to the right. ")
+                .link(factHref(id, at), "the fact", "class", "to-fact").close("p");
+        b.open("div", "class", "graph-wrap")
+                .open("svg", "xmlns", "http://www.w3.org/2000/svg", "class", "graph", "viewBox",
+                        "0 0 " + width + " " + height, "width", String.valueOf(width), "height", String.valueOf(height),
+                        "role", "img", "aria-label", "provenance graph of " + id.value());
+        for (Edge e : edges) {
+            int x1 = x(e.from().col()) + BOX_W;
+            int y1 = y(e.from().row()) + BOX_H / 2;
+            int x2 = x(e.to().col());
+            int y2 = y(e.to().row()) + BOX_H / 2;
+            b.empty("line", "class", "edge", "x1", String.valueOf(x1), "y1", String.valueOf(y1), "x2", String.valueOf(x2),
+                    "y2", String.valueOf(y2)).close("line");
+            if (!e.role().isEmpty()) {
+                b.element("text", e.role(), "class", "edge-role", "x", String.valueOf((x1 + x2) / 2),
+                        "y", String.valueOf((y1 + y2) / 2 - 3), "text-anchor", "middle");
+            }
+        }
+        for (List<Box> c : columns) {
+            for (Box box : c) {
+                int x = x(box.col());
+                int y = y(box.row());
+                b.open("a", "href", "/graph/" + Html.url(box.id().value()) + "?at=" + at.hex(), "class",
+                        "node node-" + box.status() + (box == rootBox ? " node-root" : ""))
+                        .element("title", box.id().value() + " (" + box.status() + ")")
+                        .empty("rect", "x", String.valueOf(x), "y", String.valueOf(y), "width", String.valueOf(BOX_W),
+                                "height", String.valueOf(BOX_H), "rx", "4").close("rect")
+                        .element("text", clip(box.id().value(), 22), "class", "node-id", "x", String.valueOf(x + 6),
+                                "y", String.valueOf(y + 13))
+                        .element("text", clip(box.label() + " · " + box.status(), 26), "class", "node-label",
+                                "x", String.valueOf(x + 6), "y", String.valueOf(y + 25))
+                        .close("a");
+            }
+        }
+        b.close("svg").close("div");
+        if (omitted > 0) {
+            b.element("p", omitted + " more nodes not drawn (a column holds " + GRAPH_COLUMN + ", the tree is drawn "
+                    + GRAPH_DEPTH + " levels deep).", "class", "omitted");
+        }
+        b.element("h2", "Rests on");
+        b.open("ul", "class", "provenance-tree");
+        tree(b, root, at, 0);
+        b.close("ul");
+        if (!citers.isEmpty()) {
+            b.element("h2", "Cited by");
+            b.open("ul", "class", "dependents");
+            for (Dependent d : citers) {
+                b.open("li").link("/graph/" + Html.url(d.id().value()) + "?at=" + at.hex(), d.id().value(), "class", "citer")
+                        .text(d.live() ? "" : " (not live)").close("li");
+            }
+            b.close("ul");
+        }
+        return layout(id.value() + " provenance", "/graph/" + Html.url(id.value()), at, true, b);
+    }
+
+    /** Places {@code node}'s children in column {@code col} and deeper; returns how many were left out. */
+    private static int place(ProvenanceNode node, Box box, int col, List<List<Box>> columns, List<Edge> edges) {
+        if (node.children().isEmpty()) {
+            return 0;
+        }
+        if (col - 1 > GRAPH_DEPTH) {
+            return count(node) - 1;
+        }
+        while (columns.size() <= col) {
+            columns.add(new ArrayList<>());
+        }
+        int omitted = 0;
+        for (ProvenanceNode child : node.children()) {
+            List<Box> column = columns.get(col);
+            if (column.size() >= GRAPH_COLUMN) {
+                omitted += count(child);
+                continue;
+            }
+            Box c = new Box(col, column.size(), child.id(), child.kind() == null ? "" : child.kind(),
+                    child.status().word() + (child.cycle() ? ", cycle" : ""));
+            column.add(c);
+            edges.add(new Edge(box, c, child.role() == null ? "" : child.role().value()));
+            omitted += place(child, c, col + 1, columns, edges);
+        }
+        return omitted;
+    }
+
+    private static int count(ProvenanceNode n) {
+        int c = 1;
+        for (ProvenanceNode k : n.children()) {
+            c += count(k);
+        }
+        return c;
+    }
+
+    private static void tree(Html b, ProvenanceNode n, CommitId at, int depth) {
+        b.open("li", "class", "prov prov-" + n.status().word());
+        if (n.role() != null) {
+            b.element("span", n.role().value(), "class", "role").text(" ");
+        }
+        b.link(factHref(n.id(), at), n.id().value(), "class", "prov-id").text(" ")
+                .element("span", n.status().word(), "class", "status status-" + n.status().word());
+        if (n.forgottenAt() != null) {
+            b.text(" at ").link("/?at=" + n.forgottenAt().hex(), n.forgottenAt().abbreviated(), "class", "commit");
+        } else if (n.version() != null) {
+            b.text(" version ").link(factHref(n.id(), n.version()), n.version().abbreviated(), "class", "commit");
+        }
+        if (n.actor() != null) {
+            b.text(" by ").element("span", n.actor(), "class", "actor");
+        }
+        if (n.cycle()) {
+            b.text(" (cycle: shown above)");
+        }
+        if (!n.children().isEmpty() && depth < 50) {
+            b.open("ul");
+            for (ProvenanceNode c : n.children()) {
+                tree(b, c, at, depth + 1);
+            }
+            b.close("ul");
+        }
+        b.close("li");
+    }
+
+    private static int x(int col) {
+        return 10 + col * COL_W;
+    }
+
+    private static int y(int row) {
+        return 10 + row * ROW_H;
+    }
+
+    private static String clip(String s, int max) {
+        if (s.length() <= max) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(max - 2)) ? max - 2 : max - 1;
+        return s.substring(0, end) + "…";
+    }
+
     // ----------------------------------------------------------------------------------- fact
 
     static String fact(Store store, String rawId, CommitId at) throws PageException {
@@ -366,6 +562,8 @@ final class Pages {
             if (r instanceof FactRead.Found f) {
                 b.open("p", "class", "status status-live").text("live as of ")
                         .link("/?at=" + at.hex(), at.abbreviated(), "class", "commit").close("p");
+                b.open("p", "class", "fact-links").link("/graph/" + Html.url(id.value()) + "?at=" + at.hex(),
+                        "provenance graph", "class", "to-graph").close("p");
                 version(b, f.version(), f.fact(), at);
             } else if (r instanceof FactRead.Retracted x) {
                 b.open("p", "class", "status status-retracted").text("retracted at ")

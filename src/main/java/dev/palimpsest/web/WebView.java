@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * The hub's read-only web view: server-rendered HTML pages over the public API, mounted by the hub
  * behind its token check. {@code /} is the timeline, {@code /facts/{id}} a fact, {@code /entities/{key}}
  * an entity's claims (current, correction chains, dead ends, contradictions), {@code /search?q=&entity=}
- * recall's hits with the channel that found each; {@code ?at=} names
+ * recall's hits with the channel that found each, {@code /graph/{id}} the derivation graph around a
+ * fact as inline SVG; {@code ?at=} names
  * the commit every page answers at (a commit id, {@code main}, {@code main~N}, or a wall-clock time
  * resolved to the last commit at or before it and redirected to that commit, so a page's URL holds
  * its commit). Every response carries a strict Content-Security-Policy (no inline script or style:
@@ -128,6 +129,11 @@ public final class WebView extends HttpServlet {
             String key = path.substring("/entities/".length());
             CommitId at = at(req, "/entities/" + Html.url(key));
             return Pages.entity(store, key, at);
+        }
+        if (path.startsWith("/graph/")) {
+            String id = path.substring("/graph/".length());
+            CommitId at = at(req, "/graph/" + Html.url(id));
+            return Pages.graph(store, id, at);
         }
         if (path.startsWith("/facts/")) {
             String id = path.substring("/facts/".length());

@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web view in a real browser: Debian's headless Chromium driven by its chromedriver through
  * Selenium WebDriver (never a downloaded browser or driver), logged in with a read-only token as
  * the Basic password in the URL. Navigates the timeline to a fact, moves "as of" back to see the
- * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, searches, sees
+ * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, searches,
+ * walks the provenance graph, sees
  * a forgotten fact as a tombstone without content, and
  * renders a hostile 1 MiB fact as text with nothing run; every page fits a phone-width window.
  * Without chromium and chromedriver it is skipped, except under {@code CI=true}, where that fails.
@@ -205,6 +206,21 @@ class WebBrowserIT {
     }
 
     @Test
+    void theProvenanceGraphIsAnSvgWhoseNodesAreLinks() {
+        open("/facts/" + NOTE.value());
+        driver.findElement(By.cssSelector("a.to-graph")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/graph/note?at="));
+        assertThat(driver.findElements(By.cssSelector("svg.graph a.node"))).hasSize(2);
+        assertThat(js("return document.querySelector('svg.graph').getBoundingClientRect().width")).isNotEqualTo(0L);
+        driver.findElements(By.cssSelector("svg.graph a.node")).stream()
+                .filter(a -> String.valueOf(a.getDomAttribute("href")).startsWith("/graph/src?at="))
+                .findFirst().orElseThrow().click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/graph/src?at="));
+        assertThat(driver.findElement(By.cssSelector("h1")).getText()).isEqualTo("src");
+        assertThat(driver.findElement(By.cssSelector("a.citer")).getText()).isEqualTo("note");
+    }
+
+    @Test
     void aForgottenFactIsATombstoneWithNoContent() {
         open("/facts/" + SECRET.value());
         assertThat(driver.findElement(By.cssSelector(".tombstone")).getText()).contains("Forgotten at", "erased");
@@ -232,7 +248,8 @@ class WebBrowserIT {
         driver.manage().window().setSize(new Dimension(390, 844));
         for (String p : new String[] {"/", "/facts/" + HOSTILE.value(), "/facts/" + NOTE.value(),
                 "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch",
-                "/entities/lantern%20row", "/search?q=filler%20hostile", "/search?entity=Lantern%20Row"}) {
+                "/entities/lantern%20row", "/search?q=filler%20hostile", "/search?entity=Lantern%20Row",
+                "/graph/" + NOTE.value()}) {
             open(p);
             long inner = (Long) js("return window.innerWidth");
             long scroll = (Long) js("return document.scrollingElement.scrollWidth");

@@ -241,6 +241,7 @@ class WebViewTest {
         assertThat(deadEnds).contains(">UTC<", "status-superseded", "/facts/tz-new?at=").doesNotContain("Bob Ng");
         String chains = html.substring(html.indexOf("Correction chains"), html.indexOf("Dead ends"));
         assertThat(chains.indexOf(">UTC<")).as("oldest first").isLessThan(chains.indexOf(">Europe/Berlin<"));
+        assertThat(chains).as("owner was never corrected").doesNotContain("Alice Kim");
     }
 
     @Test
@@ -306,6 +307,28 @@ class WebViewTest {
         HttpResponse<String> r = get("/search?q=launch&entity=&at=&time=2999-01-01T00:00");
         assertThat(r.statusCode()).isEqualTo(303);
         assertThat(r.headers().firstValue("Location")).hasValue("/search?q=launch&at=" + f.store.head().hex());
+    }
+
+    @Test
+    void theProvenanceGraphDrawsWhatAFactRestsOnAndWhatCitesItAsInlineSvg() throws Exception {
+        HttpResponse<String> r = get("/graph/note");
+        assertThat(r.statusCode()).isEqualTo(200);
+        String html = r.body();
+        String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>"));
+        assertThat(svg).contains("aria-label=\"provenance graph of note\"", ">note<", ">src<", "class=\"edge-role\"",
+                ">cites<").containsPattern("href=\"/graph/src\\?at=[0-9a-f]{40}\" class=\"node node-live\"")
+                .doesNotContain("<script").doesNotContain("style=");
+        assertThat(svg.split("<line ", -1)).as("one edge").hasSize(2);
+        assertThat(html).contains("class=\"provenance-tree\"");
+        String src = get("/graph/src").body();
+        assertThat(src).contains("Cited by").containsPattern("href=\"/graph/note\\?at=[0-9a-f]{40}\" class=\"citer\">note<");
+        assertThat(get("/facts/note").body()).contains("class=\"to-graph\">provenance graph<");
+    }
+
+    @Test
+    void theGraphOfAnUnknownFactIsA404AndABadAtA400() throws Exception {
+        assertThat(get("/graph/nosuch").statusCode()).isEqualTo(404);
+        assertThat(get("/graph/note?at=zz%20z").statusCode()).isEqualTo(400);
     }
 
     @Test
