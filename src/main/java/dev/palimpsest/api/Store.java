@@ -529,10 +529,10 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * The timeline from {@code from}, newest first (the order of {@link #log(int)}): each commit with
-     * how its signature stands (checked as the audit checks it), its operations counted by verb and
-     * the facts it names. Skips the first {@code skip} commits and answers at most {@code limit}
-     * ({@code 0}: all), so a viewer can page through a long history.
+     * The timeline from {@code from}, newest first (by commit time, children before their parents):
+     * each commit with how its signature stands (checked as the audit checks it), its operations
+     * counted by verb and the facts it names. Skips the first {@code skip} commits and answers at most {@code limit}
+     * ({@code 0}: all), so a viewer can page through a long history at the cost of the pages read.
      *
      * @throws NotFoundException when {@code from} is no commit of the store
      * @throws IllegalArgumentException when {@code skip} or {@code limit} is negative

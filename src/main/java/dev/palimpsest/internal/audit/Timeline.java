@@ -24,8 +24,8 @@ import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
 
 /**
- * The timeline as a reader sees it: the log from a commit, newest first (the order of
- * {@link History#log}), each commit with its signature status (the audit's commit rule: the
+ * The timeline as a reader sees it: the log from a commit, newest first by commit time (streamed, so a
+ * page of it costs what it skips and shows), each commit with its signature status (the audit's commit rule: the
  * author's key as trusted at the first parent, for a genesis commit the key it introduces, must
  * verify the signature, and author, committer and the key's e-mail must agree), its operations
  * counted by {@code Palimpsest-Op} verb and the facts its {@code Palimpsest-Fact} trailers name.
@@ -47,7 +47,10 @@ public final class Timeline {
         List<TimelineEntry> out = new ArrayList<>();
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader or = repo.repository().newObjectReader();
                 Reading reading = new Reading(or)) {
-            walk.sort(RevSort.TOPO);
+            // newest first by commit time, streamed: a page costs its skip and limit, not a walk of all
+            // history first as a topological sort does (the audit keeps a commit no older than its
+            // parents, and a parent is only queued once its child is out, so children still come first)
+            walk.sort(RevSort.COMMIT_TIME_DESC);
             walk.markStart(walk.parseCommit(start));
             int seen = 0;
             for (RevCommit c : walk) {

@@ -66,7 +66,8 @@ class TimelineTest {
 
         List<TimelineEntry> all = store.timeline(store.head(), 0, 0);
         assertThat(all).extracting(e -> e.commit().commit()).startsWith(retract, two)
-                .hasSize(store.log(0).size());
+                .isEqualTo(store.log(0).stream().map(e -> e.commit()).toList());
+        assertThat(all).extracting(TimelineEntry::commit).isEqualTo(store.log(0));
         assertThat(all).allSatisfy(e -> assertThat(e.signature()).isEqualTo(SignatureStatus.VERIFIED));
         assertThat(all.get(1).operations()).containsExactly(Map.entry("assert", 2));
         assertThat(all.get(1).facts()).containsExactly(FactId.of("a"), FactId.of("b"));
@@ -89,6 +90,31 @@ class TimelineTest {
         assertThat(store.timeline(older, 0, 0)).isEqualTo(all.subList(2, all.size()));
         assertThatThrownBy(() -> store.timeline(store.head(), -1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.timeline(CommitId.of("0".repeat(40)), 0, 0)).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void aMergeComesBeforeBothItsParentsAndEachParentBeforeItsOwn() throws Exception {
+        ObjectId base = ObjectId.fromString(store.head().hex());
+        ObjectId side = Forge.by(store.gitDir(), home, "alice").trailers("alice", "assert", "Palimpsest-Fact", "side")
+                .commit(false);
+        var tx = store.begin(TestStores.ALICE);
+        tx.assertFact(FactSpec.of(Kind.CLAIM, "on main").id(FactId.of("m")));
+        CommitId mainTip = tx.commit().id();
+        ObjectId merge = Forge.by(store.gitDir(), home, "alice").trailers("alice", "merge", "Palimpsest-Merge", side.name())
+                .parents(ObjectId.fromString(mainTip.hex()), side).commit();
+
+        List<CommitId> order = store.timeline(CommitId.of(merge.name()), 0, 0).stream().map(e -> e.commit().commit())
+                .toList();
+        CommitId m = CommitId.of(merge.name());
+        CommitId s = CommitId.of(side.name());
+        CommitId b = CommitId.of(base.name());
+        assertThat(order.get(0)).isEqualTo(m);
+        assertThat(order.indexOf(s)).isPositive().isLessThan(order.indexOf(b));
+        assertThat(order.indexOf(mainTip)).isPositive().isLessThan(order.indexOf(b));
+        assertThat(order).doesNotHaveDuplicates().hasSize(store.log(0).size());
+        TimelineEntry entry = store.timelineEntry(m);
+        assertThat(entry.isMerge()).isTrue();
+        assertThat(entry.operations()).containsExactly(Map.entry("merge", 1));
     }
 
     @Test
