@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
@@ -29,14 +30,27 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * author's key as trusted at the first parent, for a genesis commit the key it introduces, must
  * verify the signature, and author, committer and the key's e-mail must agree), its operations
  * counted by {@code Palimpsest-Op} verb and the facts its {@code Palimpsest-Fact} trailers name.
- * The parsed keys are cached per {@code keys/} tree. Thread-safe.
+ * The parsed keys are cached per {@code keys/} tree and the statuses of the last
+ * {@value #CACHED_STATUSES} commits asked about by commit (a commit's status never changes). Thread-safe.
  */
 public final class Timeline {
     private static final String OP = "Palimpsest-Op";
     private static final String FACT = "Palimpsest-Fact";
 
+    /** The most signature statuses kept (a commit's never changes: it is a function of the commit and its parent). */
+    static final int CACHED_STATUSES = 20_000;
+
     private final GitRepo repo;
     private final KeyTables keys = new KeyTables();
+    private final Map<ObjectId, SignatureStatus> statuses = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(256, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<ObjectId, SignatureStatus> eldest) {
+                    return size() > CACHED_STATUSES;
+                }
+            });
 
     public Timeline(GitRepo repo) {
         this.repo = Objects.requireNonNull(repo, "repo");
@@ -93,8 +107,13 @@ public final class Timeline {
                 }
             }
         }
-        ObjectId root = c.getParentCount() == 0 ? c.getTree() : walk.parseCommit(c.getParent(0)).getTree();
-        return new TimelineEntry(log, signature(reading, c.getRawBuffer(), root), ops, List.copyOf(facts));
+        SignatureStatus status = statuses.get(c);
+        if (status == null) {
+            ObjectId root = c.getParentCount() == 0 ? c.getTree() : walk.parseCommit(c.getParent(0)).getTree();
+            status = signature(reading, c.getRawBuffer(), root);
+            statuses.put(c.copy(), status);
+        }
+        return new TimelineEntry(log, status, ops, List.copyOf(facts));
     }
 
     private SignatureStatus signature(Reading reading, byte[] rawCommit, ObjectId trustedRoot) throws IOException {
