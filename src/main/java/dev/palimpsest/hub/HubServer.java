@@ -114,7 +114,7 @@ public final class HubServer implements AutoCloseable {
         context.addServlet(mcpHolder, McpHttpServer.ENDPOINT);
         context.addServlet(new ServletHolder("git", git.servlet()), Gatekeeper.GIT + "/*");
         context.addServlet(new ServletHolder("health", health), Gatekeeper.HEALTH);
-        context.addServlet(new ServletHolder("web", new WebView(store)), "/"); // every other path: the web view
+        context.addServlet(new ServletHolder("web", new WebView(store, health::indexState)), "/"); // every other path
         Gatekeeper gatekeeper = new Gatekeeper(new Tokens(config.home().dir()), loopback, config.allowedOrigins(),
                 mcp.protocolVersions(), log);
         FilterHolder gate = new FilterHolder(gatekeeper);
@@ -253,6 +253,11 @@ public final class HubServer implements AutoCloseable {
 
         void ready() {
             state.set("ready");
+        }
+
+        /** How the search index stands: {@code warming}, {@code ready} or {@code failed: ...}. */
+        String indexState() {
+            return index.get();
         }
 
         void stopping() {

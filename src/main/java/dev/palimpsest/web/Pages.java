@@ -2,6 +2,8 @@ package dev.palimpsest.web;
 
 import dev.palimpsest.api.ClaimsAt;
 import dev.palimpsest.api.Store;
+import dev.palimpsest.model.AuditReport;
+import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.ClaimView;
 import dev.palimpsest.model.Contradiction;
 import dev.palimpsest.model.DeadEnds;
@@ -16,6 +18,7 @@ import dev.palimpsest.model.HistoryEntry;
 import dev.palimpsest.model.InboundRef;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.ProvenanceNode;
+import dev.palimpsest.model.ReviewItem;
 import dev.palimpsest.model.Ref;
 import dev.palimpsest.model.RefStatus;
 import dev.palimpsest.model.SearchHit;
@@ -56,7 +59,8 @@ final class Pages {
                 .open("script", "src", "/static/web.js", "defer", "").close("script")
                 .close("head").open("body").open("header", "class", "top")
                 .open("nav").link(at == null ? "/" : "/?at=" + at.hex(), "timeline", "class", "brand")
-                .link(at == null ? "/search" : "/search?at=" + at.hex(), "search", "class", "nav-search").close("nav");
+                .link(at == null ? "/search" : "/search?at=" + at.hex(), "search", "class", "nav-search")
+                .link(at == null ? "/status" : "/status?at=" + at.hex(), "status", "class", "nav-status").close("nav");
         if (asOfPath != null) {
             h.open("form", "class", "asof", "method", "get", "action", asOfPath)
                     .element("label", "as of", "for", "asof-at")
@@ -539,6 +543,86 @@ final class Pages {
         }
         int end = Character.isHighSurrogate(s.charAt(max - 2)) ? max - 2 : max - 1;
         return s.substring(0, end) + "…";
+    }
+
+    // ----------------------------------------------------------------------------------- status
+
+    /** The most violations and review items listed. */
+    static final int LISTED = 100;
+
+    static String status(Store store, CommitId at, Optional<Audits.State> audit, String index) throws PageException {
+        Html b = new Html();
+        b.element("h1", "Status");
+        b.element("h2", "Search index");
+        b.open("p").element("span", index, "class", "index-state index-" + (index.startsWith("failed") ? "failed" : index))
+                .close("p");
+        b.element("h2", "Audit of main");
+        if (audit.isEmpty()) {
+            b.element("p", "No audit yet.", "class", "audit-state");
+        } else {
+            Audits.State a = audit.get();
+            b.open("p", "class", "audit-state").text("Every commit up to ")
+                    .link("/?at=" + a.head().hex(), a.head().abbreviated(), "class", "commit")
+                    .text(", started " + time(a.started()) + ": ");
+            if (a.failure().isPresent()) {
+                b.element("span", "failed: " + a.failure().get(), "class", "audit audit-failed");
+            } else if (a.report().isEmpty()) {
+                b.element("span", "running" + (a.total() > 0 ? " (" + a.done() + " of " + a.total() + " commits)" : ""),
+                        "class", "audit audit-running");
+            } else {
+                AuditReport r = a.report().get();
+                b.element("span", r.clean() ? "clean" : r.violations().size() + " violations in " + r.violatingCommits()
+                        + " commits", "class", "audit " + (r.clean() ? "audit-clean" : "audit-violations"))
+                        .text(String.format(Locale.ROOT, " (%d commits, %d signatures, %d files, %d refs checked)",
+                                r.commits(), r.signatures(), r.files(), r.refs()));
+            }
+            b.close("p");
+            if (a.report().isPresent() && !a.report().get().clean()) {
+                b.open("ul", "class", "violations");
+                int n = 0;
+                for (AuditViolation v : a.report().get().violations()) {
+                    if (n++ >= LISTED) {
+                        break;
+                    }
+                    b.open("li").element("code", v.rule().toString(), "class", "rule").text(" at ")
+                            .link("/?at=" + v.commit().hex(), v.commit().abbreviated(), "class", "commit");
+                    if (v.path() != null) {
+                        b.text(" ").element("code", v.path(), "class", "path");
+                    }
+                    b.text(": ").element("span", v.message(), "class", "message").close("li");
+                }
+                b.close("ul");
+            }
+            if (!a.head().equals(store.head()) || a.report().isEmpty()) {
+                b.element("p", "Reload the page to see the audit move on.", "class", "hint");
+            }
+        }
+        b.element("h2", "Review queue");
+        List<ReviewItem> items;
+        try {
+            items = store.receipts().review(at);
+        } catch (NotFoundException e) {
+            throw new PageException(400, "at: " + e.getMessage());
+        }
+        if (items.isEmpty()) {
+            b.open("p", "class", "review-empty").text("Nothing to review as of ")
+                    .element("code", at.abbreviated(), "class", "commit").text(".").close("p");
+        } else {
+            b.open("ul", "class", "review");
+            int n = 0;
+            for (ReviewItem item : items) {
+                if (n++ >= LISTED) {
+                    b.element("li", (items.size() - LISTED) + " more not listed.", "class", "omitted");
+                    break;
+                }
+                b.open("li").link(factHref(item.id(), at), item.id().value(), "class", "fact").text(" ")
+                        .element("span", item.layer(), "class", "kind").text(" ")
+                        .element("span", item.reason().value(), "class", "status")
+                        .text(item.details().isEmpty() ? "" : ": " + String.join("; ", item.details())).close("li");
+            }
+            b.close("ul");
+        }
+        return layout("Status", "/status", at, true, b);
     }
 
     // ----------------------------------------------------------------------------------- fact

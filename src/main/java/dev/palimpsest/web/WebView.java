@@ -17,6 +17,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
  * behind its token check. {@code /} is the timeline, {@code /facts/{id}} a fact, {@code /entities/{key}}
  * an entity's claims (current, correction chains, dead ends, contradictions), {@code /search?q=&entity=}
  * recall's hits with the channel that found each, {@code /graph/{id}} the derivation graph around a
- * fact as inline SVG; {@code ?at=} names
+ * fact as inline SVG, {@code /status} the audit of main (run in the background), the review queue and
+ * the search index's state; {@code ?at=} names
  * the commit every page answers at (a commit id, {@code main}, {@code main~N}, or a wall-clock time
  * resolved to the last commit at or before it and redirected to that commit, so a page's URL holds
  * its commit). Every response carries a strict Content-Security-Policy (no inline script or style:
@@ -45,10 +47,29 @@ public final class WebView extends HttpServlet {
             "/static/web.js", "text/javascript; charset=utf-8");
 
     private final transient Store store;
+    private final transient Supplier<String> indexState;
+    private final transient Audits audits;
 
-    /** A view of {@code store}, which stays the caller's to close. */
+    /** A view of {@code store}, which stays the caller's to close; the status page knows no index state. */
     public WebView(Store store) {
+        this(store, () -> "unknown");
+    }
+
+    /**
+     * A view of {@code store}, which stays the caller's to close; {@code indexState} tells the status
+     * page how the search index stands (the hub's warm-up: {@code warming}, {@code ready}, ...).
+     */
+    public WebView(Store store, Supplier<String> indexState) {
         this.store = Objects.requireNonNull(store, "store");
+        this.indexState = Objects.requireNonNull(indexState, "indexState");
+        this.audits = new Audits(store);
+    }
+
+    /** Stops the status page's audit, if one runs (the container calls this when it stops). */
+    @Override
+    public void destroy() {
+        audits.close();
+        super.destroy();
     }
 
     /** A page that cannot be answered: its status and what is wrong. */
@@ -111,6 +132,10 @@ public final class WebView extends HttpServlet {
             String at = req.getParameter("at");
             throw new Redirect("/facts/" + Html.url(id.trim())
                     + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+        }
+        if (path.equals("/status")) {
+            CommitId at = at(req, "/status");
+            return Pages.status(store, at, audits.current(), indexState.get());
         }
         if (path.equals("/search")) {
             CommitId at = at(req, searchPath(req));

@@ -249,7 +249,7 @@ class WebBrowserIT {
         for (String p : new String[] {"/", "/facts/" + HOSTILE.value(), "/facts/" + NOTE.value(),
                 "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch",
                 "/entities/lantern%20row", "/search?q=filler%20hostile", "/search?entity=Lantern%20Row",
-                "/graph/" + NOTE.value()}) {
+                "/graph/" + NOTE.value(), "/status"}) {
             open(p);
             long inner = (Long) js("return window.innerWidth");
             long scroll = (Long) js("return document.scrollingElement.scrollWidth");

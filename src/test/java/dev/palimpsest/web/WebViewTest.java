@@ -332,6 +332,26 @@ class WebViewTest {
     }
 
     @Test
+    void theStatusPageShowsTheIndexTheAuditOfMainRunInTheBackgroundAndTheReviewQueue() throws Exception {
+        String first = get("/status").body();
+        assertThat(first).contains("Search index", "Audit of main", "Review queue")
+                .containsPattern("class=\"index-state index-(warming|ready)\"")
+                .containsPattern("href=\"/facts/tz-new\\?at=[0-9a-f]{40}\" class=\"fact\">tz-new</a> "
+                        + "<span class=\"kind\">entity-claim</span> <span class=\"status\">stale-refs</span>: "
+                        + "supersedes tz-old superseded");
+        assertThat(get("/status?at=" + f.v2Commit.hex()).body()).contains("Nothing to review as of");
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        String html = first;
+        while (!html.contains("audit-clean") && System.nanoTime() < deadline) {
+            assertThat(html).doesNotContain("audit-failed").doesNotContain("audit-violations");
+            Thread.sleep(200);
+            html = get("/status").body();
+        }
+        assertThat(html).contains("class=\"audit audit-clean\">clean<", "Every commit up to",
+                f.store.head().abbreviated());
+    }
+
+    @Test
     void aWriteIs405() throws Exception {
         String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(f.url("/facts/plan")))
