@@ -28,8 +28,8 @@ import java.util.Optional;
  * loopback names, against DNS rebinding) and {@code Origin} (absent, the hub's own, or configured;
  * 403 otherwise), authenticates the token ({@code Authorization: Bearer T}, or the HTTP basic
  * password; 401 with {@code WWW-Authenticate} otherwise: a Bearer challenge at {@code /mcp}, a Basic
- * one elsewhere, so git asks for its password and a browser for the token on a web view page) and leaves the caller in the
- * request attributes the MCP and git servlets read; {@code /health} needs no token. An
+ * one elsewhere, so git asks for its password and a browser for the token on a web view page) and
+ * leaves the caller in the request attributes the MCP and git servlets read; {@code /health} needs no token. An
  * {@code MCP-Protocol-Version} the MCP transport does not speak is 400. Writes one
  * access-log line per request when it ends (method, path, status, milliseconds, actor: never the
  * token nor the query). Counts the requests in flight so a stop can drain them ({@link #drain}).

@@ -37,9 +37,10 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
  * The team hub: one open store served over HTTP in an embedded Jetty, MCP Streamable HTTP at
  * {@code /mcp} (the stdio server's tools, each call signed by its token's actor), git smart HTTP at
  * {@code /git} (pushes audited as a pull is), {@code /health} and, at every other path, the read-only
- * web view ({@link WebView}: timeline, facts); every path but {@code /health} needs a token from the key home's token file ({@link Gatekeeper}). {@link #stop()} stops accepting, lets
- * requests in flight finish within the configured timeout and closes the MCP sessions and the
- * repository; the store stays the caller's to close. Library types (Jetty, JGit) never leave this
+ * web view ({@link WebView}: timeline, facts, entities, search, provenance, status); every path but
+ * {@code /health} needs a token from the key home's token file ({@link Gatekeeper}). {@link #stop()}
+ * stops accepting, lets requests in flight finish within the configured timeout and closes the MCP
+ * sessions and the repository; the store stays the caller's to close. Library types (Jetty, JGit) never leave this
  * class. Thread-safe.
  */
 public final class HubServer implements AutoCloseable {

@@ -221,8 +221,8 @@ public final class WebView extends HttpServlet {
     private CommitId asOf(String value, String name) throws PageException {
         Instant t = parseTime(value).orElseThrow(() -> new PageException(400, name + ": '" + value
                 + "' is not a time (2026-12-04T09:30:00Z, or 2026-12-04T09:30 in UTC)"));
-        return store.commitAsOf(t).orElseThrow(() -> new PageException(400, name + ": no commit of this store is dated at or before "
-                + t));
+        return store.commitAsOf(t).orElseThrow(() -> new PageException(400, name
+                + ": no commit of this store is dated at or before " + t));
     }
 
     private static Optional<Instant> parseTime(String value) {

@@ -22,7 +22,8 @@ class HtmlTest {
     void everyBidiControlIsShownAsAVisibleMarker() {
         for (char c : new char[] {'\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'}) {
             String out = Html.escape("a" + c + "b");
-            assertThat(out).isEqualTo("a&lt;U+" + Integer.toHexString(c).toUpperCase() + "&gt;b").doesNotContain(String.valueOf(c));
+            assertThat(out).isEqualTo("a&lt;U+" + Integer.toHexString(c).toUpperCase() + "&gt;b")
+                    .doesNotContain(String.valueOf(c));
         }
         assertThat(Html.escape("\u2029\u2065\u206A")).as("neighbours of the ranges are kept").isEqualTo("\u2029\u2065\u206A");
     }
