@@ -25,6 +25,7 @@ import dev.palimpsest.model.PalimpsestInternalException;
 import dev.palimpsest.model.RefStatus;
 import dev.palimpsest.model.RejectedException;
 import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.TimelineEntry;
 import dev.palimpsest.model.Validity;
 import dev.palimpsest.model.Weight;
 import java.io.IOException;
@@ -68,6 +69,7 @@ public final class Store implements AutoCloseable {
     private final Signers signers;
     private final Queries queries;
     private final dev.palimpsest.internal.query.AsOf asOf;
+    private final dev.palimpsest.internal.audit.Timeline timeline;
     private final Receipts receipts;
     private final Claims claims;
     private final Derivations derivations;
@@ -85,6 +87,7 @@ public final class Store implements AutoCloseable {
         this.writer = new Writer(repo, index, options);
         this.queries = new Queries(repo, index, (id, head) -> writer.forgetting().tombstoneCommit(id, head));
         this.asOf = new dev.palimpsest.internal.query.AsOf(repo);
+        this.timeline = new dev.palimpsest.internal.audit.Timeline(repo);
         this.receipts = new Receipts(this, repo, index);
         this.claims = new Claims(this, repo, writer);
         this.derivations = new Derivations(this, repo, index, writer);
@@ -523,6 +526,34 @@ public final class Store implements AutoCloseable {
             throw new IllegalArgumentException("limit must not be negative, was " + limit);
         }
         return History.log(repo, repo.head(), limit);
+    }
+
+    /**
+     * The timeline from {@code from}, newest first (by commit time, children before their parents):
+     * each commit with how its signature stands (checked as the audit checks it), its operations
+     * counted by verb and the facts it names. Skips the first {@code skip} commits and answers at most {@code limit}
+     * ({@code 0}: all), so a viewer can page through a long history at the cost of the pages read.
+     *
+     * @throws NotFoundException when {@code from} is no commit of the store
+     * @throws IllegalArgumentException when {@code skip} or {@code limit} is negative
+     */
+    public List<TimelineEntry> timeline(CommitId from, int skip, int limit) throws NotFoundException {
+        Objects.requireNonNull(from, "from");
+        if (skip < 0 || limit < 0) {
+            throw new IllegalArgumentException("skip and limit must not be negative, were " + skip + " and " + limit);
+        }
+        return timeline.entries(commit(from), skip, limit);
+    }
+
+    /**
+     * The timeline entry of one commit: its signature status, operations and the facts it names (see
+     * {@link #timeline(CommitId, int, int)}).
+     *
+     * @throws NotFoundException when {@code commit} is no commit of the store
+     */
+    public TimelineEntry timelineEntry(CommitId commit) throws NotFoundException {
+        Objects.requireNonNull(commit, "commit");
+        return timeline.entry(commit(commit));
     }
 
     /** The armored public key of {@code actor} at the tip of {@code main}; empty when it has none. */

@@ -3,6 +3,7 @@ package dev.palimpsest.hub;
 import dev.palimpsest.internal.hub.GitHttp;
 import dev.palimpsest.internal.hub.Tokens;
 import dev.palimpsest.mcp.Caller;
+import dev.palimpsest.web.WebView;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
@@ -25,9 +26,10 @@ import java.util.Optional;
 /**
  * The filter in front of every hub path: checks {@code Host} (a loopback-bound hub answers only to
  * loopback names, against DNS rebinding) and {@code Origin} (absent, the hub's own, or configured;
- * 403 otherwise), authenticates the bearer token ({@code Authorization: Bearer T}, or, for git, the
- * HTTP basic password; 401 with {@code WWW-Authenticate} otherwise) and leaves the caller in the
- * request attributes the MCP and git servlets read; {@code /health} needs no token. An
+ * 403 otherwise), authenticates the token ({@code Authorization: Bearer T}, or the HTTP basic
+ * password; 401 with {@code WWW-Authenticate} otherwise: a Bearer challenge at {@code /mcp}, a Basic
+ * one elsewhere, so git asks for its password and a browser for the token on a web view page) and
+ * leaves the caller in the request attributes the MCP and git servlets read; {@code /health} needs no token. An
  * {@code MCP-Protocol-Version} the MCP transport does not speak is 400. Writes one
  * access-log line per request when it ends (method, path, status, milliseconds, actor: never the
  * token nor the query). Counts the requests in flight so a stop can drain them ({@link #drain}).
@@ -36,6 +38,7 @@ import java.util.Optional;
 final class Gatekeeper implements Filter {
     static final String HEALTH = "/health";
     static final String GIT = "/git";
+    static final String MCP = "/mcp";
     private static final String ACTOR = "dev.palimpsest.hub.actor";
 
     private final Tokens tokens;
@@ -173,8 +176,15 @@ final class Gatekeeper implements Filter {
         Optional<String> presented = presented(req.getHeader("Authorization"));
         Optional<Tokens.Token> token = presented.flatMap(p -> tokens.authenticate(p, Instant.now()));
         if (token.isEmpty()) {
-            res.addHeader("WWW-Authenticate", git ? "Basic realm=\"palimpsest\""
+            // git clients and browsers (the web view) answer a Basic challenge with the token as password;
+            // MCP clients get the Bearer challenge of the MCP authorization spec
+            boolean basic = git || !path.equals(MCP);
+            res.addHeader("WWW-Authenticate", basic ? "Basic realm=\"palimpsest\", charset=\"UTF-8\""
                     : "Bearer realm=\"palimpsest\"" + (presented.isPresent() ? ", error=\"invalid_token\"" : ""));
+            if (!git && basic) {
+                res.setHeader("Content-Security-Policy", WebView.CSP);
+                res.setHeader("X-Content-Type-Options", "nosniff");
+            }
             res.sendError(HttpServletResponse.SC_UNAUTHORIZED,
                     presented.isPresent() ? "the token is unknown, revoked or expired" : "a bearer token is required");
             return false;

@@ -6,6 +6,7 @@ import dev.palimpsest.internal.hub.GitHttp;
 import dev.palimpsest.internal.hub.Tokens;
 import dev.palimpsest.mcp.McpHttpServer;
 import dev.palimpsest.model.NotFoundException;
+import dev.palimpsest.web.WebView;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,10 +36,11 @@ import org.eclipse.jetty.server.handler.SizeLimitHandler;
 /**
  * The team hub: one open store served over HTTP in an embedded Jetty, MCP Streamable HTTP at
  * {@code /mcp} (the stdio server's tools, each call signed by its token's actor), git smart HTTP at
- * {@code /git} (pushes audited as a pull is) and {@code /health}; every path but the last needs a
- * token from the key home's token file ({@link Gatekeeper}). {@link #stop()} stops accepting, lets
- * requests in flight finish within the configured timeout and closes the MCP sessions and the
- * repository; the store stays the caller's to close. Library types (Jetty, JGit) never leave this
+ * {@code /git} (pushes audited as a pull is), {@code /health} and, at every other path, the read-only
+ * web view ({@link WebView}: timeline, facts, entities, search, provenance, status); every path but
+ * {@code /health} needs a token from the key home's token file ({@link Gatekeeper}). {@link #stop()}
+ * stops accepting, lets requests in flight finish within the configured timeout and closes the MCP
+ * sessions and the repository; the store stays the caller's to close. Library types (Jetty, JGit) never leave this
  * class. Thread-safe.
  */
 public final class HubServer implements AutoCloseable {
@@ -115,6 +117,7 @@ public final class HubServer implements AutoCloseable {
         context.addServlet(mcpHolder, McpHttpServer.ENDPOINT);
         context.addServlet(new ServletHolder("git", git.servlet()), Gatekeeper.GIT + "/*");
         context.addServlet(new ServletHolder("health", health), Gatekeeper.HEALTH);
+        context.addServlet(new ServletHolder("web", new WebView(store, health::indexState)), "/"); // every other path
         Gatekeeper gatekeeper = new Gatekeeper(new Tokens(config.home().dir()), loopback, config.allowedOrigins(),
                 mcp.protocolVersions(), log);
         FilterHolder gate = new FilterHolder(gatekeeper);
@@ -253,6 +256,11 @@ public final class HubServer implements AutoCloseable {
 
         void ready() {
             state.set("ready");
+        }
+
+        /** How the search index stands: {@code warming}, {@code ready} or {@code failed: ...}. */
+        String indexState() {
+            return index.get();
         }
 
         void stopping() {

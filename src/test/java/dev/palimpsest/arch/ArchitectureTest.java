@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering contract: the public API ({@code api}) is the roof over the internals, {@code model}
  * is the ground floor, the applications ({@code cli}, {@code demo}, {@code bench}, {@code mcp}) sit on
- * top and share the JSON shapes of {@code wire} (model values only), and no two packages depend on
- * each other in a cycle.
+ * top and share the JSON shapes of {@code wire} (model values only), the hub's web view ({@code web})
+ * renders what the API answers, and no two packages depend on each other in a cycle.
  */
 class ArchitectureTest {
     private static final String[] LIBRARIES = {"org.eclipse.jgit..", "org.bouncycastle..", "com.fasterxml.jackson.."};
@@ -53,6 +53,14 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAnyPackage("dev.palimpsest.internal..", "dev.palimpsest.cli..",
                     "org.eclipse.jgit..", "org.bouncycastle..")
             .because("the MCP server holds no business logic: it parses, calls the api and renders");
+
+    static final ArchRule WEB_VIEW_CALLS_ONLY_THE_PUBLIC_API = noClasses()
+            .that().resideInAPackage("dev.palimpsest.web..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.palimpsest.internal..", "dev.palimpsest.cli..",
+                    "dev.palimpsest.mcp..", "dev.palimpsest.hub..", "dev.palimpsest.wire..", "dev.palimpsest.demo..",
+                    "dev.palimpsest.bench..")
+            .orShould().dependOnClassesThat().resideInAnyPackage(LIBRARIES)
+            .because("the web view holds no business logic: it parses the request, calls the api and renders");
 
     static final ArchRule WIRE_SHAPES_ONLY_MODEL_VALUES = noClasses()
             .that().resideInAPackage("dev.palimpsest.wire..")
@@ -112,6 +120,11 @@ class ArchitectureTest {
     @Test
     void mcpServerCallsOnlyThePublicApi() {
         MCP_SERVER_CALLS_ONLY_THE_PUBLIC_API.check(production);
+    }
+
+    @Test
+    void webViewCallsOnlyThePublicApi() {
+        WEB_VIEW_CALLS_ONLY_THE_PUBLIC_API.check(production);
     }
 
     @Test

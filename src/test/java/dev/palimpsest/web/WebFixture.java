@@ -1,0 +1,112 @@
+package dev.palimpsest.web;
+
+import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Store;
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.hub.HubConfig;
+import dev.palimpsest.hub.HubServer;
+import dev.palimpsest.internal.hub.Tokens;
+import dev.palimpsest.model.ClaimSpec;
+import dev.palimpsest.model.CommitId;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefRole;
+import dev.palimpsest.model.RefSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A hub over a small store for the web view's tests: a claim revised once ({@code plan}: v1, then
+ * v2), a source and a note that cites it ({@code src}, {@code note}), a retracted fact
+ * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
+ * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
+ * (its timezone superseded once, two owners contradicting). The hub's token is read-only.
+ */
+final class WebFixture implements AutoCloseable {
+    static final FactId PLAN = FactId.of("plan");
+    static final FactId SRC = FactId.of("src");
+    static final FactId NOTE = FactId.of("note");
+    static final FactId OLD = FactId.of("old");
+    static final FactId SECRET = FactId.of("secret");
+    static final FactId HOSTILE = FactId.of("hostile");
+    static final String V1 = "the launch is planned for March";
+    static final String V2 = "the launch moved to April";
+    static final String SECRET_BODY = "the vault code is 4711";
+    static final String HOSTILE_HEAD = "<script>window.pwned=1</script> <img src=x onerror=\"window.pwned=1\"> "
+            + "\u202Egnp.exe\u202C & 'quotes' \"double\"";
+    /** A body as large as a fact file holds: 1 MiB less room for the YAML around it. */
+    static final int HOSTILE_BYTES = (1 << 20) - 4096;
+
+    /** The entity of the claims: its timezone corrected once, its owner contradicted. */
+    static final String ENTITY = "Lantern Row";
+    static final FactId TZ_OLD = FactId.of("tz-old");
+    static final FactId TZ_NEW = FactId.of("tz-new");
+
+    final Store store;
+    final HubServer hub;
+    final String token;
+    final CommitId v1Commit;
+    final CommitId v2Commit;
+    final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    WebFixture(Path tmp) throws Exception {
+        store = TestStores.initLexical(tmp);
+        KeyHome home = new KeyHome(tmp.resolve("home"));
+        var tx = store.begin(TestStores.ALICE);
+        tx.assertFact(FactSpec.of(Kind.CLAIM, V1).id(PLAN));
+        v1Commit = tx.commit().id();
+        var t2 = store.begin(TestStores.ALICE);
+        t2.assertFact(FactSpec.of(Kind.SOURCE, "the design review minutes").id(SRC));
+        t2.commit();
+        var t3 = store.begin(TestStores.ALICE);
+        t3.assertFact(FactSpec.of(Kind.CLAIM, "the minutes say the launch slipped").id(NOTE).refs(RefSpec.cites(SRC)));
+        t3.commit();
+        v2Commit = store.begin(TestStores.ALICE).revise(PLAN, V2, List.of()).commit().id();
+        var t4 = store.begin(TestStores.ALICE);
+        t4.assertFact(FactSpec.of(Kind.CLAIM, "a claim that turned out wrong").id(OLD));
+        t4.commit();
+        store.begin(TestStores.ALICE).retract(OLD, "contradicted by the minutes").commit();
+        var t5 = store.begin(TestStores.ALICE);
+        t5.assertFact(FactSpec.of(Kind.CLAIM, SECRET_BODY).id(SECRET).asSensitive());
+        t5.commit();
+        store.erasure().forget(TestStores.ALICE, List.of(SECRET), "erasure request", false);
+        StringBuilder body = new StringBuilder(HOSTILE_BYTES).append(HOSTILE_HEAD).append('\n');
+        while (body.length() < HOSTILE_BYTES) {
+            body.append("filler line of a very large hostile body; ");
+        }
+        body.setLength(HOSTILE_BYTES);
+        var t6 = store.begin(TestStores.ALICE);
+        t6.assertFact(FactSpec.of(Kind.CLAIM, body.toString()).id(HOSTILE));
+        t6.commit();
+        store.claims().claim(TestStores.ALICE, claim(TZ_OLD, "timezone", "UTC"));
+        store.claims().supersede(TestStores.ALICE, TZ_OLD, claim(TZ_NEW, "timezone", "Europe/Berlin"));
+        store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-a"), "owner", "Alice Kim"));
+        store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-b"), "owner", "Bob Ng"));
+        token = new Tokens(home.dir()).add(TestStores.ALICE, true, Optional.empty(), Instant.now()).secret();
+        hub = HubServer.start(store, HubConfig.loopback(0, home), new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    private static ClaimSpec claim(FactId id, String predicate, String object) {
+        return new ClaimSpec(id, ENTITY, predicate, object, List.of(RefSpec.of(SRC, RefRole.SOURCE)), null, null, null);
+    }
+
+    String url(String path) {
+        return hub.url() + path;
+    }
+
+    String accessLog() {
+        return log.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        hub.stop();
+        store.close();
+    }
+}
