@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
             BenchCommand.ReceiptsBenchCmd.class, BenchCommand.ClaimsBenchCmd.class, BenchCommand.DependentsBench.class,
             BenchCommand.FileBench.class, BenchCommand.SearchBenchCmd.class, BenchCommand.RecallBenchCmd.class,
             BenchCommand.Pull.class, BenchCommand.McpBenchCmd.class, BenchCommand.ForgetBenchCmd.class,
-            BenchCommand.Torture.class, BenchCommand.Hub.class})
+            BenchCommand.Torture.class, BenchCommand.Hub.class, BenchCommand.Web.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -84,6 +84,52 @@ final class BenchCommand implements Callable<Integer> {
                 out().println("  checked: " + r.checked());
                 r.violations().forEach(v -> out().println("  VIOLATION " + v));
                 out().println(r.violations().isEmpty() ? "  every invariant held" : "  " + r.violations().size() + " violation(s)");
+            }
+            return r.violations().isEmpty() ? Main.OK : Main.AUDIT_VIOLATIONS;
+        }
+    }
+
+    @Command(name = "web", description = "The web view's pages over HTTP on a scratch store of --facts claims served by"
+            + " the hub in process: the first request of each page (cold), then p50/p99 of --samples more (warm); exit 3"
+            + " when a page answers anything but 200 HTML.")
+    static final class Web extends Context implements Callable<Integer> {
+        @Option(names = "--facts", defaultValue = "100000", description = "Claims in the store. Default: ${DEFAULT-VALUE}.")
+        int facts;
+
+        @Option(names = "--batch", defaultValue = "100", description = "Facts per commit. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--samples", defaultValue = "200", description = "Warm requests per page. Default: ${DEFAULT-VALUE}.")
+        int samples;
+
+        @Mixin
+        Scratch scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (facts < 1 || batch < 1 || samples < 1) {
+                throw new dev.palimpsest.model.RejectedException(Parse.INVALID_ARGUMENT, "bench web",
+                        "--facts, --batch and --samples must be at least 1");
+            }
+            Path work = java.nio.file.Files.createTempDirectory(scratch.work(), "bench-web-");
+            dev.palimpsest.bench.WebBench.Result r;
+            try {
+                r = new dev.palimpsest.bench.WebBench(new dev.palimpsest.bench.WebBench.Options(work, facts, batch, samples),
+                        benchLog()).run();
+            } finally {
+                dev.palimpsest.bench.HubBench.delete(work);
+            }
+            if (json()) {
+                printJson(r);
+            } else {
+                out().printf("web: %,d facts in %,d commits (built in %.1f s; hub and search index ready in %.1f s; load %.2f"
+                        + " before, %.2f after)%n", r.facts(), r.commits(), r.buildSeconds(), r.warmUpSeconds(), r.loadBefore(),
+                        r.loadAfter());
+                r.warm().forEach((k, s) -> out().printf("  %-28s first %8.1f ms   p50 %7.2f ms  p99 %7.2f ms  (n=%d)%n", k,
+                        r.firstMillis().get(k), s.p50Millis(), s.p99Millis(), s.n()));
+                r.violations().forEach(v -> out().println("  VIOLATION " + v));
+                out().println(r.violations().isEmpty() ? "  every page answered 200" : "  " + r.violations().size()
+                        + " violation(s)");
             }
             return r.violations().isEmpty() ? Main.OK : Main.AUDIT_VIOLATIONS;
         }

@@ -1,0 +1,25 @@
+package dev.palimpsest.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bench web} run small: every page of the web view answers 200 HTML, each one timed cold and warm. */
+class WebBenchTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSmallRunAnswersEveryPageAndTimesEachColdAndWarm() throws Exception {
+        StringWriter log = new StringWriter();
+        WebBench.Result r = new WebBench(new WebBench.Options(tmp, 400, 40, 3), new PrintWriter(log)).run();
+        assertThat(r.violations()).as(log.toString()).isEmpty();
+        assertThat(r.commits()).isEqualTo(11);
+        assertThat(r.warm()).hasSize(8).allSatisfy((page, s) -> assertThat(s.n()).isEqualTo(3));
+        assertThat(r.firstMillis()).containsOnlyKeys(r.warm().keySet());
+    }
+}
