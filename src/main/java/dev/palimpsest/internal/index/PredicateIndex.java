@@ -41,6 +41,8 @@ public final class PredicateIndex {
     private final Map<String, Set<String>> citedBy = new HashMap<>();
     /** The part of {@link #citedBy} by succession refs ({@code invalidates}, {@code invalidated_by}): few, so valid time stays cheap for much-cited facts. */
     private final Map<String, Set<String>> succeededBy = new HashMap<>();
+    /** The part of {@link #citedBy} by {@code supersedes} refs: few, so asking whether a much-cited fact is superseded stays cheap. */
+    private final Map<String, Set<String>> supersededBy = new HashMap<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
@@ -309,7 +311,7 @@ public final class PredicateIndex {
     public synchronized String liveSuperseder(String target, ObjectId at) {
         catchUp(at);
         String best = null;
-        for (String citer : citedBy.getOrDefault(target, Set.of())) {
+        for (String citer : supersededBy.getOrDefault(target, Set.of())) {
             FactState st = state(dev.palimpsest.model.FactId.of(citer), at);
             if (st == null || !st.live() || best != null && citer.compareTo(best) >= 0) {
                 continue;
@@ -582,6 +584,9 @@ public final class PredicateIndex {
                 citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
                 if (SUCCESSION_ROLES.contains(r.role())) {
                     succeededBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                }
+                if (dev.palimpsest.model.RefRole.SUPERSEDES.value().equals(r.role())) {
+                    supersededBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
                 }
             }
         }

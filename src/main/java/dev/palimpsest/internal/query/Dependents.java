@@ -65,21 +65,13 @@ public final class Dependents {
         }
     }
 
-    /** The live fact at {@code at} that supersedes {@code target}, or null. */
+    /**
+     * The live fact at {@code at} that supersedes {@code target} (the smallest id when several do), or
+     * null; asks only the facts that ever cited {@code target} with {@code supersedes}.
+     */
     public static FactId supersededBy(PredicateIndex index, FactId target, ObjectId at) {
-        List<String> citers = new ArrayList<>(index.citers(target));
-        citers.sort(null);
-        for (String citer : citers) {
-            FactState st = index.state(FactId.of(citer), at);
-            if (st != null && st.live()) {
-                for (RefPin p : st.refs()) {
-                    if (p.target().equals(target.value()) && RefRole.SUPERSEDES.value().equals(p.role())) {
-                        return FactId.of(citer);
-                    }
-                }
-            }
-        }
-        return null;
+        String by = index.liveSuperseder(target.value(), at);
+        return by == null ? null : FactId.of(by);
     }
 
     /** How each ref of the fact's version at {@code at} (live, or last navigable) stands at {@code at}. */
