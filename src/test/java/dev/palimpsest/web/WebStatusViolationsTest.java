@@ -1,0 +1,71 @@
+package dev.palimpsest.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The status page over a history that fails the audit: a commit forged onto main with plain git
+ * plumbing (unsigned) is listed by the background audit with its rule and a link to its commit.
+ */
+class WebStatusViolationsTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void anUnsignedCommitOnMainIsListedByTheStatusPagesAuditWithItsRuleAndCommit() throws Exception {
+        try (WebFixture f = new WebFixture(tmp)) {
+            ObjectId forged;
+            try (Repository repo = new FileRepositoryBuilder().setGitDir(f.store.gitDir().toFile()).build();
+                    ObjectInserter ins = repo.newObjectInserter();
+                    RevWalk walk = new RevWalk(repo)) {
+                ObjectId head = repo.resolve("refs/heads/main");
+                CommitBuilder c = new CommitBuilder();
+                c.setTreeId(walk.parseCommit(head).getTree());
+                c.setParentId(head);
+                PersonIdent who = new PersonIdent("alice", "alice@palimpsest.local");
+                c.setAuthor(who);
+                c.setCommitter(who);
+                c.setMessage("forged\n\nPalimpsest-Actor: alice\n");
+                forged = ins.insert(c);
+                ins.flush();
+                RefUpdate u = repo.updateRef("refs/heads/main");
+                u.setExpectedOldObjectId(head);
+                u.setNewObjectId(forged);
+                assertThat(u.update()).isIn(RefUpdate.Result.FAST_FORWARD, RefUpdate.Result.FORCED);
+            }
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            String html = "";
+            while (System.nanoTime() < deadline) {
+                html = http.send(HttpRequest.newBuilder(URI.create(f.url("/status"))).header("Authorization",
+                        "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (html.contains("audit-violations") && html.contains(forged.abbreviate(7).name())) {
+                    break;
+                }
+                Thread.sleep(200);
+            }
+            assertThat(html).contains("class=\"audit audit-violations\">", "class=\"violations\"")
+                    .containsPattern("<code class=\"rule\">unsigned</code> at <a href=\"/\\?at=" + forged.name()
+                            + "\" class=\"commit\">" + forged.abbreviate(7).name() + "</a>");
+        }
+    }
+}
