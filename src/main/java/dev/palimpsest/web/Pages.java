@@ -368,13 +368,17 @@ final class Pages {
     /** An edge from one box to another, labelled with the ref's role. */
     private record Edge(Box from, Box to, String role) {}
 
-    static String graph(Store store, String rawId, CommitId at) throws PageException {
-        FactId id;
+    /** The fact id a path names; a 404 page when it is no valid id. */
+    private static FactId factId(String rawId) throws PageException {
         try {
-            id = FactId.of(rawId);
+            return FactId.of(rawId);
         } catch (IllegalArgumentException e) {
             throw new PageException(404, "no fact has the id '" + rawId + "': " + e.getMessage());
         }
+    }
+
+    static String graph(Store store, String rawId, CommitId at) throws PageException {
+        FactId id = factId(rawId);
         ProvenanceNode root;
         List<Dependent> citers;
         try {
@@ -628,12 +632,7 @@ final class Pages {
     // ----------------------------------------------------------------------------------- fact
 
     static String fact(Store store, String rawId, CommitId at) throws PageException {
-        FactId id;
-        try {
-            id = FactId.of(rawId);
-        } catch (IllegalArgumentException e) {
-            throw new PageException(404, "no fact has the id '" + rawId + "': " + e.getMessage());
-        }
+        FactId id = factId(rawId);
         String path = "/facts/" + Html.url(id.value());
         try {
             Optional<FactRead> read = store.find(id, at);

@@ -119,19 +119,26 @@ public final class WebView extends HttpServlet {
         }
     }
 
+    /**
+     * The redirect of a form that opens a page by name ({@code param}) to its canonical URL under
+     * {@code base}, keeping {@code at}; a 400 page when the name is missing.
+     */
+    private static Redirect opened(HttpServletRequest req, String param, String base, String what) throws PageException {
+        String name = req.getParameter(param);
+        if (name == null || name.isBlank()) {
+            throw new PageException(400, param + ": name " + what + " to show");
+        }
+        String at = req.getParameter("at");
+        return new Redirect(base + Html.url(name.trim()) + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+    }
+
     private String route(HttpServletRequest req, String path) throws PageException, Redirect {
         if (path.equals("/")) {
             CommitId at = at(req, "/");
             return Pages.timeline(store, at, req.getParameter("at") != null, page(req.getParameter("page")));
         }
         if (path.equals("/facts") || path.equals("/facts/")) {
-            String id = req.getParameter("id");
-            if (id == null || id.isBlank()) {
-                throw new PageException(400, "id: name the fact to show");
-            }
-            String at = req.getParameter("at");
-            throw new Redirect("/facts/" + Html.url(id.trim())
-                    + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+            throw opened(req, "id", "/facts/", "the fact");
         }
         if (path.equals("/status")) {
             CommitId at = at(req, "/status");
@@ -142,13 +149,7 @@ public final class WebView extends HttpServlet {
             return Pages.search(store, req.getParameter("q"), req.getParameter("entity"), at);
         }
         if (path.equals("/entities") || path.equals("/entities/")) {
-            String key = req.getParameter("key");
-            if (key == null || key.isBlank()) {
-                throw new PageException(400, "key: name the entity to show");
-            }
-            String at = req.getParameter("at");
-            throw new Redirect("/entities/" + Html.url(key.trim())
-                    + (at == null || at.isBlank() ? "" : "?at=" + Html.url(at.trim())));
+            throw opened(req, "key", "/entities/", "the entity");
         }
         if (path.startsWith("/entities/")) {
             String key = path.substring("/entities/".length());

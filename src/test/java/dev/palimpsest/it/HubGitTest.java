@@ -125,14 +125,7 @@ class HubGitTest {
 
     @Test
     void commitsWrittenWithPalimpsestArePushedAndTheServingStoreSeesThem() throws Exception {
-        Path replica = tmp.resolve("replica.git");
-        assertThat(cli("clone", url(writer), "--store", replica.toString(), "--home", home.dir().toString()).code)
-                .isZero();
-        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
-            Transaction t = r.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.SOURCE, "Written in a replica and pushed over HTTP.").id(FactId.of("replica-1")));
-            t.commit();
-        }
+        Path replica = cloneAndWrite("replica.git", writer, "replica-1", "Written in a replica and pushed over HTTP.");
         Cli push = cli("push", "--store", replica.toString(), "--home", home.dir().toString());
         assertThat(push.code).as(push.out + push.err).isZero();
         String pushed = GitCli.git(replica, "rev-parse", "main").ok().stdout().strip();
@@ -149,14 +142,8 @@ class HubGitTest {
 
     @Test
     void aPushWhoseMainMovedOnIsAuditedAndMergedByTheHubSignedByThePushersActor() throws Exception {
-        Path replica = tmp.resolve("racing-replica.git");
-        assertThat(cli("clone", url(writer), "--store", replica.toString(), "--home", home.dir().toString()).code)
-                .isZero();
-        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
-            Transaction t = r.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.SOURCE, "Written in a replica while the hub moved on.").id(FactId.of("racer-1")));
-            t.commit();
-        }
+        Path replica = cloneAndWrite("racing-replica.git", writer, "racer-1",
+                "Written in a replica while the hub moved on.");
         Transaction t = store.begin(ALICE);
         t.assertFact(FactSpec.of(Kind.SOURCE, "Written at the hub meanwhile.").id(FactId.of("hub-racer-1")));
         t.commit();
@@ -187,13 +174,8 @@ class HubGitTest {
     @Test
     void aMergeRequestIsRefusedWhenThePushersActorHasNoKeyAtTheHubToSignTheMerge() throws Exception {
         String carol = new Tokens(home.dir()).add(ActorName.of("carol"), false, Optional.empty(), Instant.now()).secret();
-        Path replica = tmp.resolve("keyless-replica.git");
-        assertThat(cli("clone", url(carol), "--store", replica.toString(), "--home", home.dir().toString()).code).isZero();
-        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
-            Transaction t = r.begin(ALICE);
-            t.assertFact(FactSpec.of(Kind.SOURCE, "Pushed with the token of an actor without a key.").id(FactId.of("keyless-1")));
-            t.commit();
-        }
+        Path replica = cloneAndWrite("keyless-replica.git", carol, "keyless-1",
+                "Pushed with the token of an actor without a key.");
         Transaction t = store.begin(ALICE);
         t.assertFact(FactSpec.of(Kind.SOURCE, "The hub moved on first.").id(FactId.of("hub-keyless-1")));
         t.commit();
@@ -300,6 +282,18 @@ class HubGitTest {
         }
         assertThat(store.head().hex()).isEqualTo(head);
         assertThat(TestStores.durableState(origin)).isEqualTo(before);
+    }
+
+    /** Clones the hub with palimpsest into {@code name} and writes one source there as alice. */
+    private Path cloneAndWrite(String name, String token, String id, String body) throws Exception {
+        Path replica = tmp.resolve(name);
+        assertThat(cli("clone", url(token), "--store", replica.toString(), "--home", home.dir().toString()).code).isZero();
+        try (Store r = Store.open(replica, home, StoreOptions.defaults().withFsync(false))) {
+            Transaction t = r.begin(ALICE);
+            t.assertFact(FactSpec.of(Kind.SOURCE, body).id(FactId.of(id)));
+            t.commit();
+        }
+        return replica;
     }
 
     private String url(String token) {

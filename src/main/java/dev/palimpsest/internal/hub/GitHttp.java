@@ -336,17 +336,7 @@ public final class GitHttp implements AutoCloseable {
                 rp.sendMessage("palimpsest: audited " + report.commits() + " commits: clean");
                 return null;
             }
-            int printed = 0;
-            for (AuditViolation v : report.violations()) {
-                if (printed++ == MAX_PRINTED) {
-                    rp.sendMessage("palimpsest: ... and " + (report.violations().size() - MAX_PRINTED) + " more");
-                    break;
-                }
-                rp.sendMessage("palimpsest: " + v);
-            }
-            rp.sendMessage("palimpsest: rejected: the pushed commits fail the audit (" + report.violations().size()
-                    + " violation(s) in " + report.violatingCommits() + " commit(s)); main is unchanged");
-            return "the pushed commits fail the audit";
+            return failedAudit(rp, report);
         }
 
         /**
@@ -370,24 +360,28 @@ public final class GitHttp implements AutoCloseable {
                 return e.getMessage();
             }
             if (r instanceof dev.palimpsest.model.PullResult.Refused x) {
-                AuditReport report = x.report();
-                int printed = 0;
-                for (AuditViolation v : report.violations()) {
-                    if (printed++ == MAX_PRINTED) {
-                        rp.sendMessage("palimpsest: ... and " + (report.violations().size() - MAX_PRINTED) + " more");
-                        break;
-                    }
-                    rp.sendMessage("palimpsest: " + v);
-                }
-                rp.sendMessage("palimpsest: rejected: the pushed commits fail the audit (" + report.violations().size()
-                        + " violation(s) in " + report.violatingCommits() + " commit(s)); main is unchanged");
-                return "the pushed commits fail the audit";
+                return failedAudit(rp, x.report());
             }
             String kind = r instanceof dev.palimpsest.model.PullResult.Merged ? "merged"
                     : r instanceof dev.palimpsest.model.PullResult.FastForward ? "fast-forward" : "up to date";
             rp.sendMessage("palimpsest: main is now " + r.head().hex() + " (" + kind + ")");
             c.setResult(ReceiveCommand.Result.OK);
             return null;
+        }
+
+        /** Prints the violations (at most {@value #MAX_PRINTED}) and the refusal to the pusher; returns the refusal. */
+        private String failedAudit(ReceivePack rp, AuditReport report) {
+            int printed = 0;
+            for (AuditViolation v : report.violations()) {
+                if (printed++ == MAX_PRINTED) {
+                    rp.sendMessage("palimpsest: ... and " + (report.violations().size() - MAX_PRINTED) + " more");
+                    break;
+                }
+                rp.sendMessage("palimpsest: " + v);
+            }
+            rp.sendMessage("palimpsest: rejected: the pushed commits fail the audit (" + report.violations().size()
+                    + " violation(s) in " + report.violatingCommits() + " commit(s)); main is unchanged");
+            return "the pushed commits fail the audit";
         }
 
         private boolean descends(ObjectId tip, ObjectId old) {
