@@ -14,6 +14,18 @@ class WebBenchTest {
     Path tmp;
 
     @Test
+    void aRefusedCommandLineBuildsNothingAndSaysWhyInJson() throws Exception {
+        Path untouched = java.nio.file.Files.createDirectory(tmp.resolve("untouched"));
+        dev.palimpsest.cli.Run bad = dev.palimpsest.cli.Run.of("bench", "web", "--facts", "0", "--dir", untouched.toString(),
+                "--json");
+        assertThat(bad.code()).isEqualTo(5);
+        assertThat(bad.json().get("error").get("message").asText()).contains("--facts");
+        try (var left = java.nio.file.Files.list(untouched)) {
+            assertThat(left).as("nothing built for a refused command line").isEmpty();
+        }
+    }
+
+    @Test
     void aSmallRunAnswersEveryPageAndTimesEachColdAndWarm() throws Exception {
         StringWriter log = new StringWriter();
         WebBench.Result r = new WebBench(new WebBench.Options(tmp, 400, 40, 3), new PrintWriter(log)).run();
