@@ -172,6 +172,37 @@ class HubGitTest {
     }
 
     @Test
+    void twoProcessesPushingAtOnceAfterTheHubMovedOnAreBothMergedAndNothingIsLost() throws Exception {
+        Path a = cloneAndWrite("concurrent-a.git", writer, "concurrent-a", "Pushed by the first of two processes.");
+        Path b = cloneAndWrite("concurrent-b.git", writer, "concurrent-b", "Pushed by the second of two processes.");
+        Transaction t = store.begin(ALICE);
+        t.assertFact(FactSpec.of(Kind.SOURCE, "The hub moved on before both pushes.").id(FactId.of("hub-concurrent")));
+        t.commit();
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> pushes = new ArrayList<>();
+        for (Path replica : List.of(a, b)) {
+            pushes.add(new ProcessBuilder(jvm, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "push", "--store", replica.toString(), "--home", home.dir().toString(), "--json")
+                    .redirectErrorStream(true).start());
+        }
+        for (Process p : pushes) {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(out).isZero();
+            assertThat(out).contains("\"push\" : \"merged\"");
+        }
+        for (String id : List.of("concurrent-a", "concurrent-b", "hub-concurrent")) {
+            assertThat(store.find(FactId.of(id))).as(id).isPresent();
+        }
+        for (Path replica : List.of(a, b)) {
+            String pushed = GitCli.git(replica, "rev-parse", "main").ok().stdout().strip();
+            assertThat(GitCli.git(origin, "merge-base", "--is-ancestor", pushed, "main").exitCode()).isZero();
+        }
+        try (Auditor au = Auditor.open(origin)) {
+            assertThat(au.audit(AuditProgress.none()).violations()).isEmpty();
+        }
+    }
+
+    @Test
     void aMergeRequestIsRefusedWhenThePushersActorHasNoKeyAtTheHubToSignTheMerge() throws Exception {
         String carol = new Tokens(home.dir()).add(ActorName.of("carol"), false, Optional.empty(), Instant.now()).secret();
         Path replica = cloneAndWrite("keyless-replica.git", carol, "keyless-1",
