@@ -32,6 +32,9 @@ public final class GitRepo implements AutoCloseable {
     private final Path gitDir;
     private FilePool pool;
     private BackgroundRepack repack;
+    private ChangedPaths changedPaths;
+    /** False when opened through a hook's quarantine: nothing derived is written then. */
+    private final boolean writable;
     /** How long {@link #close} waits for a background merge to give up or finish retiring packs. */
     private static final long REPACK_WAIT_MILLIS = 10_000;
     private final TreeCache trees = new TreeCache(64L << 20);
@@ -48,8 +51,13 @@ public final class GitRepo implements AutoCloseable {
     }
 
     private GitRepo(Repository repository, Path gitDir) {
+        this(repository, gitDir, true);
+    }
+
+    private GitRepo(Repository repository, Path gitDir, boolean writable) {
         this.repository = repository;
         this.gitDir = gitDir;
+        this.writable = writable;
     }
 
     /** Creates a new bare repository at {@code dir}, whose HEAD points at {@code refs/heads/main}. */
@@ -141,7 +149,7 @@ public final class GitRepo implements AutoCloseable {
                 }
             }
         }
-        return new GitRepo(b.build(), dir.toAbsolutePath().normalize());
+        return new GitRepo(b.build(), dir.toAbsolutePath().normalize(), false);
     }
 
     private static void applyFsync(Repository r, boolean fsync) {
@@ -166,6 +174,14 @@ public final class GitRepo implements AutoCloseable {
     /** The cache of inflated trees shared by this repository's readers and writer. */
     public TreeCache trees() {
         return trees;
+    }
+
+    /** The changed-path filters of this repository's commit-graph file. */
+    public synchronized ChangedPaths changedPaths() {
+        if (changedPaths == null) {
+            changedPaths = new ChangedPaths(this, writable);
+        }
+        return changedPaths;
     }
 
     /** The background repack of this repository's large packs. */
@@ -224,11 +240,16 @@ public final class GitRepo implements AutoCloseable {
     @Override
     public void close() {
         BackgroundRepack merging;
+        ChangedPaths graph;
         synchronized (this) {
             merging = repack;
+            graph = changedPaths;
         }
         if (merging != null) { // outside the monitor: the merging thread may need it to finish retiring
             merging.close(REPACK_WAIT_MILLIS);
+        }
+        if (graph != null) {
+            graph.close(REPACK_WAIT_MILLIS);
         }
         synchronized (this) {
             if (pool != null) {

@@ -27,9 +27,15 @@ public final class History {
      * a commit whose tree differs there from its parent's (a root: from the empty tree), or a merge
      * commit whose tree differs there from every parent's. Full history: unlike git's default
      * simplification, both sides of a merge are walked, so concurrent versions are all listed.
+     * A commit whose changed-path filter ({@link ChangedPaths}) proves the paths unchanged against its
+     * first parent is skipped without a diff; returns how many commits were walked and diffed.
      */
-    public static void changes(GitRepo repo, ObjectId start, List<String> paths, Consumer<RevCommit> each) {
+    public static WalkStats changes(GitRepo repo, ObjectId start, List<String> paths, Consumer<RevCommit> each) {
         TreeFilter filter = AndTreeFilter.create(PathFilterGroup.createFromStrings(paths), TreeFilter.ANY_DIFF);
+        ChangedPaths.View filters = repo.changedPaths().view();
+        List<byte[]> raw = ChangedPaths.encode(paths);
+        int walked = 0;
+        int diffed = 0;
         try (RevWalk walk = new RevWalk(repo.repository());
                 TreeWalk tw = new TreeWalk(repo.repository().newObjectReader())) {
             tw.setRecursive(true);
@@ -37,6 +43,11 @@ public final class History {
             walk.sort(RevSort.TOPO);
             walk.markStart(walk.parseCommit(start));
             for (RevCommit c : walk) {
+                walked++;
+                if (filters.surelyUnchanged(c, raw)) {
+                    continue; // unchanged against the first parent: not a change of the paths, merge or not
+                }
+                diffed++;
                 boolean changed = true;
                 if (c.getParentCount() == 0) {
                     changed = differs(tw, c.getTree(), null);
@@ -52,7 +63,12 @@ public final class History {
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot walk history from " + start.name(), e);
         }
+        repo.changedPaths().walked(filters);
+        return new WalkStats(walked, diffed);
     }
+
+    /** What a path-limited walk cost: the commits it walked and those of them it diffed. */
+    public record WalkStats(int walked, int diffed) {}
 
     private static boolean differs(TreeWalk tw, ObjectId tree, ObjectId parentTree) throws IOException {
         tw.reset();

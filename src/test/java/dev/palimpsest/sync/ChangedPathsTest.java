@@ -1,0 +1,211 @@
+package dev.palimpsest.sync;
+
+import static dev.palimpsest.sync.Replicas.ALICE;
+import static dev.palimpsest.sync.Replicas.BOB;
+import static dev.palimpsest.sync.Replicas.CAROL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.api.Store;
+import dev.palimpsest.internal.git.ChangedPaths;
+import dev.palimpsest.internal.git.GitRepo;
+import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.layout.StorePaths;
+import dev.palimpsest.model.ActorName;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactRead;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.HistoryEntry;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.TransferProgress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The commit-graph file's changed-path filters ({@link ChangedPaths}) speed up a fact's history
+ * without changing it: on replicas that revise, retract and merge concurrently, every fact's history
+ * is the same with the file, without it, with a file older than main and with a corrupt one; the
+ * file passes git's own checks; a walk that meets many commits the file lacks rewrites it.
+ */
+class ChangedPathsTest {
+    private static final TransferProgress NONE = TransferProgress.none();
+    private static final int FACTS = 12;
+
+    @TempDir
+    Path dir;
+
+    private Replicas rs;
+
+    @BeforeEach
+    void hub() throws Exception {
+        rs = Replicas.create(dir);
+    }
+
+    @Test
+    void historyIsTheSameWithAndWithoutTheFileOnConcurrentlyMergedReplicas() throws Exception {
+        Random random = new Random(20261204L);
+        Path a = rs.cloneHub("a");
+        Path b = rs.cloneHub("b");
+        try (Store s = rs.open(a)) {
+            s.replication().addRemote(new Remote("peer", b.toString()));
+        }
+        try (Store s = rs.open(b)) {
+            s.replication().addRemote(new Remote("peer", a.toString()));
+        }
+        for (int round = 0; round < 3; round++) {
+            writeRandomly(a, BOB, random, 6);
+            writeRandomly(b, CAROL, random, 6);
+            try (Store s = rs.open(a)) {
+                s.replication().pullAs("peer", ALICE, NONE);
+            }
+            try (Store s = rs.open(b)) {
+                s.replication().pullAs("peer", ALICE, NONE);
+            }
+        }
+        Map<FactId, List<HistoryEntry>> without = histories(a);
+        assertThat(without.values().stream().mapToInt(List::size).sum()).as("facts were written").isGreaterThan(FACTS);
+
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            assertThat(repo.changedPaths().write()).isTrue();
+            assertThat(repo.changedPaths().write()).as("nothing new to hold").isFalse();
+        }
+        assertThat(histories(a)).isEqualTo(without);
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            int walked = 0;
+            int diffed = 0;
+            for (FactId f : without.keySet()) {
+                List<String> paths = new ArrayList<>(StorePaths.candidatePaths(f));
+                paths.add(StorePaths.tombstonePath(f));
+                History.WalkStats st = History.changes(repo, repo.head(), paths, c -> { });
+                walked += st.walked();
+                diffed += st.diffed();
+            }
+            assertThat(diffed).as("diffs skipped by the filters, of %d walked", walked).isLessThan(walked / 3);
+        }
+
+        writeRandomly(a, BOB, random, 5); // newer than the file: walked with diffs
+        Map<FactId, List<HistoryEntry>> later = histories(a);
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            repo.changedPaths().view(); // loads the file, as a walk would
+        }
+        assertThat(later.values().stream().mapToInt(List::size).sum())
+                .isGreaterThan(without.values().stream().mapToInt(List::size).sum());
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            assertThat(repo.changedPaths().write()).isTrue();
+        }
+        assertThat(histories(a)).isEqualTo(later);
+
+        Replicas.Result verify = Replicas.git(a, "commit-graph", "verify");
+        assertThat(verify.code()).as(verify.output()).isZero();
+        Replicas.Result fsck = Replicas.git(a, "fsck", "--strict");
+        assertThat(fsck.code()).as(fsck.output()).isZero();
+        Replicas.Result log = Replicas.git(a, "log", "--format=%H", "main", "--", StorePaths.candidatePaths(FactId.of("f0")).get(0));
+        assertThat(log.code()).as(log.output()).isZero();
+    }
+
+    @Test
+    void aCorruptFileIsIgnoredAndReplaced() throws Exception {
+        Path a = rs.cloneHub("a");
+        writeRandomly(a, BOB, new Random(7), 8);
+        Map<FactId, List<HistoryEntry>> without = histories(a);
+        Path file = a.resolve("objects/info/commit-graph");
+        Files.createDirectories(file.getParent());
+        Files.write(file, new byte[] {'C', 'G', 'P', 'H', 1, 1, 9, 0, 0, 0, 0});
+        assertThat(histories(a)).isEqualTo(without);
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            assertThat(repo.changedPaths().commits()).isZero();
+            assertThat(repo.changedPaths().write()).isTrue();
+            assertThat(repo.changedPaths().commits()).isGreaterThan(8);
+        }
+        assertThat(histories(a)).isEqualTo(without);
+        assertThat(Replicas.git(a, "commit-graph", "verify").code()).isZero();
+    }
+
+    @Test
+    void aWalkThatMeetsManyCommitsTheFileLacksRewritesItInTheBackground() throws Exception {
+        Path a = rs.cloneHub("a");
+        try (Store s = rs.open(a)) {
+            for (int i = 0; i < ChangedPaths.STALE_AFTER + 2; i++) {
+                var tx = s.begin(BOB);
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
+                tx.commit();
+            }
+        }
+        Path file = a.resolve("objects/info/commit-graph");
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            History.WalkStats st = History.changes(repo, repo.head(), StorePaths.candidatePaths(FactId.of("c0")), c -> { });
+            assertThat(st.diffed()).isEqualTo(st.walked());
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!Files.exists(file) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(file).exists();
+            assertThat(repo.changedPaths().commits()).isGreaterThanOrEqualTo(ChangedPaths.STALE_AFTER + 2);
+            History.WalkStats after = History.changes(repo, repo.head(), StorePaths.candidatePaths(FactId.of("c0")), c -> { });
+            assertThat(after.walked()).isEqualTo(st.walked());
+            assertThat(after.diffed()).isLessThan(5);
+        }
+        try (GitRepo repo = GitRepo.openForReading(a, Map.of())) {
+            Files.delete(file);
+            assertThat(repo.changedPaths().write()).as("never written through a hook's view").isFalse();
+        }
+        assertThat(file).doesNotExist();
+    }
+
+    private void writeRandomly(Path store, ActorName who, Random random, int commits) throws Exception {
+        try (Store s = rs.open(store)) {
+            for (int i = 0; i < commits; i++) {
+                FactId f = FactId.of("f" + random.nextInt(FACTS));
+                FactRead now = read(s, f);
+                if (now instanceof FactRead.Retracted) {
+                    f = FactId.of("f" + random.nextInt(FACTS));
+                    now = read(s, f);
+                    if (now instanceof FactRead.Retracted) {
+                        continue;
+                    }
+                }
+                var tx = s.begin(who);
+                if (!(now instanceof FactRead.Found)) {
+                    tx.assertFact(FactSpec.of(Kind.CLAIM, who + " says " + random.nextInt(1000)).id(f));
+                } else if (random.nextInt(3) == 0) {
+                    tx.retract(f, "wrong, says " + who);
+                } else {
+                    tx.revise(f, who + " revises to " + random.nextInt(1000), List.of());
+                }
+                tx.commit();
+            }
+        }
+    }
+
+    /** The fact at main's tip, or null when it was never written. */
+    private static FactRead read(Store s, FactId f) throws Exception {
+        try {
+            return s.read(f, s.head());
+        } catch (dev.palimpsest.model.NotFoundException never) {
+            return null;
+        }
+    }
+
+    private Map<FactId, List<HistoryEntry>> histories(Path store) throws Exception {
+        Map<FactId, List<HistoryEntry>> out = new LinkedHashMap<>();
+        try (Store s = rs.open(store)) {
+            for (int i = 0; i < FACTS; i++) {
+                FactId f = FactId.of("f" + i);
+                try {
+                    out.put(f, s.history(f));
+                } catch (dev.palimpsest.model.NotFoundException never) {
+                    out.put(f, List.of());
+                }
+            }
+        }
+        return out;
+    }
+}
