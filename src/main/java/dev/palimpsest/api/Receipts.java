@@ -38,6 +38,7 @@ import dev.palimpsest.model.RederiveReport;
 import dev.palimpsest.model.TrustChange;
 import dev.palimpsest.model.TrustPolicy;
 import java.util.List;
+import java.util.Map;
 import java.util.ArrayList;
 import dev.palimpsest.internal.receipts.SentenceFile;
 import dev.palimpsest.model.ArtifactReceipts;
@@ -61,8 +62,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * {@link NotFoundException}; the ids a withdrawal, an acknowledgement or a batch names that are not
  * live at main's tip are violations of a {@link RejectedException}, as for any write.
  *
- * <p>Thread-safe; the receipts of the last commit asked about and the entailer's state are kept in
- * memory, and the entailer's state is also saved beside the repository for the next process.
+ * <p>Thread-safe; the receipts of the last commit asked about, the review queues of the last few
+ * commits asked about (a commit's never changes) and the entailer's state are kept in memory, and the entailer's state is also saved beside the repository for the next process.
  * Arguments must not be null ({@link NullPointerException}).
  */
 public final class Receipts {
@@ -70,6 +71,22 @@ public final class Receipts {
     private final GitRepo repo;
     private final PredicateIndex index;
     private final FactCache cache;
+    /**
+     * The review queues last asked for, by commit (a commit's never changes): at most
+     * {@value #CACHED_REVIEWS} commits and {@value #CACHED_REVIEW_ITEMS} items in all.
+     */
+    private final Map<CommitId, List<ReviewItem>> reviews = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(8, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<CommitId, List<ReviewItem>> eldest) {
+                    return size() > CACHED_REVIEWS || size() > 1
+                            && values().stream().mapToInt(List::size).sum() > CACHED_REVIEW_ITEMS;
+                }
+            });
+    private static final int CACHED_REVIEWS = 4;
+    private static final int CACHED_REVIEW_ITEMS = 100_000;
     private volatile Cleanup last;
     private final Entailment entailment;
 
@@ -371,17 +388,23 @@ public final class Receipts {
     }
 
     /**
-     * The review queue at {@code at}: touched-but-alive artifacts, facts with stale refs, and facts
+     * The review queue at {@code at} (unmodifiable): touched-but-alive artifacts, facts with stale refs, and facts
      * whose concurrent revision lost a merge, unacknowledged; empty when nothing needs review.
      *
      * @throws NotFoundException when {@code at} is no commit of the store
      */
     public List<ReviewItem> review(CommitId at) throws NotFoundException {
         Objects.requireNonNull(at, "at");
+        List<ReviewItem> cached = reviews.get(at);
+        if (cached != null) {
+            return cached;
+        }
         List<ReviewItem> items = new java.util.ArrayList<>(ReviewQueue.items(index, cleanup(at)));
         ObjectId commit = dev.palimpsest.internal.query.Commits.require(repo, at);
         items.addAll(ReviewQueue.concurrent(index, MergeLosses.at(repo.repository(), commit), commit));
-        return items;
+        List<ReviewItem> out = List.copyOf(items);
+        reviews.put(at, out);
+        return out;
     }
 
     /**

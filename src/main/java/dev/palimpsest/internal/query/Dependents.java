@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -76,10 +78,45 @@ public final class Dependents {
 
     /** How each ref of the fact's version at {@code at} (live, or last navigable) stands at {@code at}. */
     public static List<RefStatus> stale(PredicateIndex index, FactState version, ObjectId at) {
-        List<RefStatus> out = new ArrayList<>();
+        return statuses(index, version, at, false);
+    }
+
+    /**
+     * The statuses of {@link #stale} that are not {@link RefStatus.Status#CURRENT}, in the same order;
+     * {@code memo} (one per {@code at}, owned by the caller) keeps each pin's status, null for a
+     * current one, so facts that cite the same version are answered once.
+     */
+    public static List<RefStatus> staleOnly(PredicateIndex index, FactState version, ObjectId at,
+            Map<Object, Optional<RefStatus>> memo) {
+        List<RefStatus> out = null;
         for (RefPin p : version.refs()) {
+            Object key = p.commit() == null ? List.of(p, version.versionCommit()) : p;
+            Optional<RefStatus> r = memo.get(key);
+            if (r == null) {
+                List<RefStatus> one = statuses(index, List.of(p), version.versionCommit(), at, true);
+                r = one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
+                memo.put(key, r);
+            }
+            if (r.isPresent()) {
+                if (out == null) {
+                    out = new ArrayList<>();
+                }
+                out.add(r.get());
+            }
+        }
+        return out == null ? List.of() : out;
+    }
+
+    private static List<RefStatus> statuses(PredicateIndex index, FactState version, ObjectId at, boolean staleOnly) {
+        return statuses(index, version.refs(), version.versionCommit(), at, staleOnly);
+    }
+
+    private static List<RefStatus> statuses(PredicateIndex index, List<RefPin> refs, ObjectId versionCommit,
+            ObjectId at, boolean staleOnly) {
+        List<RefStatus> out = staleOnly ? null : new ArrayList<>();
+        for (RefPin p : refs) {
             FactId target = FactId.of(p.target());
-            ObjectId pinCommit = p.commit() == null ? version.versionCommit() : p.commit();
+            ObjectId pinCommit = p.commit() == null ? versionCommit : p.commit();
             ObjectId pinBlob = p.blob();
             if (pinBlob == null) {
                 FactState atPin = index.state(target, pinCommit);
@@ -103,9 +140,15 @@ public final class Dependents {
                     status = RefStatus.Status.CURRENT;
                 }
             }
+            if (staleOnly && status == RefStatus.Status.CURRENT) {
+                continue;
+            }
+            if (out == null) {
+                out = new ArrayList<>();
+            }
             out.add(new RefStatus(target, RefRole.of(p.role()), status, CommitId.of(pinCommit.name()),
                     current == null ? null : CommitId.of(current.name()), by));
         }
-        return out;
+        return out == null ? List.of() : out;
     }
 }

@@ -39,18 +39,27 @@ public final class ReviewQueue {
         Liveness l = c.baseline();
         ObjectId at = g.commit;
         List<ReviewItem> out = new ArrayList<>();
+        java.util.Map<Object, java.util.Optional<RefStatus>> pins = new java.util.HashMap<>();
         for (int n = 0; n < g.size(); n++) {
             if (!g.live[n]) {
                 continue;
             }
             FactId id = g.ids.get(n);
             FactState st = index.state(id, at);
-            if (st == null || ACK_KIND.equals(st.kind()) || acknowledged(index, id, st.versionCommit(), at)) {
+            if (st == null || ACK_KIND.equals(st.kind())) {
+                continue;
+            }
+            // what would make the fact an item first (cheap, and most facts are none), then its acknowledgement
+            boolean pending = g.kind[n] >= ReceiptGraph.MERGE && (!l.alive(n) || l.partlyDead(n));
+            boolean touched = !pending && g.kind[n] >= ReceiptGraph.MERGE && l.touched.get(n);
+            List<RefStatus> stale = st.refs().isEmpty() ? List.of() : Dependents.staleOnly(index, st, at, pins);
+            if (!pending && !touched && stale.isEmpty()
+                    || acknowledged(index, id, st.versionCommit(), at)) {
                 continue;
             }
             CommitId version = CommitId.of(st.versionCommit().name());
             String layer = ReceiptGraph.LAYER[g.kind[n]];
-            if (g.kind[n] >= ReceiptGraph.MERGE && (!l.alive(n) || l.partlyDead(n))) {
+            if (pending) {
                 List<String> details = new ArrayList<>();
                 if (!l.alive(n)) {
                     details.add(g.flat[n] && g.config.distrustFlat() && !l.unitDead(g.firstUnit[n])
@@ -66,20 +75,16 @@ public final class ReviewQueue {
                 }
                 details.addAll(lost(g, l, n));
                 out.add(new ReviewItem(id, layer, ReviewItem.Reason.PENDING, version, details));
-            } else if (g.kind[n] >= ReceiptGraph.MERGE && l.touched.get(n)) {
+            } else if (touched) {
                 out.add(new ReviewItem(id, layer, ReviewItem.Reason.TOUCHED, version, List.copyOf(lost(g, l, n))));
             }
-            if (!st.refs().isEmpty()) {
-                List<String> stale = new ArrayList<>();
-                for (RefStatus r : Dependents.stale(index, st, at)) {
-                    if (r.status() != RefStatus.Status.CURRENT) {
-                        stale.add(r.role() + " " + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT));
-                    }
+            if (!stale.isEmpty()) {
+                List<String> details = new ArrayList<>();
+                for (RefStatus r : stale) {
+                    details.add(r.role() + " " + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT));
                 }
-                if (!stale.isEmpty()) {
-                    out.add(new ReviewItem(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer,
-                            ReviewItem.Reason.STALE_REFS, version, stale));
-                }
+                out.add(new ReviewItem(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer,
+                        ReviewItem.Reason.STALE_REFS, version, details));
             }
         }
         return out;
