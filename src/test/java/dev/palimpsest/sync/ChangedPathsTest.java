@@ -160,6 +160,38 @@ class ChangedPathsTest {
         assertThat(file).doesNotExist();
     }
 
+    @Test
+    void historiesReadWhileAnotherRepositoryRewritesTheFileAreUnchanged() throws Exception {
+        Path a = rs.cloneHub("a");
+        writeRandomly(a, BOB, new Random(11), 30);
+        Map<FactId, List<HistoryEntry>> expected = histories(a);
+        Path file = a.resolve("objects/info/commit-graph");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger rewrites = new java.util.concurrent.atomic.AtomicInteger();
+        Thread writer = new Thread(() -> {
+            try (GitRepo repo = GitRepo.open(a, false)) {
+                while (!stop.get()) {
+                    Files.deleteIfExists(file);
+                    if (repo.changedPaths().write()) {
+                        rewrites.incrementAndGet();
+                    }
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        writer.start();
+        try {
+            for (int i = 0; i < 15; i++) {
+                assertThat(histories(a)).isEqualTo(expected);
+            }
+        } finally {
+            stop.set(true);
+            writer.join();
+        }
+        assertThat(rewrites.get()).as("the file was rewritten meanwhile").isGreaterThan(1);
+    }
+
     private void writeRandomly(Path store, ActorName who, Random random, int commits) throws Exception {
         try (Store s = rs.open(store)) {
             for (int i = 0; i < commits; i++) {
