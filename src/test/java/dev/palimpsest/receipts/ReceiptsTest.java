@@ -268,4 +268,39 @@ class ReceiptsTest {
                     .contains("a5");
         }
     }
+
+    @Test
+    void reviewListsTheCitersOfRevisedRetractedAndSupersededFactsAndNoOther() throws Exception {
+        try (Store store = TestStores.init(dir)) {
+            var tx = store.begin(TestStores.ALICE);
+            for (String t : List.of("t-revised", "t-retracted", "t-superseded", "t-kept")) {
+                tx.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.CLAIM, "target " + t).id(FactId.of(t)));
+            }
+            tx.commit();
+            tx = store.begin(TestStores.ALICE);
+            for (String t : List.of("t-revised", "t-retracted", "t-superseded", "t-kept")) {
+                tx.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.CLAIM, "cites " + t)
+                        .id(FactId.of("by-" + t)).refs(dev.palimpsest.model.RefSpec.cites(FactId.of(t))));
+            }
+            var before = tx.commit().id();
+            tx = store.begin(TestStores.ALICE);
+            tx.revise(FactId.of("t-revised"), "target revised", List.of());
+            tx.retract(FactId.of("t-retracted"), "wrong");
+            tx.supersede(FactId.of("t-superseded"), dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.CLAIM,
+                    "the successor").id(FactId.of("successor")));
+            tx.commit();
+            tx = store.begin(TestStores.ALICE);
+            tx.assertFact(dev.palimpsest.model.FactSpec.of(dev.palimpsest.model.Kind.CLAIM, "cites the new version")
+                    .id(FactId.of("by-new")).refs(dev.palimpsest.model.RefSpec.cites(FactId.of("t-revised"))));
+            tx.commit();
+
+            List<ReviewItem> items = store.receipts().review(store.head());
+            assertThat(items).allSatisfy(i -> assertThat(i.reason()).isEqualTo(ReviewItem.Reason.STALE_REFS));
+            assertThat(items).extracting(i -> i.id().value() + ": " + String.join(", ", i.details()))
+                    .containsExactlyInAnyOrder("by-t-revised: cites t-revised revised",
+                            "by-t-retracted: cites t-retracted retracted",
+                            "by-t-superseded: cites t-superseded superseded");
+            assertThat(store.receipts().review(before)).as("nothing was stale before the changes").isEmpty();
+        }
+    }
 }

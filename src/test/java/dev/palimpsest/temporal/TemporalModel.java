@@ -142,6 +142,9 @@ final class TemporalModel {
             }
             CommitId current = commits.get(now.version().commit);
             FactId by = supersededBy(r.target(), at);
+            if (id.equals(by)) {
+                by = null; // a superseder's own ref to what it supersedes
+            }
             RefStatus.Status status = by != null ? RefStatus.Status.SUPERSEDED
                     : r.pinned().blob.equals(now.version().blob) ? RefStatus.Status.CURRENT : RefStatus.Status.REVISED;
             out.add(new RefStatus(r.target(), RefRole.of(r.role()), status, pinned, current, by));

@@ -2,6 +2,12 @@ package dev.palimpsest.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.palimpsest.api.TestStores;
+import dev.palimpsest.model.FactId;
+import dev.palimpsest.model.FactSpec;
+import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefSpec;
+import java.util.List;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -66,6 +72,25 @@ class WebStatusViolationsTest {
             assertThat(html).contains("class=\"audit audit-violations\">", "class=\"violations\"")
                     .containsPattern("<code class=\"rule\">unsigned</code> at <a href=\"/\\?at=" + forged.name()
                             + "\" class=\"commit\">" + forged.abbreviate(7).name() + "</a>");
+        }
+    }
+
+    @Test
+    void theReviewQueueListsAFactWhoseCitedVersionWasRevisedButNotTheSuperseder() throws Exception {
+        try (WebFixture f = new WebFixture(tmp)) {
+            var tx = f.store.begin(TestStores.ALICE);
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "the launch slipped, says the note").id(FactId.of("reader"))
+                    .refs(RefSpec.cites(FactId.of("note"))));
+            tx.commit();
+            f.store.begin(TestStores.ALICE).revise(FactId.of("note"), "the minutes say the launch slipped twice", List.of())
+                    .commit();
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
+            String html = http.send(HttpRequest.newBuilder(URI.create(f.url("/status"))).header("Authorization",
+                    "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(html).containsPattern("href=\"/facts/reader\\?at=[0-9a-f]{40}\" class=\"fact\">reader</a> "
+                    + "<span class=\"kind\">claim</span> <span class=\"status\">stale-refs</span>: cites note revised")
+                    .doesNotContain(">tz-new<");
         }
     }
 }

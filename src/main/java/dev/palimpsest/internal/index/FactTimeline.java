@@ -12,8 +12,15 @@ final class FactTimeline {
     private FactEvent[][] events = new FactEvent[1][];
     private int[] sizes = new int[1];
     private int chainCount;
+    private int total;
+
+    /** How many events the fact has, on every chain. */
+    int total() {
+        return total;
+    }
 
     void add(int chain, int pos, FactEvent e) {
+        total++;
         int c = slot(chain);
         if (positions[c] == null) {
             positions[c] = new int[2];

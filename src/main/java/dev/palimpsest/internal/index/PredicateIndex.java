@@ -43,6 +43,8 @@ public final class PredicateIndex {
     private final Map<String, Set<String>> succeededBy = new HashMap<>();
     /** The part of {@link #citedBy} by {@code supersedes} refs: few, so asking whether a much-cited fact is superseded stays cheap. */
     private final Map<String, Set<String>> supersededBy = new HashMap<>();
+    /** The facts with more than one event on some chain (revised, retracted or forgotten somewhere). */
+    private final Set<String> changed = new HashSet<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
@@ -413,6 +415,25 @@ public final class PredicateIndex {
         return order.isEmpty() ? null : order.get(0).commit();
     }
 
+    /**
+     * Every fact, on any chain, whose refs may be stale somewhere: the citers of the facts with more
+     * than one event (revised, retracted or forgotten), of the superseded ones and of those never
+     * written. A superset of the facts with a ref that is not current at any indexed commit; each
+     * must still be asked at its commit.
+     */
+    public synchronized Set<String> mayCiteStale() {
+        Set<String> out = new HashSet<>();
+        for (String target : changed) {
+            out.addAll(citedBy.getOrDefault(target, Set.of()));
+        }
+        for (Map.Entry<String, Set<String>> e : citedBy.entrySet()) {
+            if (supersededBy.containsKey(e.getKey()) || !facts.containsKey(e.getKey())) {
+                out.addAll(e.getValue());
+            }
+        }
+        return out;
+    }
+
     /** Ids of every fact whose some indexed version cited {@code target}. */
     public synchronized Set<String> citers(FactId target) {
         return Set.copyOf(citedBy.getOrDefault(target.value(), Set.of()));
@@ -579,7 +600,11 @@ public final class PredicateIndex {
         }
         CommitGraph.Node n = graph.add(e.commit(), e.firstParent());
         for (Map.Entry<String, FactEvent> en : e.events().entrySet()) {
-            facts.computeIfAbsent(en.getKey(), k -> new FactTimeline()).add(n.chain(), n.pos(), en.getValue());
+            FactTimeline t = facts.computeIfAbsent(en.getKey(), k -> new FactTimeline());
+            t.add(n.chain(), n.pos(), en.getValue());
+            if (t.total() > 1) {
+                changed.add(en.getKey());
+            }
             for (RefPin r : en.getValue().refs()) {
                 citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
                 if (SUCCESSION_ROLES.contains(r.role())) {

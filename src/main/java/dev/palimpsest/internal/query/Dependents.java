@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -76,47 +74,26 @@ public final class Dependents {
         return by == null ? null : FactId.of(by);
     }
 
-    /** How each ref of the fact's version at {@code at} (live, or last navigable) stands at {@code at}. */
-    public static List<RefStatus> stale(PredicateIndex index, FactState version, ObjectId at) {
-        return statuses(index, version, at, false);
-    }
-
     /**
-     * The statuses of {@link #stale} that are not {@link RefStatus.Status#CURRENT}, in the same order;
-     * {@code memo} (one per {@code at}, owned by the caller) keeps each pin's status, null for a
-     * current one, so facts that cite the same version are answered once.
+     * How each ref of {@code citer}'s version at {@code at} (live, or last navigable) stands at
+     * {@code at}: a target counts as superseded only by a fact other than {@code citer} (a superseder's
+     * own ref to what it supersedes is current while the pinned version is).
      */
-    public static List<RefStatus> staleOnly(PredicateIndex index, FactState version, ObjectId at,
-            Map<Object, Optional<RefStatus>> memo) {
-        List<RefStatus> out = null;
-        for (RefPin p : version.refs()) {
-            Object key = p.commit() == null ? List.of(p, version.versionCommit()) : p;
-            Optional<RefStatus> r = memo.get(key);
-            if (r == null) {
-                List<RefStatus> one = statuses(index, List.of(p), version.versionCommit(), at, true);
-                r = one.isEmpty() ? Optional.empty() : Optional.of(one.get(0));
-                memo.put(key, r);
-            }
-            if (r.isPresent()) {
-                if (out == null) {
-                    out = new ArrayList<>();
-                }
-                out.add(r.get());
-            }
-        }
-        return out == null ? List.of() : out;
+    public static List<RefStatus> stale(PredicateIndex index, FactId citer, FactState version, ObjectId at) {
+        return statuses(index, citer, version, at, false);
     }
 
-    private static List<RefStatus> statuses(PredicateIndex index, FactState version, ObjectId at, boolean staleOnly) {
-        return statuses(index, version.refs(), version.versionCommit(), at, staleOnly);
+    /** The statuses of {@link #stale} that are not {@link RefStatus.Status#CURRENT}, in the same order. */
+    public static List<RefStatus> staleOnly(PredicateIndex index, FactId citer, FactState version, ObjectId at) {
+        return statuses(index, citer, version, at, true);
     }
 
-    private static List<RefStatus> statuses(PredicateIndex index, List<RefPin> refs, ObjectId versionCommit,
-            ObjectId at, boolean staleOnly) {
+    private static List<RefStatus> statuses(PredicateIndex index, FactId citer, FactState version, ObjectId at,
+            boolean staleOnly) {
         List<RefStatus> out = staleOnly ? null : new ArrayList<>();
-        for (RefPin p : refs) {
+        for (RefPin p : version.refs()) {
             FactId target = FactId.of(p.target());
-            ObjectId pinCommit = p.commit() == null ? versionCommit : p.commit();
+            ObjectId pinCommit = p.commit() == null ? version.versionCommit() : p.commit();
             ObjectId pinBlob = p.blob();
             if (pinBlob == null) {
                 FactState atPin = index.state(target, pinCommit);
@@ -132,11 +109,13 @@ public final class Dependents {
             } else {
                 current = now.versionCommit();
                 by = supersededBy(index, target, at);
-                if (by != null) {
+                if (by != null && !by.equals(citer)) {
                     status = RefStatus.Status.SUPERSEDED;
                 } else if (pinBlob != null && !pinBlob.equals(now.blob())) {
+                    by = null;
                     status = RefStatus.Status.REVISED;
                 } else {
+                    by = null;
                     status = RefStatus.Status.CURRENT;
                 }
             }

@@ -164,7 +164,7 @@ public final class Queries {
     public List<RefStatus> stale(FactId id, CommitId at) throws NotFoundException {
         ObjectId c = ObjectId.fromString(at.hex());
         List<RefStatus> out = new java.util.ArrayList<>();
-        for (RefStatus r : Dependents.stale(index, state(id, at), c)) {
+        for (RefStatus r : Dependents.stale(index, id, state(id, at), c)) {
             ObjectId tomb = r.status() == RefStatus.Status.RETRACTED ? forgottenAt.apply(r.target(), c) : null;
             out.add(tomb == null ? r : new RefStatus(r.target(), r.role(), RefStatus.Status.FORGOTTEN, r.pinned(),
                     CommitId.of(tomb.name()), null));

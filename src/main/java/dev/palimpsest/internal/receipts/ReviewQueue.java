@@ -39,11 +39,21 @@ public final class ReviewQueue {
         Liveness l = c.baseline();
         ObjectId at = g.commit;
         List<ReviewItem> out = new ArrayList<>();
-        java.util.Map<Object, java.util.Optional<RefStatus>> pins = new java.util.HashMap<>();
+        // the nodes that may be items: artifacts whose receipts are not whole, and the citers of facts
+        // that changed (the index's superset); every other live fact has none
+        java.util.BitSet todo = new java.util.BitSet(g.size());
         for (int n = 0; n < g.size(); n++) {
-            if (!g.live[n]) {
-                continue;
+            if (g.live[n] && g.kind[n] >= ReceiptGraph.MERGE && (!l.alive(n) || l.partlyDead(n) || l.touched.get(n))) {
+                todo.set(n);
             }
+        }
+        for (String citer : index.mayCiteStale()) {
+            Integer n = g.nodeOf.get(FactId.of(citer));
+            if (n != null && n < g.size() && g.live[n]) {
+                todo.set(n);
+            }
+        }
+        for (int n = todo.nextSetBit(0); n >= 0; n = todo.nextSetBit(n + 1)) {
             FactId id = g.ids.get(n);
             FactState st = index.state(id, at);
             if (st == null || ACK_KIND.equals(st.kind())) {
@@ -52,7 +62,7 @@ public final class ReviewQueue {
             // what would make the fact an item first (cheap, and most facts are none), then its acknowledgement
             boolean pending = g.kind[n] >= ReceiptGraph.MERGE && (!l.alive(n) || l.partlyDead(n));
             boolean touched = !pending && g.kind[n] >= ReceiptGraph.MERGE && l.touched.get(n);
-            List<RefStatus> stale = st.refs().isEmpty() ? List.of() : Dependents.staleOnly(index, st, at, pins);
+            List<RefStatus> stale = st.refs().isEmpty() ? List.of() : Dependents.staleOnly(index, id, st, at);
             if (!pending && !touched && stale.isEmpty()
                     || acknowledged(index, id, st.versionCommit(), at)) {
                 continue;
