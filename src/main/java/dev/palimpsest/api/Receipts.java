@@ -399,8 +399,9 @@ public final class Receipts {
         if (cached != null) {
             return cached;
         }
-        List<ReviewItem> items = new java.util.ArrayList<>(ReviewQueue.items(index, cleanup(at)));
         ObjectId commit = dev.palimpsest.internal.query.Commits.require(repo, at);
+        List<ReviewItem> items = new java.util.ArrayList<>(ReviewQueue.hasNoArtifacts(repo.repository(), commit)
+                ? ReviewQueue.staleRefItems(index, commit) : ReviewQueue.items(index, cleanup(at)));
         items.addAll(ReviewQueue.concurrent(index, MergeLosses.at(repo.repository(), commit), commit));
         List<ReviewItem> out = List.copyOf(items);
         reviews.put(at, out);

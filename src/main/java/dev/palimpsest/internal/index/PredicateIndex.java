@@ -45,6 +45,8 @@ public final class PredicateIndex {
     private final Map<String, Set<String>> supersededBy = new HashMap<>();
     /** The facts with more than one event on some chain (revised, retracted or forgotten somewhere). */
     private final Set<String> changed = new HashSet<>();
+    /** The facts cited by some version but without an event of their own (only a tampered history has any). */
+    private final Set<String> citedUnwritten = new HashSet<>();
     private final List<IndexLog.Entry> unpersisted = new ArrayList<>();
     /** The end of the last record the log holds for this process: 0 when there is no log, -1 when it must be rewritten. */
     private long logEnd;
@@ -423,12 +425,9 @@ public final class PredicateIndex {
      */
     public synchronized Set<String> mayCiteStale() {
         Set<String> out = new HashSet<>();
-        for (String target : changed) {
-            out.addAll(citedBy.getOrDefault(target, Set.of()));
-        }
-        for (Map.Entry<String, Set<String>> e : citedBy.entrySet()) {
-            if (supersededBy.containsKey(e.getKey()) || !facts.containsKey(e.getKey())) {
-                out.addAll(e.getValue());
+        for (Set<String> targets : List.of(changed, supersededBy.keySet(), citedUnwritten)) {
+            for (String target : targets) {
+                out.addAll(citedBy.getOrDefault(target, Set.of()));
             }
         }
         return out;
@@ -604,9 +603,14 @@ public final class PredicateIndex {
             t.add(n.chain(), n.pos(), en.getValue());
             if (t.total() > 1) {
                 changed.add(en.getKey());
+            } else {
+                citedUnwritten.remove(en.getKey());
             }
             for (RefPin r : en.getValue().refs()) {
                 citedBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
+                if (!facts.containsKey(r.target())) {
+                    citedUnwritten.add(r.target());
+                }
                 if (SUCCESSION_ROLES.contains(r.role())) {
                     succeededBy.computeIfAbsent(r.target(), k -> new HashSet<>()).add(en.getKey());
                 }

@@ -2,6 +2,7 @@ package dev.palimpsest.internal.receipts;
 
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.internal.index.FactState;
+import dev.palimpsest.internal.layout.StorePaths;
 import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.index.RefPin;
@@ -89,15 +90,69 @@ public final class ReviewQueue {
                 out.add(new ReviewItem(id, layer, ReviewItem.Reason.TOUCHED, version, List.copyOf(lost(g, l, n))));
             }
             if (!stale.isEmpty()) {
-                List<String> details = new ArrayList<>();
-                for (RefStatus r : stale) {
-                    details.add(r.role() + " " + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT));
-                }
-                out.add(new ReviewItem(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer,
-                        ReviewItem.Reason.STALE_REFS, version, details));
+                out.add(staleRefs(id, g.kind[n] == ReceiptGraph.OTHER && st.kind() != null ? st.kind() : layer, version,
+                        stale));
             }
         }
         return out;
+    }
+
+    /**
+     * The review queue at {@code at} when its tree holds no {@code assertions/} and no
+     * {@code artifacts/} (see {@link #hasNoArtifacts}): no receipt can be touched or pending, so only
+     * stale refs make an item, and only the citers of facts that changed can have one. The same list
+     * as {@link #items} there, in the same order (the tree's: by file path), without loading the
+     * commit's receipt graph (a walk of its whole tree).
+     */
+    public static List<ReviewItem> staleRefItems(PredicateIndex index, ObjectId at) {
+        java.util.TreeMap<String, Object[]> byPath = new java.util.TreeMap<>();
+        for (String citer : index.mayCiteStale()) {
+            FactId id = FactId.of(citer);
+            FactState st = index.state(id, at);
+            if (st == null || !st.live() || st.kind() == null || ACK_KIND.equals(st.kind())) {
+                continue;
+            }
+            byPath.put(StorePaths.factPath(dev.palimpsest.model.Kind.of(st.kind()), id), new Object[] {id, st});
+        }
+        List<ReviewItem> out = new ArrayList<>();
+        for (Object[] e : byPath.values()) {
+            FactId id = (FactId) e[0];
+            FactState st = (FactState) e[1];
+            List<RefStatus> stale = st.refs().isEmpty() ? List.of() : Dependents.staleOnly(index, id, st, at);
+            if (stale.isEmpty() || acknowledged(index, id, st.versionCommit(), at)) {
+                continue;
+            }
+            boolean source = StorePaths.SOURCES.equals(StorePaths.folderFor(dev.palimpsest.model.Kind.of(st.kind())));
+            out.add(staleRefs(id, source ? ReceiptGraph.LAYER[ReceiptGraph.SOURCE] : st.kind(),
+                    CommitId.of(st.versionCommit().name()), stale));
+        }
+        return out;
+    }
+
+    /** True when the tree of {@code commit} holds neither {@code assertions/} nor {@code artifacts/}. */
+    public static boolean hasNoArtifacts(org.eclipse.jgit.lib.Repository repo, ObjectId commit) {
+        try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
+                org.eclipse.jgit.treewalk.TreeWalk tw = new org.eclipse.jgit.treewalk.TreeWalk(repo)) {
+            tw.addTree(walk.parseCommit(commit).getTree());
+            tw.setRecursive(false);
+            while (tw.next()) {
+                String name = tw.getNameString();
+                if (name.equals(StorePaths.ASSERTIONS) || name.equals(StorePaths.ARTIFACTS)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.io.IOException e) {
+            throw new dev.palimpsest.model.PalimpsestInternalException("cannot read the tree of " + commit.name(), e);
+        }
+    }
+
+    private static ReviewItem staleRefs(FactId id, String layer, CommitId version, List<RefStatus> stale) {
+        List<String> details = new ArrayList<>();
+        for (RefStatus r : stale) {
+            details.add(r.role() + " " + r.target() + " " + r.status().name().toLowerCase(Locale.ROOT));
+        }
+        return new ReviewItem(id, layer, ReviewItem.Reason.STALE_REFS, version, details);
     }
 
     /** "lost X" for each dead member of a dead bundle of node {@code n}, sorted. */
