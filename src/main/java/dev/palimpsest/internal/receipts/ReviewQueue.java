@@ -105,28 +105,23 @@ public final class ReviewQueue {
      * commit's receipt graph (a walk of its whole tree).
      */
     public static List<ReviewItem> staleRefItems(PredicateIndex index, ObjectId at) {
-        java.util.TreeMap<String, Object[]> byPath = new java.util.TreeMap<>();
+        java.util.TreeMap<String, ReviewItem> byPath = new java.util.TreeMap<>();
         for (String citer : index.mayCiteStale()) {
             FactId id = FactId.of(citer);
             FactState st = index.state(id, at);
-            if (st == null || !st.live() || st.kind() == null || ACK_KIND.equals(st.kind())) {
+            if (st == null || !st.live() || st.kind() == null || ACK_KIND.equals(st.kind()) || st.refs().isEmpty()) {
                 continue;
             }
-            byPath.put(StorePaths.factPath(dev.palimpsest.model.Kind.of(st.kind()), id), new Object[] {id, st});
-        }
-        List<ReviewItem> out = new ArrayList<>();
-        for (Object[] e : byPath.values()) {
-            FactId id = (FactId) e[0];
-            FactState st = (FactState) e[1];
-            List<RefStatus> stale = st.refs().isEmpty() ? List.of() : Dependents.staleOnly(index, id, st, at);
+            List<RefStatus> stale = Dependents.staleOnly(index, id, st, at);
             if (stale.isEmpty() || acknowledged(index, id, st.versionCommit(), at)) {
                 continue;
             }
-            boolean source = StorePaths.SOURCES.equals(StorePaths.folderFor(dev.palimpsest.model.Kind.of(st.kind())));
-            out.add(staleRefs(id, source ? ReceiptGraph.LAYER[ReceiptGraph.SOURCE] : st.kind(),
-                    CommitId.of(st.versionCommit().name()), stale));
+            dev.palimpsest.model.Kind kind = dev.palimpsest.model.Kind.of(st.kind());
+            boolean source = StorePaths.SOURCES.equals(StorePaths.folderFor(kind));
+            byPath.put(StorePaths.factPath(kind, id), staleRefs(id, source ? ReceiptGraph.LAYER[ReceiptGraph.SOURCE]
+                    : st.kind(), CommitId.of(st.versionCommit().name()), stale));
         }
-        return out;
+        return new ArrayList<>(byPath.values());
     }
 
     /** True when the tree of {@code commit} holds neither {@code assertions/} nor {@code artifacts/}. */
