@@ -556,6 +556,17 @@ public final class Store implements AutoCloseable {
         return timeline.entry(commit(commit));
     }
 
+    /**
+     * True when {@code ancestor} is {@code descendant} or one of its ancestors (through any parent).
+     *
+     * @throws NotFoundException when either is no commit of the store
+     */
+    public boolean isAncestor(CommitId ancestor, CommitId descendant) throws NotFoundException {
+        Objects.requireNonNull(ancestor, "ancestor");
+        Objects.requireNonNull(descendant, "descendant");
+        return History.isAncestorOrSelf(repo, commit(ancestor), commit(descendant));
+    }
+
     /** The armored public key of {@code actor} at the tip of {@code main}; empty when it has none. */
     public Optional<String> publicKey(ActorName actor) {
         Objects.requireNonNull(actor, "actor");

@@ -566,8 +566,12 @@ final class Pages {
         } else {
             Audits.State a = audit.get();
             b.open("p", "class", "audit-state").text("Every commit up to ")
-                    .link("/?at=" + a.head().hex(), a.head().abbreviated(), "class", "commit")
-                    .text(", started " + time(a.started()) + ": ");
+                    .link("/?at=" + a.head().hex(), a.head().abbreviated(), "class", "commit");
+            if (a.since().isPresent()) {
+                b.text(" (the commits after ").link("/?at=" + a.since().get().hex(), a.since().get().abbreviated(),
+                        "class", "commit audit-since").text(" audited this time, the audit up to it carried over)");
+            }
+            b.text(", started " + time(a.started()) + ": ");
             if (a.failure().isPresent()) {
                 b.element("span", "failed: " + a.failure().get(), "class", "audit audit-failed");
             } else if (a.report().isEmpty()) {

@@ -93,4 +93,46 @@ class WebStatusViolationsTest {
                     .doesNotContain(">tz-new<");
         }
     }
+
+    @Test
+    void afterACleanAuditTheNextAuditsOnlyTheNewCommitsAndCarriesTheEarlierOnesOver() throws Exception {
+        try (WebFixture f = new WebFixture(tmp)) {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+            String basic = Base64.getEncoder().encodeToString(("viewer:" + f.token).getBytes(StandardCharsets.UTF_8));
+            java.util.function.Supplier<String> status = () -> {
+                try {
+                    return http.send(HttpRequest.newBuilder(URI.create(f.url("/status"))).header("Authorization",
+                            "Basic " + basic).build(), HttpResponse.BodyHandlers.ofString()).body();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            String first = awaitClean(status);
+            var before = f.store.head();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+) commits, (\\d+) signatures").matcher(first);
+            assertThat(m.find()).as(first).isTrue();
+            int commits = Integer.parseInt(m.group(1));
+            assertThat(first).doesNotContain("audit-since");
+
+            var tx = f.store.begin(TestStores.ALICE);
+            tx.assertFact(FactSpec.of(Kind.CLAIM, "one more claim").id(FactId.of("one-more")));
+            var after = tx.commit().id();
+            status.get(); // starts the audit of the new tip
+            String second = awaitClean(status);
+            assertThat(second).contains("up to <a href=\"/?at=" + after.hex() + "\"")
+                    .contains("<a href=\"/?at=" + before.hex() + "\" class=\"commit audit-since\">")
+                    .contains("(" + (commits + 1) + " commits, " + (commits + 1) + " signatures");
+        }
+    }
+
+    private static String awaitClean(java.util.function.Supplier<String> status) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        String html = status.get();
+        while (!html.contains("audit-clean") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            html = status.get();
+        }
+        assertThat(html).contains("audit-clean");
+        return html;
+    }
 }
