@@ -122,9 +122,9 @@ final class BenchCommand implements Callable<Integer> {
             if (json()) {
                 printJson(r);
             } else {
-                out().printf("web: %,d facts in %,d commits (built in %.1f s; hub, search index and commit-graph ready in %.1f s; load %.2f"
-                        + " before, %.2f after)%n", r.facts(), r.commits(), r.buildSeconds(), r.warmUpSeconds(), r.loadBefore(),
-                        r.loadAfter());
+                out().printf("web: %,d facts in %,d commits (built in %.1f s; hub, search index and commit-graph ready in %.1f s;"
+                        + " audit of main %.1f s; load %.2f before, %.2f after)%n", r.facts(), r.commits(), r.buildSeconds(),
+                        r.warmUpSeconds(), r.auditSeconds(), r.loadBefore(), r.loadAfter());
                 r.warm().forEach((k, s) -> out().printf("  %-28s first %8.1f ms   p50 %7.2f ms  p99 %7.2f ms  (n=%d)%n", k,
                         r.firstMillis().get(k), s.p50Millis(), s.p99Millis(), s.n()));
                 r.violations().forEach(v -> out().println("  VIOLATION " + v));
