@@ -161,6 +161,24 @@ class ChangedPathsTest {
     }
 
     @Test
+    void aRepositoryClosedRightAfterTheWalkThatStartedARewriteLeavesTheFileBehind() throws Exception {
+        Path a = rs.cloneHub("a");
+        try (Store s = rs.open(a)) {
+            for (int i = 0; i < ChangedPaths.STALE_AFTER + 2; i++) {
+                var tx = s.begin(BOB);
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
+                tx.commit();
+            }
+        }
+        try (Store s = rs.open(a)) {
+            s.history(FactId.of("c0")); // what a one-shot `palimpsest history` does before it exits
+        }
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            assertThat(repo.changedPaths().commits()).isGreaterThanOrEqualTo(ChangedPaths.STALE_AFTER + 2);
+        }
+    }
+
+    @Test
     void historiesReadWhileAnotherRepositoryRewritesTheFileAreUnchanged() throws Exception {
         Path a = rs.cloneHub("a");
         writeRandomly(a, BOB, new Random(11), 30);

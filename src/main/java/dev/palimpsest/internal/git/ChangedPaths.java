@@ -225,16 +225,29 @@ public final class ChangedPaths {
         }
     }
 
-    /** Stops a rewrite before the repository closes (its temporary file deleted); waits at most {@code waitMillis}. */
+    /**
+     * Before the repository closes: waits at most {@code waitMillis} for a rewrite to finish (one
+     * that reuses the file's filters takes a fraction of a second, so a short-lived process still
+     * leaves its file behind), then makes it give up (its temporary file deleted) and waits as long
+     * again. No rewrite starts afterwards.
+     */
     void close(long waitMillis) {
-        closing = true;
         Thread t = thread;
         if (t != null && t != Thread.currentThread()) {
-            try {
-                t.join(waitMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            join(t, waitMillis);
+        }
+        closing = true;
+        t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            join(t, waitMillis);
+        }
+    }
+
+    private static void join(Thread t, long millis) {
+        try {
+            t.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -37,6 +37,8 @@ public final class GitRepo implements AutoCloseable {
     private final boolean writable;
     /** How long {@link #close} waits for a background merge to give up or finish retiring packs. */
     private static final long REPACK_WAIT_MILLIS = 10_000;
+    /** How long {@link #close} waits for a commit-graph rewrite to finish, and then again for it to give up. */
+    private static final long GRAPH_WAIT_MILLIS = 5_000;
     private final TreeCache trees = new TreeCache(64L << 20);
     private dev.palimpsest.internal.vault.Vault vault;
 
@@ -234,7 +236,8 @@ public final class GitRepo implements AutoCloseable {
 
     /**
      * Closes the repository: a background merge of packs gives up first (or finishes retiring the
-     * packs it replaced; at most {@value #REPACK_WAIT_MILLIS} ms are waited), so that no thread of
+     * packs it replaced; at most {@value #REPACK_WAIT_MILLIS} ms are waited) and a rewrite of the
+     * commit-graph file finishes (or gives up after {@value #GRAPH_WAIT_MILLIS} ms), so that no thread of
      * this process changes the object folder once it is closed.
      */
     @Override
@@ -249,7 +252,7 @@ public final class GitRepo implements AutoCloseable {
             merging.close(REPACK_WAIT_MILLIS);
         }
         if (graph != null) {
-            graph.close(REPACK_WAIT_MILLIS);
+            graph.close(GRAPH_WAIT_MILLIS);
         }
         synchronized (this) {
             if (pool != null) {
