@@ -179,6 +179,48 @@ class ChangedPathsTest {
     }
 
     @Test
+    void concurrentHistoryProcessesWriteOneValidFileAndAnswerAlike() throws Exception {
+        Path a = rs.cloneHub("a");
+        try (Store s = rs.open(a)) {
+            for (int i = 0; i < ChangedPaths.STALE_AFTER + 6; i++) {
+                var tx = s.begin(BOB);
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
+                if (i % 5 == 4) {
+                    tx.revise(FactId.of("c" + (i - 2)), "claim " + (i - 2) + ", revised", List.of());
+                }
+                tx.commit();
+            }
+        }
+        String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> running = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            running.add(new ProcessBuilder(jvm, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                    dev.palimpsest.cli.Main.class.getName(), "history", "c2", "--json", "--embedder", "none",
+                    "--store", a.toString(), "--home", dir.resolve("home").toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start());
+        }
+        List<String> outputs = new ArrayList<>();
+        for (Process p : running) {
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(out).isZero();
+            outputs.add(out);
+        }
+        assertThat(outputs).allSatisfy(o -> assertThat(o).isEqualTo(outputs.get(0)).contains("revised"));
+        try (GitRepo repo = GitRepo.open(a, false)) {
+            assertThat(repo.changedPaths().commits()).isGreaterThanOrEqualTo(ChangedPaths.STALE_AFTER + 6);
+        }
+        try (var left = Files.list(a.resolve("objects/info"))) {
+            assertThat(left.map(f -> f.getFileName().toString())).containsExactly("commit-graph");
+        }
+        Replicas.Result verify = Replicas.git(a, "commit-graph", "verify");
+        assertThat(verify.code()).as(verify.output()).isZero();
+        try (Store s = rs.open(a)) {
+            assertThat(s.history(FactId.of("c2"))).hasSize(2);
+        }
+    }
+
+    @Test
     void historiesReadWhileAnotherRepositoryRewritesTheFileAreUnchanged() throws Exception {
         Path a = rs.cloneHub("a");
         writeRandomly(a, BOB, new Random(11), 30);
