@@ -8,7 +8,7 @@ import java.util.SortedMap;
  * One commit of the timeline as a reader of the store's history sees it: the commit itself
  * ({@code commit}: id, parents, actor, time, subject, trailers), how its signature stands, the
  * operations it records with their counts ({@code Palimpsest-Op} verbs such as {@code assert},
- * {@code revise}, {@code retract}, {@code forget}, {@code merge}, {@code key-add}, sorted by verb)
+ * {@code supersede}, {@code revise}, {@code retract}, {@code forget}, {@code merge}, {@code key-add}, sorted by verb)
  * and the facts it names ({@code Palimpsest-Fact} trailers, in order, each once).
  *
  * <p>Immutable and thread-safe; no component may be null (collections are copied); every count is
