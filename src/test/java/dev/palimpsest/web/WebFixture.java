@@ -26,7 +26,9 @@ import java.util.Optional;
  * v2), a source and a note that cites it ({@code src}, {@code note}), a retracted fact
  * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
  * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
- * (its timezone superseded once, two owners contradicting). The hub's token is read-only.
+ * (its timezone superseded once, two owners contradicting), and artifacts with receipts over two assertions,
+ * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence). The
+ * hub's token is read-only.
  */
 final class WebFixture implements AutoCloseable {
     static final FactId PLAN = FactId.of("plan");
@@ -47,6 +49,28 @@ final class WebFixture implements AutoCloseable {
     static final String ENTITY = "Lantern Row";
     static final FactId TZ_OLD = FactId.of("tz-old");
     static final FactId TZ_NEW = FactId.of("tz-new");
+
+    /** Artifacts with receipts: a merge alive by one of its two bundles, a summary with one dead sentence. */
+    static final FactId RAMP = FactId.of("ramp");
+    static final FactId LIFT = FactId.of("lift");
+    static final FactId MERGED = FactId.of("crew-merge");
+    static final FactId SUMMARY = FactId.of("crew-summary");
+    static final String RECEIPTS = """
+            sources:
+              - {id: inspection, body: "The bridge crew signed off the ramp. The bridge crew signed off the lift."}
+            assertions:
+              - {id: ramp, source: inspection, subject: bridge crew, predicate: signed_off, object: ramp,
+                 quote: "The bridge crew signed off the ramp"}
+              - {id: lift, source: inspection, subject: bridge crew, predicate: signed_off, object: lift,
+                 quote: "The bridge crew signed off the lift"}
+            artifacts:
+              - {id: crew-merge, kind: merge, body: "bridge crew == inspection crew", receipt: [[ramp], [lift]]}
+              - id: crew-summary
+                kind: summary
+                sentences:
+                  - {text: "The <b>ramp</b> was signed off.", receipt: [[ramp]]}
+                  - {text: "The lift was signed off.", receipt: [[lift]]}
+            """;
 
     final Store store;
     final HubServer hub;
@@ -88,6 +112,8 @@ final class WebFixture implements AutoCloseable {
         store.claims().supersede(TestStores.ALICE, TZ_OLD, claim(TZ_NEW, "timezone", "Europe/Berlin"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-a"), "owner", "Alice Kim"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-b"), "owner", "Bob Ng"));
+        store.receipts().ingest(TestStores.ALICE, RECEIPTS.getBytes(StandardCharsets.UTF_8), false);
+        store.begin(TestStores.ALICE).retract(RAMP, "the crew's sign-off was withdrawn").commit();
         token = new Tokens(home.dir()).add(TestStores.ALICE, true, Optional.empty(), Instant.now()).secret();
         hub = HubServer.start(store, HubConfig.loopback(0, home), new PrintStream(log, true, StandardCharsets.UTF_8));
     }
