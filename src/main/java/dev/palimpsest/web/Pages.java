@@ -155,6 +155,9 @@ final class Pages {
                 b.element("span", op.getKey() + (op.getValue() > 1 ? " ×" + op.getValue() : ""),
                         "class", "op op-" + op.getKey());
             }
+            if (e.arrival().isPresent()) {
+                arrival(b, e.arrival().get());
+            }
             b.close("div");
             b.element("div", e.commit().subject(), "class", "subject");
             if (!e.facts().isEmpty()) {
@@ -176,6 +179,20 @@ final class Pages {
         }
         b.close("nav");
         return layout("Timeline", "/", at, pinned, b);
+    }
+
+    /**
+     * The badge of a commit a pull or an adopted push moved this repository's main to: the remote pulled
+     * from (or the pushing actor), fast-forward or merge, and when, local time as the reflog records it.
+     */
+    private static void arrival(Html b, dev.palimpsest.model.Arrival a) {
+        boolean pull = a.via() == dev.palimpsest.model.Arrival.Via.PULL;
+        b.element("span", pull ? "pull" : "merge request", "class", pull ? "op op-pull" : "op op-pull op-merge-request",
+                "title", "how this commit reached main here (this repository's reflog)");
+        b.open("span", "class", "arrival").text(pull ? "from " : "pushed by ")
+                .element("span", a.from(), "class", pull ? "remote" : "actor")
+                .text(", " + a.mode().value() + ", ")
+                .element("time", time(a.at()), "datetime", a.at().toString()).close("span");
     }
 
     // ----------------------------------------------------------------------------------- entity

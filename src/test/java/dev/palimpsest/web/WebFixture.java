@@ -1,6 +1,7 @@
 package dev.palimpsest.web;
 
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Replication;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.hub.HubConfig;
@@ -13,6 +14,9 @@ import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.TransferProgress;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +31,9 @@ import java.util.Optional;
  * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
  * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
  * (its timezone superseded once, two owners contradicting), and artifacts with receipts over two assertions,
- * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence). The
- * hub's token is read-only.
+ * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence), and
+ * last a claim written on a clone ({@code pulled}) that the store pulled from it by fast-forward. The hub's
+ * token is read-only.
  */
 final class WebFixture implements AutoCloseable {
     static final FactId PLAN = FactId.of("plan");
@@ -55,6 +60,7 @@ final class WebFixture implements AutoCloseable {
     static final FactId LIFT = FactId.of("lift");
     static final FactId MERGED = FactId.of("crew-merge");
     static final FactId SUMMARY = FactId.of("crew-summary");
+    static final FactId PULLED = FactId.of("pulled");
     static final String RECEIPTS = """
             sources:
               - {id: inspection, body: "The bridge crew signed off the ramp. The bridge crew signed off the lift."}
@@ -77,6 +83,10 @@ final class WebFixture implements AutoCloseable {
     final String token;
     final CommitId v1Commit;
     final CommitId v2Commit;
+    /** The ingest of the artifacts with receipts, before {@code ramp} was retracted. */
+    final CommitId receiptsCommit;
+    /** The tip: a commit written on a peer and pulled from remote {@code peer} by fast-forward. */
+    final CommitId pulledCommit;
     final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     WebFixture(Path tmp) throws Exception {
@@ -112,8 +122,20 @@ final class WebFixture implements AutoCloseable {
         store.claims().supersede(TestStores.ALICE, TZ_OLD, claim(TZ_NEW, "timezone", "Europe/Berlin"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-a"), "owner", "Alice Kim"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-b"), "owner", "Bob Ng"));
-        store.receipts().ingest(TestStores.ALICE, RECEIPTS.getBytes(StandardCharsets.UTF_8), false);
+        receiptsCommit = store.receipts().ingest(TestStores.ALICE, RECEIPTS.getBytes(StandardCharsets.UTF_8), false)
+                .commit().id();
         store.begin(TestStores.ALICE).retract(RAMP, "the crew's sign-off was withdrawn").commit();
+        Path peer = tmp.resolve("peer.git");
+        Replication.cloneStore(store.gitDir().toString(), peer, StoreOptions.defaults().withFsync(false),
+                TransferProgress.none());
+        try (Store p = Store.open(peer, home, StoreOptions.defaults().withFsync(false).withoutEmbedder())) {
+            var t7 = p.begin(TestStores.ALICE);
+            t7.assertFact(FactSpec.of(Kind.CLAIM, "a claim written on the peer").id(PULLED));
+            t7.commit();
+        }
+        store.replication().addRemote(new Remote("peer", peer.toString()));
+        store.replication().pull("peer", TransferProgress.none());
+        pulledCommit = store.head();
         token = new Tokens(home.dir()).add(TestStores.ALICE, true, Optional.empty(), Instant.now()).secret();
         hub = HubServer.start(store, HubConfig.loopback(0, home), new PrintStream(log, true, StandardCharsets.UTF_8));
     }

@@ -123,6 +123,25 @@ class WebViewTest {
     }
 
     @Test
+    void aCommitAPullMovedMainToCarriesAPullBadgeWithTheRemoteAndNoOtherCommitDoes() throws Exception {
+        String html = get("/").body();
+        String pulled = "data-commit=\"" + f.pulledCommit.hex() + "\"";
+        assertThat(html).contains(pulled);
+        String item = html.substring(html.indexOf(pulled), html.indexOf("</li>", html.indexOf("class=\"subject\"",
+                html.indexOf(pulled))));
+        assertThat(item).contains("<span class=\"op op-pull\" title=\"how this commit reached main here (this "
+                + "repository&#39;s reflog)\">pull</span><span class=\"arrival\">from <span class=\"remote\">peer</span>, "
+                + "fast-forward, <time datetime=\"");
+        assertThat(html.split("class=\"op op-pull", -1)).as("one badge: only the commit main moved to").hasSize(2);
+        assertThat(get("/?at=" + f.v2Commit.hex()).body()).doesNotContain("op-pull");
+    }
+
+    @Test
+    void aSupersessionIsShownAsSupersedeInTheTimeline() throws Exception {
+        assertThat(get("/").body()).contains("class=\"op op-supersede\">supersede<");
+    }
+
+    @Test
     void theTimelineAsOfAnOlderCommitStartsThere() throws Exception {
         String html = get("/?at=" + f.v1Commit.hex()).body();
         assertThat(html).contains("As of commit", f.v1Commit.abbreviated()).doesNotContain("/facts/hostile?at=")
@@ -172,7 +191,7 @@ class WebViewTest {
 
     @Test
     void theFactPageOfAReceiptBeforeItsMemberWasRetractedShowsEveryBundleAlive() throws Exception {
-        CommitId before = f.store.log(2).get(1).commit();
+        CommitId before = f.receiptsCommit;
         String merge = get("/facts/" + WebFixture.MERGED.value() + "?at=" + before.hex()).body();
         assertThat(merge).contains("<h2>Receipts</h2>").doesNotContain("bundle-dead").doesNotContain("(dead)")
                 .contains("<a href=\"/facts/ramp?at=" + before.hex() + "\" class=\"member member-alive\">ramp</a>");
