@@ -31,7 +31,8 @@ import java.util.Optional;
  * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
  * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
  * (its timezone superseded once, two owners contradicting), and artifacts with receipts over two assertions,
- * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence), and
+ * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence; both
+ * acknowledged, so the review queue is empty), and
  * last a claim written on a clone ({@code pulled}) that the store pulled from it by fast-forward. The hub's
  * token is read-only.
  */
@@ -125,6 +126,8 @@ final class WebFixture implements AutoCloseable {
         receiptsCommit = store.receipts().ingest(TestStores.ALICE, RECEIPTS.getBytes(StandardCharsets.UTF_8), false)
                 .commit().id();
         store.begin(TestStores.ALICE).retract(RAMP, "the crew's sign-off was withdrawn").commit();
+        store.receipts().acknowledge(TestStores.ALICE, MERGED); // reviewed: the review queue stays empty
+        store.receipts().acknowledge(TestStores.ALICE, SUMMARY);
         Path peer = tmp.resolve("peer.git");
         Replication.cloneStore(store.gitDir().toString(), peer, StoreOptions.defaults().withFsync(false),
                 TransferProgress.none());
