@@ -6,6 +6,7 @@ import dev.palimpsest.internal.crypto.CommitSigner;
 import dev.palimpsest.internal.crypto.Signers;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
+import dev.palimpsest.internal.git.MainReflog;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.remote.AuditedChanges;
@@ -40,7 +41,9 @@ import org.eclipse.jgit.lib.RefUpdate;
  * Replication of a store through any git remote: the remotes, an audited pull (the remote's
  * {@code main} is fetched into {@code refs/palimpsest/quarantine/<remote>}, every commit main lacks
  * is audited, and only a clean range is adopted: by fast-forward, or by a signed convergent merge
- * commit when both sides advanced), a push that never forces, and {@link #cloneStore}. Obtained
+ * commit when both sides advanced; each such move of main, and each by {@link #adopt}, is recorded in
+ * main's local reflog, which {@link Store#timeline} reads as the commit's
+ * {@link dev.palimpsest.model.Arrival}), a push that never forces, and {@link #cloneStore}. Obtained
  * from {@link Store#replication()}. Thread-safe; arguments must be non-null unless stated (only the
  * deprecated v1 forms state a null).
  */
@@ -340,7 +343,8 @@ public final class Replication {
                 boolean merge = local != null && !(known ? read.extendsBase() : History.isAncestorOrSelf(repo, local, fetched));
                 progress.update(ADOPT, 0, 1);
                 Writer.Integration done = writer.integrate(actor, merge ? signer.get() : null, fetched, read,
-                        known ? new Writer.KnownAncestry(local, !merge) : null);
+                        known ? new Writer.KnownAncestry(local, !merge) : null,
+                        remote != null ? MainReflog.pull(remote) : MainReflog.mergeRequest(actor));
                 progress.update(ADOPT, 1, 1);
                 CommitId head = CommitId.of(done.head().name());
                 result = switch (done.kind()) {

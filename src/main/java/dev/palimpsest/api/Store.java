@@ -531,7 +531,9 @@ public final class Store implements AutoCloseable {
     /**
      * The timeline from {@code from}, newest first (by commit time, children before their parents):
      * each commit with how its signature stands (checked as the audit checks it), its operations
-     * counted by verb and the facts it names. Skips the first {@code skip} commits and answers at most {@code limit}
+     * counted by verb, the facts it names and, for a commit a pull or an adopted push moved this
+     * repository's main to, its arrival (from main's local reflog, read once a call; see
+     * {@link Replication}). Skips the first {@code skip} commits and answers at most {@code limit}
      * ({@code 0}: all), so a viewer can page through a long history at the cost of the pages read.
      *
      * @throws NotFoundException when {@code from} is no commit of the store
@@ -546,7 +548,7 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * The timeline entry of one commit: its signature status, operations and the facts it names (see
+     * The timeline entry of one commit: its signature status, operations, the facts it names and its arrival (see
      * {@link #timeline(CommitId, int, int)}).
      *
      * @throws NotFoundException when {@code commit} is no commit of the store

@@ -155,6 +155,9 @@ final class Pages {
                 b.element("span", op.getKey() + (op.getValue() > 1 ? " ×" + op.getValue() : ""),
                         "class", "op op-" + op.getKey());
             }
+            if (e.arrival().isPresent()) {
+                arrival(b, e.arrival().get());
+            }
             b.close("div");
             b.element("div", e.commit().subject(), "class", "subject");
             if (!e.facts().isEmpty()) {
@@ -176,6 +179,20 @@ final class Pages {
         }
         b.close("nav");
         return layout("Timeline", "/", at, pinned, b);
+    }
+
+    /**
+     * The badge of a commit a pull or an adopted push moved this repository's main to: the remote pulled
+     * from (or the pushing actor), fast-forward or merge, and when, local time as the reflog records it.
+     */
+    private static void arrival(Html b, dev.palimpsest.model.Arrival a) {
+        boolean pull = a.via() == dev.palimpsest.model.Arrival.Via.PULL;
+        b.element("span", pull ? "pull" : "merge request", "class", pull ? "op op-pull" : "op op-pull op-merge-request",
+                "title", "how this commit reached main here (this repository's reflog)");
+        b.open("span", "class", "arrival").text(pull ? "from " : "pushed by ")
+                .element("span", a.from(), "class", pull ? "remote" : "actor")
+                .text(", " + a.mode().value() + ", ")
+                .element("time", time(a.at()), "datetime", a.at().toString()).close("span");
     }
 
     // ----------------------------------------------------------------------------------- entity
@@ -661,6 +678,7 @@ final class Pages {
             }
             refs(b, store, id, at, r instanceof FactRead.Found f ? f.fact() : ((FactRead.Retracted) r).lastFact());
             inbound(b, store, id, at);
+            receipts(b, store, id, at, r instanceof FactRead.Found f ? f.fact() : ((FactRead.Retracted) r).lastFact());
             weight(b, store.weight(id, at));
             history(b, store.history(id), id, versionOf(r));
             return layout(id.value(), path, at, true, b);
@@ -779,6 +797,61 @@ final class Pages {
             b.open("li").element("span", r.role().value(), "class", "role").text(" from ")
                     .link(factHref(r.referrer(), at), r.referrer().value(), "class", "citer")
                     .text(r.live() ? "" : " (not live)").close("li");
+        }
+        b.close("ul");
+    }
+
+    /**
+     * The fact's receipts as of {@code at}: its receipt's alternative bundles and a sentence summary's
+     * sentences (each sentence the argument its bundles support), every bundle alive or dead and every
+     * member linked at {@code at}, a dead member marked; nothing for a fact without receipts.
+     */
+    private static void receipts(Html b, Store store, FactId id, CommitId at, Fact f) throws NotFoundException {
+        if (f.grounding().receipt() == null && f.grounding().sentences().isEmpty()) {
+            return; // no receipts: spare the receipt graph at this commit
+        }
+        dev.palimpsest.model.ArtifactReceipts r = store.receipts().receiptsOf(id, at);
+        b.element("h2", "Receipts");
+        b.open("p", "class", "receipts-status").element("span", r.alive() ? "alive" : "dead",
+                "class", "receipt-state receipt-" + (r.alive() ? "alive" : "dead"))
+                .text(r.alive() ? " by its receipts as of " : " by its receipts (no bundle fully alive) as of ")
+                .link("/?at=" + at.hex(), at.abbreviated(), "class", "commit")
+                .text(r.flat() ? "; a flat receipt for the whole summary" : "").close("p");
+        if (!r.receipt().isEmpty()) {
+            bundles(b, r.receipt(), at);
+        }
+        if (!r.sentences().isEmpty()) {
+            b.open("ol", "class", "sentences");
+            for (var s : r.sentences()) {
+                b.open("li", "class", "sentence sentence-" + (s.alive() ? "alive" : "dead"))
+                        .element("q", s.text(), "class", "argument").text(" ")
+                        .element("span", s.alive() ? "alive" : "dead", "class", "receipt-state receipt-"
+                                + (s.alive() ? "alive" : "dead"));
+                bundles(b, s.bundles(), at);
+                b.close("li");
+            }
+            b.close("ol");
+        }
+    }
+
+    private static void bundles(Html b, List<List<dev.palimpsest.model.ArtifactReceipts.Member>> bundles, CommitId at) {
+        b.open("ul", "class", "bundles");
+        for (var bundle : bundles) {
+            boolean alive = bundle.stream().allMatch(dev.palimpsest.model.ArtifactReceipts.Member::alive);
+            b.open("li", "class", "bundle bundle-" + (alive ? "alive" : "dead"))
+                    .element("span", alive ? "alive bundle:" : "dead bundle:", "class", "bundle-state");
+            for (var m : bundle) {
+                b.text(" ").link(factHref(m.pin().id(), at), m.pin().id().value(),
+                        "class", "member member-" + (m.alive() ? "alive" : "dead"));
+                if (m.pin().commit() != null) {
+                    b.text("@").link(factHref(m.pin().id(), m.pin().commit()), m.pin().commit().abbreviated(),
+                            "class", "pinned", "title", "the version pinned");
+                }
+                if (!m.alive()) {
+                    b.text(" ").element("span", "(dead)", "class", "member-dead");
+                }
+            }
+            b.close("li");
         }
         b.close("ul");
     }

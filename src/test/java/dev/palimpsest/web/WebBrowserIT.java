@@ -34,7 +34,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the Basic password in the URL. Navigates the timeline to a fact, moves "as of" back to see the
  * older version, follows a pinned ref, opens an entity with a contradiction from the timeline, searches,
  * walks the provenance graph, sees
- * a forgotten fact as a tombstone without content, and
+ * a forgotten fact as a tombstone without content, sees the pull badge of the pulled tip and follows a
+ * receipt's member, and
  * renders a hostile 1 MiB fact as text with nothing run; every page fits a phone-width window.
  * Without chromium and chromedriver it is skipped, except under {@code CI=true}, where that fails.
  */
@@ -159,6 +160,22 @@ class WebBrowserIT {
     }
 
     @Test
+    void thePulledTipShowsItsPullBadgeAndAReceiptMemberLeadsToItsFact() {
+        open("/");
+        WebElement tip = driver.findElements(By.cssSelector("ol.timeline > li.commit")).get(0);
+        assertThat(tip.getAttribute("data-commit")).isEqualTo(f.pulledCommit.hex());
+        assertThat(tip.findElement(By.cssSelector(".op-pull")).getText()).isEqualTo("pull");
+        assertThat(tip.findElement(By.cssSelector(".arrival")).getText()).startsWith("from peer, fast-forward, ");
+        assertThat(driver.findElements(By.cssSelector(".op-pull"))).hasSize(1);
+        open("/facts/" + WebFixture.MERGED.value());
+        assertThat(driver.findElements(By.cssSelector("li.bundle-dead a.member-dead"))).extracting(WebElement::getText)
+                .containsExactly("ramp");
+        driver.findElement(By.cssSelector("li.bundle-alive a.member")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("/facts/lift?at="));
+        assertThat(driver.findElement(By.cssSelector("h1")).getText()).isEqualTo("lift");
+    }
+
+    @Test
     void aPinnedRefIsALinkToItsTarget() {
         open("/facts/" + NOTE.value());
         WebElement ref = driver.findElement(By.cssSelector("a.ref-target"));
@@ -249,7 +266,7 @@ class WebBrowserIT {
         for (String p : new String[] {"/", "/facts/" + HOSTILE.value(), "/facts/" + NOTE.value(),
                 "/facts/" + SECRET.value(), "/facts/plan?at=" + f.v1Commit.hex(), "/facts/nosuch",
                 "/entities/lantern%20row", "/search?q=filler%20hostile", "/search?entity=Lantern%20Row",
-                "/graph/" + NOTE.value(), "/status"}) {
+                "/graph/" + NOTE.value(), "/status", "/facts/" + WebFixture.SUMMARY.value()}) {
             open(p);
             long inner = (Long) js("return window.innerWidth");
             long scroll = (Long) js("return document.scrollingElement.scrollWidth");

@@ -1,6 +1,7 @@
 package dev.palimpsest.web;
 
 import dev.palimpsest.api.KeyHome;
+import dev.palimpsest.api.Replication;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.api.TestStores;
 import dev.palimpsest.hub.HubConfig;
@@ -13,6 +14,9 @@ import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
+import dev.palimpsest.model.Remote;
+import dev.palimpsest.model.StoreOptions;
+import dev.palimpsest.model.TransferProgress;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +30,11 @@ import java.util.Optional;
  * v2), a source and a note that cites it ({@code src}, {@code note}), a retracted fact
  * ({@code old}), a sealed fact forgotten ({@code secret}) and a hostile fact whose 1 MiB body holds
  * markup, script and a bidi override ({@code hostile}), and claims about the entity "Lantern Row"
- * (its timezone superseded once, two owners contradicting). The hub's token is read-only.
+ * (its timezone superseded once, two owners contradicting), and artifacts with receipts over two assertions,
+ * one retracted ({@code crew-merge} alive by its other bundle, {@code crew-summary} with a dead sentence; both
+ * acknowledged, so the review queue is empty), and
+ * last a claim written on a clone ({@code pulled}) that the store pulled from it by fast-forward. The hub's
+ * token is read-only.
  */
 final class WebFixture implements AutoCloseable {
     static final FactId PLAN = FactId.of("plan");
@@ -48,11 +56,38 @@ final class WebFixture implements AutoCloseable {
     static final FactId TZ_OLD = FactId.of("tz-old");
     static final FactId TZ_NEW = FactId.of("tz-new");
 
+    /** Artifacts with receipts: a merge alive by one of its two bundles, a summary with one dead sentence. */
+    static final FactId RAMP = FactId.of("ramp");
+    static final FactId LIFT = FactId.of("lift");
+    static final FactId MERGED = FactId.of("crew-merge");
+    static final FactId SUMMARY = FactId.of("crew-summary");
+    static final FactId PULLED = FactId.of("pulled");
+    static final String RECEIPTS = """
+            sources:
+              - {id: inspection, body: "The bridge crew signed off the ramp. The bridge crew signed off the lift."}
+            assertions:
+              - {id: ramp, source: inspection, subject: bridge crew, predicate: signed_off, object: ramp,
+                 quote: "The bridge crew signed off the ramp"}
+              - {id: lift, source: inspection, subject: bridge crew, predicate: signed_off, object: lift,
+                 quote: "The bridge crew signed off the lift"}
+            artifacts:
+              - {id: crew-merge, kind: merge, body: "bridge crew == inspection crew", receipt: [[ramp], [lift]]}
+              - id: crew-summary
+                kind: summary
+                sentences:
+                  - {text: "The <b>ramp</b> was signed off.", receipt: [[ramp]]}
+                  - {text: "The lift was signed off.", receipt: [[lift]]}
+            """;
+
     final Store store;
     final HubServer hub;
     final String token;
     final CommitId v1Commit;
     final CommitId v2Commit;
+    /** The ingest of the artifacts with receipts, before {@code ramp} was retracted. */
+    final CommitId receiptsCommit;
+    /** The tip: a commit written on a peer and pulled from remote {@code peer} by fast-forward. */
+    final CommitId pulledCommit;
     final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     WebFixture(Path tmp) throws Exception {
@@ -88,6 +123,22 @@ final class WebFixture implements AutoCloseable {
         store.claims().supersede(TestStores.ALICE, TZ_OLD, claim(TZ_NEW, "timezone", "Europe/Berlin"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-a"), "owner", "Alice Kim"));
         store.claims().claim(TestStores.ALICE, claim(FactId.of("owner-b"), "owner", "Bob Ng"));
+        receiptsCommit = store.receipts().ingest(TestStores.ALICE, RECEIPTS.getBytes(StandardCharsets.UTF_8), false)
+                .commit().id();
+        store.begin(TestStores.ALICE).retract(RAMP, "the crew's sign-off was withdrawn").commit();
+        store.receipts().acknowledge(TestStores.ALICE, MERGED); // reviewed: the review queue stays empty
+        store.receipts().acknowledge(TestStores.ALICE, SUMMARY);
+        Path peer = tmp.resolve("peer.git");
+        Replication.cloneStore(store.gitDir().toString(), peer, StoreOptions.defaults().withFsync(false),
+                TransferProgress.none());
+        try (Store p = Store.open(peer, home, StoreOptions.defaults().withFsync(false).withoutEmbedder())) {
+            var t7 = p.begin(TestStores.ALICE);
+            t7.assertFact(FactSpec.of(Kind.CLAIM, "a claim written on the peer").id(PULLED));
+            t7.commit();
+        }
+        store.replication().addRemote(new Remote("peer", peer.toString()));
+        store.replication().pull("peer", TransferProgress.none());
+        pulledCommit = store.head();
         token = new Tokens(home.dir()).add(TestStores.ALICE, true, Optional.empty(), Instant.now()).secret();
         hub = HubServer.start(store, HubConfig.loopback(0, home), new PrintStream(log, true, StandardCharsets.UTF_8));
     }

@@ -5,6 +5,7 @@ import static dev.palimpsest.web.WebFixture.PLAN;
 import static dev.palimpsest.web.WebFixture.SECRET;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.palimpsest.model.CommitId;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -122,6 +123,25 @@ class WebViewTest {
     }
 
     @Test
+    void aCommitAPullMovedMainToCarriesAPullBadgeWithTheRemoteAndNoOtherCommitDoes() throws Exception {
+        String html = get("/").body();
+        String pulled = "data-commit=\"" + f.pulledCommit.hex() + "\"";
+        assertThat(html).contains(pulled);
+        String item = html.substring(html.indexOf(pulled), html.indexOf("</li>", html.indexOf("class=\"subject\"",
+                html.indexOf(pulled))));
+        assertThat(item).contains("<span class=\"op op-pull\" title=\"how this commit reached main here (this "
+                + "repository&#39;s reflog)\">pull</span><span class=\"arrival\">from <span class=\"remote\">peer</span>, "
+                + "fast-forward, <time datetime=\"");
+        assertThat(html.split("class=\"op op-pull", -1)).as("one badge: only the commit main moved to").hasSize(2);
+        assertThat(get("/?at=" + f.v2Commit.hex()).body()).doesNotContain("op-pull");
+    }
+
+    @Test
+    void aSupersessionIsShownAsSupersedeInTheTimeline() throws Exception {
+        assertThat(get("/").body()).contains("class=\"op op-supersede\">supersede<");
+    }
+
+    @Test
     void theTimelineAsOfAnOlderCommitStartsThere() throws Exception {
         String html = get("/?at=" + f.v1Commit.hex()).body();
         assertThat(html).contains("As of commit", f.v1Commit.abbreviated()).doesNotContain("/facts/hostile?at=")
@@ -143,6 +163,38 @@ class WebViewTest {
         assertThat(html).containsPattern("href=\"/facts/src\\?at=[0-9a-f]{40}\" class=\"ref-target\">src<")
                 .contains("class=\"ref-status ref-current\">current<");
         assertThat(get("/facts/src").body()).contains("class=\"citer\">note<");
+    }
+
+    @Test
+    void theFactPageListsEachReceiptBundleWithItsMembersLinkedAtTheViewedCommitAndTheDeadOnesMarked() throws Exception {
+        String at = f.store.head().hex();
+        String merge = get("/facts/" + WebFixture.MERGED.value() + "?at=" + at).body();
+        assertThat(merge).contains("<h2>Receipts</h2>", "class=\"receipt-state receipt-alive\">alive<")
+                .contains("<li class=\"bundle bundle-dead\"><span class=\"bundle-state\">dead bundle:</span> "
+                        + "<a href=\"/facts/ramp?at=" + at + "\" class=\"member member-dead\">ramp</a>")
+                .contains("<li class=\"bundle bundle-alive\"><span class=\"bundle-state\">alive bundle:</span> "
+                        + "<a href=\"/facts/lift?at=" + at + "\" class=\"member member-alive\">lift</a>");
+        assertThat(merge.indexOf("class=\"member-dead\">(dead)<")).as("only the retracted member is marked dead")
+                .isEqualTo(merge.lastIndexOf("class=\"member-dead\">(dead)<")).isPositive();
+
+        String summary = get("/facts/" + WebFixture.SUMMARY.value() + "?at=" + at).body();
+        assertThat(summary).contains("<li class=\"sentence sentence-dead\"><q class=\"argument\">"
+                + "The &lt;b&gt;ramp&lt;/b&gt; was signed off.</q>")
+                .contains("<li class=\"sentence sentence-alive\"><q class=\"argument\">The lift was signed off.</q>")
+                .doesNotContain("<b>ramp</b>");
+    }
+
+    @Test
+    void aFactWithoutReceiptsShowsNoReceiptsSection() throws Exception {
+        assertThat(get("/facts/note").body()).doesNotContain("Receipts").doesNotContain("class=\"bundles\"");
+    }
+
+    @Test
+    void theFactPageOfAReceiptBeforeItsMemberWasRetractedShowsEveryBundleAlive() throws Exception {
+        CommitId before = f.receiptsCommit;
+        String merge = get("/facts/" + WebFixture.MERGED.value() + "?at=" + before.hex()).body();
+        assertThat(merge).contains("<h2>Receipts</h2>").doesNotContain("bundle-dead").doesNotContain("(dead)")
+                .contains("<a href=\"/facts/ramp?at=" + before.hex() + "\" class=\"member member-alive\">ramp</a>");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.palimpsest.internal.audit;
 import dev.palimpsest.internal.crypto.CommitSignature;
 import dev.palimpsest.internal.git.GitRepo;
 import dev.palimpsest.internal.git.History;
+import dev.palimpsest.model.Arrival;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.LogEntry;
 import dev.palimpsest.model.PalimpsestInternalException;
@@ -29,7 +30,9 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * page of it costs what it skips and shows), each commit with its signature status (the audit's commit rule: the
  * author's key as trusted at the first parent, for a genesis commit the key it introduces, must
  * verify the signature, and author, committer and the key's e-mail must agree), its operations
- * counted by {@code Palimpsest-Op} verb and the facts its {@code Palimpsest-Fact} trailers name.
+ * counted by {@code Palimpsest-Op} verb, the facts its {@code Palimpsest-Fact} trailers name and, for a
+ * commit a pull or an adopted push moved main to, its arrival (main's reflog, read once a call: see
+ * {@link dev.palimpsest.internal.git.MainReflog}).
  * The parsed keys are cached per {@code keys/} tree and the statuses of the last
  * {@value #CACHED_STATUSES} commits asked about by commit (a commit's status never changes). Thread-safe.
  */
@@ -41,6 +44,7 @@ public final class Timeline {
     static final int CACHED_STATUSES = 20_000;
 
     private final GitRepo repo;
+    private final dev.palimpsest.internal.git.MainReflog reflog;
     private final KeyTables keys = new KeyTables();
     private final Map<ObjectId, SignatureStatus> statuses = java.util.Collections.synchronizedMap(
             new java.util.LinkedHashMap<>(256, 0.75f, true) {
@@ -54,6 +58,7 @@ public final class Timeline {
 
     public Timeline(GitRepo repo) {
         this.repo = Objects.requireNonNull(repo, "repo");
+        this.reflog = new dev.palimpsest.internal.git.MainReflog(repo);
     }
 
     /** The entries from {@code start}, newest first, skipping the first {@code skip}, at most {@code limit} (0: all). */
@@ -66,12 +71,13 @@ public final class Timeline {
             // parents, and a parent is only queued once its child is out, so children still come first)
             walk.sort(RevSort.COMMIT_TIME_DESC);
             walk.markStart(walk.parseCommit(start));
+            Map<ObjectId, Arrival> arrivals = reflog.arrivals();
             int seen = 0;
             for (RevCommit c : walk) {
                 if (seen++ < skip) {
                     continue;
                 }
-                out.add(entry(walk, reading, c));
+                out.add(entry(walk, reading, c, arrivals));
                 if (limit > 0 && out.size() >= limit) {
                     break;
                 }
@@ -86,13 +92,14 @@ public final class Timeline {
     public TimelineEntry entry(ObjectId commit) {
         try (RevWalk walk = new RevWalk(repo.repository()); ObjectReader or = repo.repository().newObjectReader();
                 Reading reading = new Reading(or)) {
-            return entry(walk, reading, walk.parseCommit(commit));
+            return entry(walk, reading, walk.parseCommit(commit), reflog.arrivals());
         } catch (IOException e) {
             throw new PalimpsestInternalException("cannot read the commit " + commit.name(), e);
         }
     }
 
-    private TimelineEntry entry(RevWalk walk, Reading reading, RevCommit c) throws IOException {
+    private TimelineEntry entry(RevWalk walk, Reading reading, RevCommit c, Map<ObjectId, Arrival> arrivals)
+            throws IOException {
         LogEntry log = History.entry(c);
         SortedMap<String, Integer> ops = new TreeMap<>();
         Set<FactId> facts = new LinkedHashSet<>();
@@ -113,7 +120,7 @@ public final class Timeline {
             status = signature(reading, c.getRawBuffer(), root);
             statuses.put(c.copy(), status);
         }
-        return new TimelineEntry(log, status, ops, List.copyOf(facts));
+        return new TimelineEntry(log, status, ops, List.copyOf(facts), java.util.Optional.ofNullable(arrivals.get(c)));
     }
 
     private SignatureStatus signature(Reading reading, byte[] rawCommit, ObjectId trustedRoot) throws IOException {

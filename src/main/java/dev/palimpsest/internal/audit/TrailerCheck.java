@@ -111,6 +111,7 @@ final class TrailerCheck implements AuditCheck {
                 case "key-revoke":
                     return op.key().equals(KEY) && ActorName.of(op.subject()) != null;
                 case "assert":
+                case "supersede":
                 case "revise":
                 case "retract":
                 case "forget":
@@ -144,6 +145,7 @@ final class TrailerCheck implements AuditCheck {
                 keyFiles(c, op, claimed, Change.Kind.DELETED);
                 break;
             case "assert":
+            case "supersede": // an assert whose fact supersedes another; written as assert before the verb existed
                 factFile(c, op, claimed, Change.Kind.ADDED);
                 Change r = c.change(StorePaths.retractionPath(FactId.of(op.subject())));
                 if (r != null) {

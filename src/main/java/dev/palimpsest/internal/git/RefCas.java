@@ -36,8 +36,17 @@ public final class RefCas {
         this.lock = repo.gitDir().resolve(GitRepo.MAIN + ".lock");
     }
 
-    /** Moves main from {@code expected} (null: absent) to {@code next}. */
+    /** Moves main from {@code expected} (null: absent) to {@code next}, recording nothing in main's reflog. */
     public Result update(ObjectId expected, ObjectId next, boolean fsync) throws IOException {
+        return update(expected, next, fsync, null);
+    }
+
+    /**
+     * Moves main from {@code expected} (null: absent) to {@code next}; with a {@code reflogLine}
+     * (see {@link MainReflog}), appends it to main's reflog under the ref lock before the lock is
+     * renamed over the ref, as git does.
+     */
+    public Result update(ObjectId expected, ObjectId next, boolean fsync, String reflogLine) throws IOException {
         Path staged;
         while (true) {
             staged = pool.take();
@@ -65,6 +74,9 @@ public final class RefCas {
             ObjectId current = repo.head();
             if (expected == null ? current != null : !expected.equals(current)) {
                 return Result.MOVED;
+            }
+            if (reflogLine != null) {
+                MainReflog.append(repo.gitDir(), reflogLine, fsync);
             }
             Files.move(lock, ref, StandardCopyOption.ATOMIC_MOVE);
             renamed = true;

@@ -5,6 +5,7 @@ import dev.palimpsest.model.ActorName;
 import dev.palimpsest.model.FactId;
 import dev.palimpsest.model.Grounding;
 import dev.palimpsest.model.Kind;
+import dev.palimpsest.model.RefRole;
 import dev.palimpsest.model.RefSpec;
 import java.util.List;
 import java.util.Objects;
@@ -80,9 +81,13 @@ public sealed interface Operation {
             grounding = grounding == null ? Grounding.NONE : grounding;
         }
 
+        /**
+         * {@code supersede} when a ref of the spec has the role {@code supersedes} (the new fact
+         * supersedes its target by addition), else {@code assert}; both add the fact's file.
+         */
         @Override
         public String verb() {
-            return "assert";
+            return refs.stream().anyMatch(r -> RefRole.SUPERSEDES.equals(r.role())) ? "supersede" : "assert";
         }
     }
 

@@ -178,7 +178,7 @@ final class ReferenceGate {
         putFact(StorePaths.factPath(full.kind(), id), full); // a receipt-bearing fact is rewritten, pinned, by finish()
         files.put(StorePaths.retractionPath(id), null);
         written.add(id);
-        message.add("assert", CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : full.body());
+        message.add(a.verb(), CommitMessage.FACT, id.value(), toSeal.contains(id) ? null : full.body());
         message.run(full.run());
     }
 

@@ -14,6 +14,7 @@ import dev.palimpsest.internal.merge.ConvergentMerge;
 import dev.palimpsest.internal.index.PredicateIndex;
 import dev.palimpsest.internal.git.PackCompactor;
 import dev.palimpsest.internal.git.PackObjectWriter;
+import dev.palimpsest.internal.git.MainReflog;
 import dev.palimpsest.internal.git.RefCas;
 import dev.palimpsest.internal.git.Snapshot;
 import dev.palimpsest.internal.git.TreeEditor;
@@ -202,12 +203,23 @@ public final class Writer {
     public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
             dev.palimpsest.internal.index.KnownChanges known, KnownAncestry hint)
             throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
+        return integrate(actor, signer, incoming, known, hint, null);
+    }
+
+    /**
+     * As {@link #integrate(ActorName, CommitSigner, ObjectId, dev.palimpsest.internal.index.KnownChanges,
+     * KnownAncestry)}; with an {@code arrival} ({@link MainReflog#pull} or {@link MainReflog#mergeRequest};
+     * null: none), the move of main is recorded in main's reflog with its mode.
+     */
+    public Integration integrate(ActorName actor, CommitSigner signer, ObjectId incoming,
+            dev.palimpsest.internal.index.KnownChanges known, KnownAncestry hint, String arrival)
+            throws RejectedException, ConflictException, ConvergentMerge.UnrelatedException {
         try (WriterLock.Held held = lock.acquire()) {
             reclaimOnce();
             for (int attempt = 0; attempt <= options.maxRetries(); attempt++) {
                 ObjectId tip = current();
                 Boolean ancestor = hint != null && hint.commit().equals(tip) ? hint.ancestor() : null;
-                Integration done = integrateOnce(actor, signer, incoming, tip, ancestor, held);
+                Integration done = integrateOnce(actor, signer, incoming, tip, ancestor, held, arrival);
                 if (done != null) {
                     if (done.kind() != Integration.Kind.UP_TO_DATE) {
                         index.catchUp(done.head(), known);
@@ -239,14 +251,16 @@ public final class Writer {
 
     /** {@code ancestor}: whether tip is known to be an ancestor of incoming (null: not known, walk). */
     private Integration integrateOnce(ActorName actor, CommitSigner signer, ObjectId incoming, ObjectId tip,
-            Boolean ancestor, WriterLock.Held held) throws RejectedException, ConvergentMerge.UnrelatedException {
+            Boolean ancestor, WriterLock.Held held, String arrival)
+            throws RejectedException, ConvergentMerge.UnrelatedException {
         try {
             if (tip == null || (ancestor != null ? ancestor : History.isAncestorOrSelf(repo, tip, incoming))) {
                 if (incoming.equals(tip)) {
                     return new Integration(Integration.Kind.UP_TO_DATE, tip, List.of());
                 }
                 forgetArriving(tip, incoming);
-                return moveRef(tip, incoming, held) ? new Integration(Integration.Kind.FAST_FORWARD, incoming.copy(),
+                return moveRef(tip, incoming, held, reflogLine(arrival, tip, incoming, false))
+                        ? new Integration(Integration.Kind.FAST_FORWARD, incoming.copy(),
                         List.of()) : null;
             }
             if (History.isAncestorOrSelf(repo, incoming, tip)) {
@@ -261,7 +275,8 @@ public final class Writer {
                 ConvergentMerge.Result merged = ConvergentMerge.merge(reader, tip, incoming);
                 ObjectId commit = merges.write(parent, incoming, merged, actor, signer);
                 forgetArriving(tip, commit);
-                return moveRef(tip, commit, held) ? new Integration(Integration.Kind.MERGED, commit, merged.lost(), merged.settled())
+                return moveRef(tip, commit, held, reflogLine(arrival, tip, commit, true))
+                        ? new Integration(Integration.Kind.MERGED, commit, merged.lost(), merged.settled())
                         : null;
             }
         } catch (IOException e) {
@@ -392,10 +407,21 @@ public final class Writer {
      * period plus a margin; returns false when main moved, so the caller re-plans on the new tip.
      */
     private boolean moveRef(ObjectId expected, ObjectId commit, WriterLock.Held held) throws IOException {
+        return moveRef(expected, commit, held, null);
+    }
+
+    /** The reflog line of main's move by {@code arrival}; null without one. */
+    private String reflogLine(String arrival, ObjectId tip, ObjectId next, boolean merge) {
+        return arrival == null ? null : MainReflog.line(tip, next, options.clock().instant(), arrival, merge);
+    }
+
+    /** As {@link #moveRef(ObjectId, ObjectId, WriterLock.Held)}, appending {@code reflogLine} (null: none) to main's reflog. */
+    private boolean moveRef(ObjectId expected, ObjectId commit, WriterLock.Held held, String reflogLine)
+            throws IOException {
         RefCas cas = new RefCas(repo, repo.pool());
         long deadline = System.currentTimeMillis() + STALE_REF_LOCK_MILLIS + 3_000;
         while (true) {
-            switch (cas.update(expected, commit, options.fsync())) {
+            switch (cas.update(expected, commit, options.fsync(), reflogLine)) {
                 case UPDATED:
                     if (++commitsSinceCompaction >= PackCompactor.MERGE) {
                         commitsSinceCompaction = 0;

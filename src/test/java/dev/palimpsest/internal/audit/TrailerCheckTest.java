@@ -48,6 +48,31 @@ class TrailerCheckTest {
     }
 
     @Test
+    void aSupersedeAccountsForTheFactFileItAddsAsAnAssertDoes() {
+        assertThat(check(false, List.of(added(SX_FILES.get(1))), "Palimpsest-Op: supersede", "Palimpsest-Fact: sx"))
+                .isEmpty();
+        assertThat(check(false, List.of(added(SX_FILES.get(1)), removed(StorePaths.retractionPath(SX))),
+                "Palimpsest-Op: supersede", "Palimpsest-Fact: sx")).as("a re-added id drops its retraction record")
+                .isEmpty();
+    }
+
+    @Test
+    void aSupersedeNamingAFactTheCommitDoesNotAddIsAMismatch() {
+        assertThat(check(false, List.of(added("facts/other.yaml")), "Palimpsest-Op: supersede", "Palimpsest-Fact: sx"))
+                .containsExactly(
+                        v(SX_FILES.get(0), Rule.TRAILER_MISMATCH,
+                                "operation 'supersede sx' says the fact's file was added, but the commit does not change it"),
+                        v("facts/other.yaml", Rule.UNEXPLAINED_CHANGE,
+                                "the file was added but no Palimpsest-Op trailer accounts for it"));
+        assertThat(check(false, List.of(modified(SX_FILES.get(1))), "Palimpsest-Op: supersede", "Palimpsest-Fact: sx"))
+                .contains(v(SX_FILES.get(1), Rule.TRAILER_MISMATCH,
+                        "operation 'supersede sx' says the fact's file was added, but it was modified"));
+        assertThat(check(false, List.of(), "Palimpsest-Op: supersede", "Palimpsest-Key: bob")).containsExactly(
+                v(null, Rule.BAD_TRAILERS,
+                        "operation 'supersede bob' has subject trailer Palimpsest-Key, which is not a valid subject for it"));
+    }
+
+    @Test
     void aFactFileTheCommitDoesNotChangeIsNamedByItsFirstFolder() {
         assertThat(check(false, List.of(), "Palimpsest-Op: revise", "Palimpsest-Fact: sx"))
                 .containsExactly(v(SX_FILES.get(0), Rule.TRAILER_MISMATCH,
