@@ -104,7 +104,7 @@ class StaleRefItemsTest {
                 }
             } else {
                 if (!touched.isEmpty()) {
-                    tx.commit();
+                    tryCommit(tx);
                 }
                 List<ReviewItem> items = s.receipts().review(s.head());
                 if (!items.isEmpty()) {
@@ -115,6 +115,10 @@ class StaleRefItemsTest {
                 }
             }
         }
+        tryCommit(tx);
+    }
+
+    private static void tryCommit(dev.palimpsest.api.Transaction tx) throws Exception {
         try {
             tx.commit();
         } catch (dev.palimpsest.model.RejectedException refused) {
