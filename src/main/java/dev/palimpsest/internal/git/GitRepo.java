@@ -33,6 +33,8 @@ public final class GitRepo implements AutoCloseable {
     private FilePool pool;
     private BackgroundRepack repack;
     private ChangedPaths changedPaths;
+    /** Merged packs whose retirement waits for the background merge to end; guarded by the writer lock. */
+    private final java.util.List<org.eclipse.jgit.internal.storage.file.Pack> unretired = new java.util.ArrayList<>();
     /** False when opened through a hook's quarantine: nothing derived is written then. */
     private final boolean writable;
     /** How long {@link #close} waits for a background merge to give up or finish retiring packs. */
@@ -176,6 +178,14 @@ public final class GitRepo implements AutoCloseable {
     /** The cache of inflated trees shared by this repository's readers and writer. */
     public TreeCache trees() {
         return trees;
+    }
+
+    /**
+     * The small packs an inline compaction merged and has not retired yet, because a background merge
+     * was running (see {@link PackCompactor#compact}); only used under the writer lock.
+     */
+    public java.util.List<org.eclipse.jgit.internal.storage.file.Pack> unretired() {
+        return unretired;
     }
 
     /** The changed-path filters of this repository's commit-graph file. */

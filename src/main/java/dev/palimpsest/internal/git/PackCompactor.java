@@ -24,7 +24,7 @@ import org.eclipse.jgit.lib.ObjectReader;
  * merge needs; {@link BackgroundRepack} folds them into one deltified pack. Entries are
  * copied verbatim. The merged pack is in place before the old ones are retired, so a crash leaves
  * at worst duplicates. Packs with a {@code .keep} file are left alone. Not thread-safe; runs under
- * the writer lock.
+ * the writer lock (which also guards {@link GitRepo#unretired()}).
  */
 public final class PackCompactor {
     public static final int MERGE = 8;
@@ -33,14 +33,24 @@ public final class PackCompactor {
 
     private PackCompactor() {}
 
-    /** Merges small packs while there are too many; returns how many packs were retired. */
+    /**
+     * Merges small packs while there are too many; returns how many packs were retired. A merged
+     * group is retired only while no background merge (of any process) holds the repack lock: such a
+     * merge reads every pack it listed when it started (JGit's pack writer asks each for the objects
+     * it holds), and would find a deleted one corrupt. Otherwise the group waits in {@link
+     * GitRepo#unretired()}, left out of the tiers, and is retired by a later compaction.
+     */
     public static int compact(GitRepo repo, FilePool pool, boolean fsync) throws IOException {
-        int retired = 0;
+        int retired = retireWaiting(repo);
         while (true) {
             List<Pack> packs = new ArrayList<>();
+            java.util.Set<Path> waiting = new java.util.HashSet<>();
+            for (Pack p : repo.unretired()) {
+                waiting.add(p.getPackFile().toPath());
+            }
             for (Pack p : ((FileRepository) repo.repository()).getObjectDatabase().getPacks()) {
                 Path file = p.getPackFile().toPath();
-                if (Files.exists(file) && !Files.exists(sibling(file, ".keep"))) {
+                if (Files.exists(file) && !Files.exists(sibling(file, ".keep")) && !waiting.contains(file)) {
                     packs.add(p);
                 }
             }
@@ -66,9 +76,40 @@ public final class PackCompactor {
                 }
                 kept = w.flushPack();
             }
-            retire(group, pool, kept);
-            retired += group.size();
+            List<Pack> merged = new ArrayList<>();
+            for (Pack p : group) {
+                if (!p.getPackFile().toPath().equals(kept)) {
+                    merged.add(p);
+                }
+            }
+            repo.unretired().addAll(merged);
+            retired += retireWaiting(repo);
         }
+    }
+
+    /** Retires the merged packs waiting in {@code repo} unless a background merge runs; returns how many. */
+    private static int retireWaiting(GitRepo repo) throws IOException {
+        List<Pack> waiting = repo.unretired();
+        if (waiting.isEmpty()) {
+            return 0;
+        }
+        IOException[] failed = new IOException[1];
+        boolean idle = repo.repack().whileIdle(() -> {
+            try {
+                retire(waiting, null, null);
+            } catch (IOException e) {
+                failed[0] = e;
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+        if (!idle) {
+            return 0;
+        }
+        int n = waiting.size();
+        waiting.clear();
+        return n;
     }
 
     /** Copies a pack's whole-object entries verbatim; delta entries are inflated and re-deflated. */
@@ -129,7 +170,7 @@ public final class PackCompactor {
     static void retire(List<Pack> group, FilePool pool, Path kept) throws IOException {
         java.util.Set<Pack> closing = new java.util.HashSet<>();
         for (Pack p : group) {
-            if (!p.getPackFile().toPath().equals(kept)) {
+            if (kept == null || !p.getPackFile().toPath().equals(kept)) {
                 closing.add(p);
             }
         }
