@@ -44,27 +44,7 @@ public final class BackgroundRepack {
     /** The merging thread, while one runs. */
     private volatile Thread thread;
     /** Tells JGit's pack writer to stop once the repository is closing. */
-    private final ProgressMonitor cancel = new ProgressMonitor() {
-        @Override
-        public void start(int totalTasks) {}
-
-        @Override
-        public void beginTask(String title, int totalWork) {}
-
-        @Override
-        public void update(int completed) {}
-
-        @Override
-        public void endTask() {}
-
-        @Override
-        public boolean isCancelled() {
-            return closing;
-        }
-
-        @Override
-        public void showDuration(boolean enabled) {}
-    };
+    private final ProgressMonitor cancel = new Cancel(() -> closing);
 
     public BackgroundRepack(GitRepo repo) {
         this.repo = repo;

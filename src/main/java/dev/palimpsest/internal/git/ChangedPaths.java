@@ -63,6 +63,8 @@ public final class ChangedPaths {
     private volatile boolean closing;
     private volatile Thread thread;
     private volatile Loaded loaded = Loaded.NONE;
+    /** Tells JGit's writer to stop once the repository is closing. */
+    private final ProgressMonitor cancel = new Cancel(() -> closing);
 
     private record Stamp(long size, long modified, Object key) {}
 
@@ -313,27 +315,4 @@ public final class ChangedPaths {
             }
         };
     }
-
-    /** Tells JGit's writer to stop once the repository is closing. */
-    private final ProgressMonitor cancel = new ProgressMonitor() {
-        @Override
-        public void start(int totalTasks) {}
-
-        @Override
-        public void beginTask(String title, int totalWork) {}
-
-        @Override
-        public void update(int completed) {}
-
-        @Override
-        public void endTask() {}
-
-        @Override
-        public boolean isCancelled() {
-            return closing;
-        }
-
-        @Override
-        public void showDuration(boolean enabled) {}
-    };
 }
