@@ -36,4 +36,17 @@ public record AuditReport(int commits, int signatures, int files, int refs, List
         }
         return m;
     }
+
+    /**
+     * The report of this audit followed by {@code later}'s, of the commits after it (as
+     * {@code Auditor.auditRange} from this audit's tip gives): counts summed, this report's
+     * violations then {@code later}'s.
+     */
+    public AuditReport followedBy(AuditReport later) {
+        java.util.Objects.requireNonNull(later, "later");
+        List<AuditViolation> all = new java.util.ArrayList<>(violations);
+        all.addAll(later.violations());
+        return new AuditReport(commits + later.commits(), signatures + later.signatures(), files + later.files(),
+                refs + later.refs(), all);
+    }
 }

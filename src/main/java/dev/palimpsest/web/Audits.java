@@ -4,13 +4,10 @@ import dev.palimpsest.api.Auditor;
 import dev.palimpsest.api.Store;
 import dev.palimpsest.model.AuditProgress;
 import dev.palimpsest.model.AuditReport;
-import dev.palimpsest.model.AuditViolation;
 import dev.palimpsest.model.CommitId;
 import dev.palimpsest.model.NotFoundException;
 import dev.palimpsest.model.PalimpsestException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,11 +85,7 @@ final class Audits implements AutoCloseable {
                     : auditor.auditUpTo(started.head(), progress);
             int audited = report.commits();
             if (before.isPresent()) {
-                AuditReport b = before.get();
-                List<AuditViolation> all = new ArrayList<>(b.violations());
-                all.addAll(report.violations());
-                report = new AuditReport(b.commits() + report.commits(), b.signatures() + report.signatures(),
-                        b.files() + report.files(), b.refs() + report.refs(), all);
+                report = before.get().followedBy(report);
             }
             state.set(new State(started.head(), started.started(), audited, audited, Optional.of(report),
                     Optional.empty(), started.since()));
