@@ -131,14 +131,7 @@ class ChangedPathsTest {
 
     @Test
     void aWalkThatMeetsManyCommitsTheFileLacksRewritesItInTheBackground() throws Exception {
-        Path a = rs.cloneHub("a");
-        try (Store s = rs.open(a)) {
-            for (int i = 0; i < ChangedPaths.STALE_AFTER + 2; i++) {
-                var tx = s.begin(BOB);
-                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
-                tx.commit();
-            }
-        }
+        Path a = cloneWithClaims(ChangedPaths.STALE_AFTER + 2, false);
         Path file = a.resolve("objects/info/commit-graph");
         try (GitRepo repo = GitRepo.open(a, false)) {
             History.WalkStats st = History.changes(repo, repo.head(), StorePaths.candidatePaths(FactId.of("c0")), c -> { });
@@ -162,14 +155,7 @@ class ChangedPathsTest {
 
     @Test
     void aRepositoryClosedRightAfterTheWalkThatStartedARewriteLeavesTheFileBehind() throws Exception {
-        Path a = rs.cloneHub("a");
-        try (Store s = rs.open(a)) {
-            for (int i = 0; i < ChangedPaths.STALE_AFTER + 2; i++) {
-                var tx = s.begin(BOB);
-                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
-                tx.commit();
-            }
-        }
+        Path a = cloneWithClaims(ChangedPaths.STALE_AFTER + 2, false);
         try (Store s = rs.open(a)) {
             s.history(FactId.of("c0")); // what a one-shot `palimpsest history` does before it exits
         }
@@ -180,17 +166,7 @@ class ChangedPathsTest {
 
     @Test
     void concurrentHistoryProcessesWriteOneValidFileAndAnswerAlike() throws Exception {
-        Path a = rs.cloneHub("a");
-        try (Store s = rs.open(a)) {
-            for (int i = 0; i < ChangedPaths.STALE_AFTER + 6; i++) {
-                var tx = s.begin(BOB);
-                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
-                if (i % 5 == 4) {
-                    tx.revise(FactId.of("c" + (i - 2)), "claim " + (i - 2) + ", revised", List.of());
-                }
-                tx.commit();
-            }
-        }
+        Path a = cloneWithClaims(ChangedPaths.STALE_AFTER + 6, true);
         String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> running = new ArrayList<>();
         for (int p = 0; p < 4; p++) {
@@ -250,6 +226,25 @@ class ChangedPathsTest {
             writer.join();
         }
         assertThat(rewrites.get()).as("the file was rewritten meanwhile").isGreaterThan(1);
+    }
+
+    /**
+     * A clone of the hub with {@code commits} one-claim commits by bob ({@code c0}, {@code c1}, ...),
+     * every fifth also revising the claim two before it when {@code revise}.
+     */
+    private Path cloneWithClaims(int commits, boolean revise) throws Exception {
+        Path a = rs.cloneHub("a");
+        try (Store s = rs.open(a)) {
+            for (int i = 0; i < commits; i++) {
+                var tx = s.begin(BOB);
+                tx.assertFact(FactSpec.of(Kind.CLAIM, "claim " + i).id(FactId.of("c" + i)));
+                if (revise && i % 5 == 4) {
+                    tx.revise(FactId.of("c" + (i - 2)), "claim " + (i - 2) + ", revised", List.of());
+                }
+                tx.commit();
+            }
+        }
+        return a;
     }
 
     private void writeRandomly(Path store, ActorName who, Random random, int commits) throws Exception {
