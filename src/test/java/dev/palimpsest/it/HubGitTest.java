@@ -193,9 +193,15 @@ class HubGitTest {
         for (String id : List.of("concurrent-a", "concurrent-b", "hub-concurrent")) {
             assertThat(store.find(FactId.of(id))).as(id).isPresent();
         }
+        String merges = GitCli.git(origin, "rev-list", "--merges", "--parents", "main").ok().stdout();
+        String reflog = GitCli.git(origin, "reflog", "show", "--no-abbrev", "--format=%H %gs", "main").ok().stdout();
         for (Path replica : List.of(a, b)) {
             String pushed = GitCli.git(replica, "rev-parse", "main").ok().stdout().strip();
             assertThat(GitCli.git(origin, "merge-base", "--is-ancestor", pushed, "main").exitCode()).isZero();
+            String merge = merges.lines().filter(l -> l.endsWith(" " + pushed)).map(l -> l.split(" ")[0]).findFirst()
+                    .orElseThrow(() -> new AssertionError("no merge of " + pushed + " in\n" + merges));
+            assertThat(reflog).as("each adoption recorded once in the hub's reflog, whole lines").containsOnlyOnce(merge)
+                    .containsPattern("(?m)^" + merge + " palimpsest merge request from [a-z]+: merge$");
         }
         try (Auditor au = Auditor.open(origin)) {
             assertThat(au.audit(AuditProgress.none()).violations()).isEmpty();

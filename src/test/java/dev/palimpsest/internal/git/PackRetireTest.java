@@ -10,17 +10,16 @@ import dev.palimpsest.model.FactSpec;
 import dev.palimpsest.model.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Inline pack compaction never deletes a pack while a background merge holds the repack lock (the
- * merge reads every pack it listed): the merged small packs wait, left out of the tiers, and are
- * retired by the first compaction after the lock is free; every fact stays readable and git finds
- * the repository sound throughout.
+ * Inline pack compaction never deletes a pack while a background merge of another process holds the
+ * repack lock (the merge reads every pack it listed): the merged small packs wait, left out of the
+ * tiers, and are retired by the first compaction after the lock is free; every fact stays readable
+ * and git finds the repository sound throughout.
  */
 class PackRetireTest {
     @TempDir
@@ -30,24 +29,13 @@ class PackRetireTest {
     void mergedPacksWaitForTheBackgroundMergeAndAreRetiredOnceItEnds() throws Exception {
         try (Store store = TestStores.initLexical(tmp)) {
             Path gitDir = store.gitDir();
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Thread merge = new Thread(() -> {
-                try (GitRepo other = GitRepo.open(gitDir, false)) {
-                    other.repack().whileIdle(() -> {
-                        held.countDown();
-                        try {
-                            release.await(60, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            });
-            merge.start();
-            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+            // a background merge of another process: it holds the repack lock until its stdin closes
+            Process merge = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Holder.class.getName(), gitDir.toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            java.io.BufferedReader out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(merge.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("held");
             int commits = 3 * PackCompactor.MERGE;
             for (int i = 0; i < commits; i++) {
                 write(store, i);
@@ -56,8 +44,9 @@ class PackRetireTest {
             assertThat(whileMerging).as("no pack deleted while the merge runs").isGreaterThanOrEqualTo(commits);
             assertThat(git(gitDir, "fsck", "--strict")).isZero();
 
-            release.countDown();
-            merge.join();
+            merge.getOutputStream().close();
+            assertThat(merge.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(merge.exitValue()).isZero();
             for (int i = commits; i < commits + PackCompactor.MERGE; i++) {
                 write(store, i); // the writer compacts every MERGE commits
             }
@@ -67,6 +56,24 @@ class PackRetireTest {
                 assertThat(store.read(FactId.of("f" + i), store.head())).isInstanceOf(FactRead.Found.class);
             }
             assertThat(git(gitDir, "fsck", "--strict")).isZero();
+        }
+    }
+
+    /** Holds the repack lock of the repository at {@code args[0]}, says {@code held}, and lets go when stdin closes. */
+    public static final class Holder {
+        public static void main(String[] args) throws Exception {
+            try (GitRepo repo = GitRepo.open(Path.of(args[0]), false)) {
+                boolean ran = repo.repack().whileIdle(() -> {
+                    System.out.println("held");
+                    System.out.flush();
+                    try {
+                        System.in.readAllBytes();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                System.exit(ran ? 0 : 1);
+            }
         }
     }
 
