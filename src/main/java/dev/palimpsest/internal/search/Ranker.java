@@ -25,8 +25,6 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.IntPoint;
-import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -43,7 +41,6 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
-import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -105,7 +102,11 @@ public final class Ranker {
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
+    /** The documents live at the commits asked about lately. */
+    private final LiveSets live = new LiveSets();
     private final Map<IndexReader.CacheKey, Spelling.Keys> keysBySegment = new java.util.WeakHashMap<>();
+    /** The fact ids of each segment's documents read so far, by the segment's core; guarded by itself. */
+    private final Map<IndexReader.CacheKey, String[]> idsBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
         this.index = index;
@@ -190,7 +191,7 @@ public final class Ranker {
                 asked.cancel(false);
             }
         } else {
-            band = textBand(s, q, lexical, filters, found, docs, stored, shown, asked);
+            band = textBand(s, q, seq, lexical, filters, found, docs, stored, shown, asked);
         }
         if (!q.entities().isEmpty()) {
             entityBand(s, q, lexical, band, filters, found, docs, stored, shown);
@@ -329,7 +330,7 @@ public final class Ranker {
     private Cand offer(Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
             java.util.function.Predicate<String> shown, int doc,
             double score, Channel channel, int hops, String via, String link) throws IOException {
-        String id = value(stored, FactDocs.ID, doc);
+        String id = id(stored, doc);
         if (id == null || id.equals(via)) {
             return null;
         }
@@ -412,7 +413,7 @@ public final class Ranker {
     private List<ScoreDoc> live(TopDocs top, Leaves stored, java.util.function.Predicate<String> shown) throws IOException {
         List<ScoreDoc> kept = new ArrayList<>();
         for (ScoreDoc sd : top.scoreDocs) {
-            String id = value(stored, FactDocs.ID, sd.doc);
+            String id = id(stored, sd.doc);
             if (id != null && shown.test(id)) {
                 kept.add(sd);
             }
@@ -426,7 +427,7 @@ public final class Ranker {
      * with one, the lexical and semantic rankings are fused by reciprocal rank ({@link #RRF_K}), over
      * the best fused score. A hit scores {@code 0.9 * relevance}, on the channel that ranked it higher.
      */
-    private TextBand textBand(IndexSearcher s, SearchQuery q, Query words, List<Query> filters,
+    private TextBand textBand(IndexSearcher s, SearchQuery q, int seq, Query words, List<Query> filters,
             Map<String, Cand> found, Map<Integer, Document> docs, Leaves stored,
             java.util.function.Predicate<String> shown, java.util.concurrent.Future<float[]> asked)
             throws IOException {
@@ -443,7 +444,7 @@ public final class Ranker {
             }
             n = Math.min(MAX_POOL, n * 4);
         }
-        List<ScoreDoc> semantic = semantic(s, asked, filters, n, stored, shown);
+        List<ScoreDoc> semantic = semantic(s, asked, seq, filters, n, stored, shown);
         Map<Integer, Double> relevance = new HashMap<>();
         Map<Integer, Channel> channel = new HashMap<>();
         double lexBest = lexical.isEmpty() ? 0 : lexical.get(0).score;
@@ -511,8 +512,9 @@ public final class Ranker {
      * {@code (1 + dot) / 2}: exactly (every candidate scored) when at most {@link #EXACT_MAX} match,
      * so the answer does not depend on how the index was built; else by Lucene's filtered HNSW search.
      */
-    private static TopDocs nearest(IndexSearcher s, float[] v, Query filter, int n, Leaves stored) throws IOException {
-        if (s.count(filter) > EXACT_MAX) {
+    private TopDocs nearest(IndexSearcher s, float[] v, Query filter, int candidates, int n, Leaves stored)
+            throws IOException {
+        if (candidates > EXACT_MAX) {
             return s.search(new org.apache.lucene.search.KnnFloatVectorQuery(FactDocs.VEC, v, n, filter), n);
         }
         org.apache.lucene.search.Weight w = s.createWeight(s.rewrite(filter),
@@ -554,7 +556,7 @@ public final class Ranker {
             }
             Map<Integer, String> ids = new HashMap<>();
             for (ScoreDoc sd : tied) {
-                ids.put(sd.doc, String.valueOf(value(stored, FactDocs.ID, sd.doc)));
+                ids.put(sd.doc, String.valueOf(id(stored, sd.doc)));
             }
             tied.sort(Comparator.comparing(sd -> ids.get(sd.doc)));
             out.addAll(tied.subList(0, n - out.size()));
@@ -571,15 +573,25 @@ public final class Ranker {
      * the commit and the query's filters), at least {@link #MIN_SIMILARITY} similar, best first;
      * empty without a semantic channel.
      */
-    private List<ScoreDoc> semantic(IndexSearcher s, java.util.concurrent.Future<float[]> asked, List<Query> filters,
+    private List<ScoreDoc> semantic(IndexSearcher s, java.util.concurrent.Future<float[]> asked, int seq,
+            List<Query> filters,
             int n, Leaves stored, java.util.function.Predicate<String> shown) throws IOException {
         if (asked == null) {
             return List.of();
         }
         float[] v = vectorOf(asked);
-        BooleanQuery.Builder f = new BooleanQuery.Builder();
-        filters.forEach(x -> f.add(x, Occur.FILTER));
-        TopDocs top = nearest(s, v, f.build(), n, stored);
+        Query filter;
+        int candidates;
+        if (filters.size() == 1) { // live at the commit: the kept set, counted without a pass over the documents
+            filter = filters.get(0);
+            candidates = live.count(s, seq);
+        } else {
+            BooleanQuery.Builder f = new BooleanQuery.Builder();
+            filters.forEach(x -> f.add(x, Occur.FILTER));
+            filter = f.build();
+            candidates = s.count(filter);
+        }
+        TopDocs top = nearest(s, v, filter, candidates, n, stored);
         List<ScoreDoc> out = new ArrayList<>();
         for (ScoreDoc sd : live(top, stored, shown)) {
             double cos = 2.0 * sd.score - 1.0; // Lucene scores a dot product d as (1 + d) / 2
@@ -742,14 +754,31 @@ public final class Ranker {
     }
 
     /** The sorted doc value of {@code field} for global document {@code doc}, or null. */
-    private static String value(Leaves leaves, String field, int doc) throws IOException {
+    /**
+     * The fact id of document {@code doc}: from the segment's ids read before (a document's id never
+     * changes while its segment lives), else from its doc values, then kept.
+     */
+    private String id(Leaves leaves, int doc) throws IOException {
         int i = ReaderUtil.subIndex(doc, leaves.list);
         LeafReaderContext leaf = leaves.list.get(i);
         int d = doc - leaf.docBase;
-        String slot = field + '\0' + i;
+        String[] kept = leaves.ids[i];
+        if (kept == null) {
+            IndexReader.CacheHelper core = leaf.reader().getCoreCacheHelper();
+            if (core != null) {
+                synchronized (idsBySegment) {
+                    kept = idsBySegment.computeIfAbsent(core.getKey(), k -> new String[leaf.reader().maxDoc()]);
+                }
+                leaves.ids[i] = kept;
+            }
+        }
+        if (kept != null && d < kept.length && kept[d] != null) {
+            return kept[d];
+        }
+        String slot = FactDocs.ID + '\0' + i;
         SortedDocValues dv = leaves.values.get(slot);
         if (dv == null || dv.docID() > d) {
-            dv = leaf.reader().getSortedDocValues(field);
+            dv = leaf.reader().getSortedDocValues(FactDocs.ID);
             if (dv == null) {
                 return null;
             }
@@ -758,13 +787,18 @@ public final class Ranker {
         if (!dv.advanceExact(d)) {
             return null;
         }
-        return dv.lookupOrd(dv.ordValue()).utf8ToString();
+        String id = dv.lookupOrd(dv.ordValue()).utf8ToString();
+        if (kept != null && d < kept.length) {
+            kept[d] = id; // a race writes the same string: ids are immutable
+        }
+        return id;
     }
 
     /** A searcher's stored fields and leaves, and the doc-values iterators opened on them (forward only). */
-    private record Leaves(StoredFields fields, List<LeafReaderContext> list, Map<String, SortedDocValues> values) {
+    private record Leaves(StoredFields fields, List<LeafReaderContext> list, Map<String, SortedDocValues> values,
+            String[][] ids) {
         Leaves(StoredFields fields, List<LeafReaderContext> list) {
-            this(fields, list, new HashMap<>());
+            this(fields, list, new HashMap<>(), new String[list.size()][]);
         }
     }
 
@@ -812,11 +846,9 @@ public final class Ranker {
     }
 
     /** Live at {@code seq} (from <= seq < to) and the query's filters. */
-    private static List<Query> filters(SearchQuery q, int seq) {
+    private List<Query> filters(SearchQuery q, int seq) {
         List<Query> f = new ArrayList<>();
-        f.add(new IndexOrDocValuesQuery(IntPoint.newRangeQuery(FactDocs.FROM, Integer.MIN_VALUE, seq),
-                NumericDocValuesField.newSlowRangeQuery(FactDocs.FROM, Long.MIN_VALUE, seq)));
-        f.add(NumericDocValuesField.newSlowRangeQuery(FactDocs.TO, seq + 1L, Long.MAX_VALUE));
+        f.add(live.at(seq));
         if (q.kind() != null) {
             f.add(new TermQuery(new Term(FactDocs.KIND, q.kind().value())));
         }
