@@ -18,14 +18,18 @@ import java.util.Map;
 /**
  * The bundled sentence model, all-MiniLM-L6-v2 quantized to 8 bits (384 dimensions, at most 256
  * word pieces a text; longer texts are cut), run in-process on the CPU by ONNX Runtime with the
- * model's own Hugging Face tokenizer, both read from the class path. The model loads on the first
- * {@link #embed} (about a second) and stays loaded for the life of the process. Texts are embedded
- * in batches of up to {@value #BATCH} texts of the same number of word pieces, so no batch is
- * padded. The quantized model scales its activations per batch, so a text's vector moves slightly
- * (cosine above 0.99 measured) with what it is embedded beside; the same batch always gives the same
- * vectors, and the store's vector cache keeps the first vector of each content. Each vector is the mean of its tokens' last hidden
- * states, scaled to unit length, as the model was trained. Thread-safe: one batch at a time, each
- * using every core.
+ * model's own Hugging Face tokenizer, both read from the class path. Each vector is the mean of its
+ * tokens' last hidden states, scaled to unit length, as the model was trained.
+ *
+ * <p>The model is loaded twice, each on first use (about a second each), and stays loaded for the
+ * life of the process: one copy embeds one text at a time on one core (a question, a one-fact
+ * write), so that a search runs its words on the other core meanwhile; the other embeds lists of
+ * texts using every core, in runs of up to {@value #BATCH} texts of the same number of word pieces,
+ * so no run is padded. The quantized model scales its activations per run, so a text's vector moves
+ * slightly (cosine above 0.99 measured) with what it is embedded beside; the same run always gives
+ * the same vectors, and the store's vector cache keeps the first vector of each content.
+ *
+ * <p>Thread-safe: each copy runs one call at a time, so a question never waits behind a batch.
  */
 public final class MiniLm implements Embedder {
     /** Texts per model run. */
@@ -34,16 +38,17 @@ public final class MiniLm implements Embedder {
     private static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
     private static final int DIMENSIONS = 384;
     private static final MiniLm INSTANCE = new MiniLm();
-    /** How long the process's exit waits for the batch in the model. */
+    /** How long the process's exit waits for the runs in the model. */
     static final int EXIT_WAIT_SECONDS = 30;
 
-    /** Held while the model loads or runs a batch; held for good once the process exits. */
-    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    /** Loads the environment and the exit hook once. */
+    private final Object envLock = new Object();
     private volatile boolean exiting;
-    private OrtEnvironment env;
-    private OrtSession session;
-    private HuggingFaceTokenizer tokenizer;
-    private boolean typeIds;
+    private volatile OrtEnvironment env;
+    /** One text at a time, on one core. */
+    private final Copy single = new Copy(1);
+    /** Lists of texts, on every core. */
+    private final Copy batches = new Copy(Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors())));
 
     private MiniLm() {}
 
@@ -62,40 +67,22 @@ public final class MiniLm implements Embedder {
         return DIMENSIONS;
     }
 
-    /** Loads the model now (a warm-up); later calls return at once. */
+    /** Loads both copies of the model now (a warm-up); later calls return at once. */
     public void load() {
-        lock.lock();
-        try {
-            loadLocked();
-        } finally {
-            lock.unlock();
-        }
+        single.load();
+        batches.load();
     }
 
-    private void loadLocked() {
-        refuseWhenExiting();
-        if (session != null) {
-            return;
-        }
-        System.setProperty("ai.djl.offline", "true");
-        try (InputStream model = resource(MODEL); InputStream tok = resource(TOKENIZER)) {
-            OrtEnvironment e = OrtEnvironment.getEnvironment();
+    /** The environment, made once with a second reference held and the exit hook added. */
+    private OrtEnvironment environment() {
+        synchronized (envLock) {
             if (env == null) {
+                OrtEnvironment e = OrtEnvironment.getEnvironment();
                 holdEnvironment();
                 Runtime.getRuntime().addShutdownHook(new Thread(this::exit, "palimpsest-embedder-exit"));
                 env = e;
             }
-            OrtSession.SessionOptions o = new OrtSession.SessionOptions();
-            o.setIntraOpNumThreads(Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors())));
-            o.setInterOpNumThreads(1);
-            o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            OrtSession s = e.createSession(model.readAllBytes(), o);
-            tokenizer = HuggingFaceTokenizer.newInstance(tok,
-                    Map.of("padding", "false", "truncation", "true", "maxLength", "256", "addSpecialTokens", "true"));
-            typeIds = s.getInputNames().contains("token_type_ids");
-            session = s;
-        } catch (IOException | OrtException | RuntimeException | UnsatisfiedLinkError e) {
-            throw new EmbedderUnavailableException("the bundled embedder " + name() + " cannot load: " + e, e);
+            return env;
         }
     }
 
@@ -117,11 +104,14 @@ public final class MiniLm implements Embedder {
         }
     }
 
-    /** The shutdown hook: no batch starts from now on; the one in the model finishes first. */
+    /** The shutdown hook: no run starts from now on; the ones in the model finish first. */
     private void exit() {
         exiting = true;
+        long deadline = System.nanoTime() + EXIT_WAIT_SECONDS * 1_000_000_000L;
         try {
-            lock.tryLock(EXIT_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            for (Copy c : List.of(single, batches)) {
+                c.lock.tryLock(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -143,16 +133,23 @@ public final class MiniLm implements Embedder {
 
     @Override
     public List<float[]> embed(List<String> texts) {
-        load();
+        Copy copy = texts.size() == 1 ? single : batches;
+        copy.load();
         float[][] out = new float[texts.size()][];
         try {
             Encoding[] enc;
-            lock.lock();
+            copy.lock.lock();
             try {
                 refuseWhenExiting();
-                enc = tokenizer.batchEncode(texts.stream().map(t -> t.isBlank() ? "" : t).toList());
+                // one text at a time: the tokenizer's batch call starts a pool of threads that keep spinning
+                // after it returns, taking the cores from the model run that follows
+                enc = new Encoding[texts.size()];
+                for (int i = 0; i < enc.length; i++) {
+                    String t = texts.get(i);
+                    enc[i] = copy.tokenizer.encode(t.isBlank() ? "" : t);
+                }
             } finally {
-                lock.unlock();
+                copy.lock.unlock();
             }
             Map<Integer, List<Integer>> byLength = new java.util.TreeMap<>();
             for (int i = 0; i < enc.length; i++) {
@@ -162,12 +159,12 @@ public final class MiniLm implements Embedder {
                 for (int from = 0; from < same.size(); from += BATCH) {
                     List<Integer> batch = same.subList(from, Math.min(same.size(), from + BATCH));
                     float[][] vs;
-                    lock.lock();
+                    copy.lock.lock();
                     try {
                         refuseWhenExiting();
-                        vs = run(batch.stream().map(i -> enc[i]).toArray(Encoding[]::new));
+                        vs = copy.run(batch.stream().map(i -> enc[i]).toArray(Encoding[]::new));
                     } finally {
-                        lock.unlock();
+                        copy.lock.unlock();
                     }
                     for (int k = 0; k < batch.size(); k++) {
                         out[batch.get(k)] = vs[k];
@@ -182,33 +179,75 @@ public final class MiniLm implements Embedder {
         return java.util.Arrays.asList(out);
     }
 
-    /** The vectors of encodings of one length (no padding). */
-    private float[][] run(Encoding[] enc) throws OrtException {
-        long[][] ids = new long[enc.length][];
-        long[][] mask = new long[enc.length][];
-        long[][] types = new long[enc.length][];
-        for (int i = 0; i < enc.length; i++) {
-            ids[i] = enc[i].getIds();
-            mask[i] = enc[i].getAttentionMask();
-            types[i] = enc[i].getTypeIds();
+    /** One loaded copy of the model and its tokenizer; its lock is held while it loads or runs, and for good once the process exits. */
+    private final class Copy {
+        private final int threads;
+        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        private OrtSession session;
+        private HuggingFaceTokenizer tokenizer;
+        private boolean typeIds;
+
+        Copy(int threads) {
+            this.threads = threads;
         }
-        Map<String, OnnxTensor> in = new HashMap<>();
-        try {
-            in.put("input_ids", OnnxTensor.createTensor(env, ids));
-            in.put("attention_mask", OnnxTensor.createTensor(env, mask));
-            if (typeIds) {
-                in.put("token_type_ids", OnnxTensor.createTensor(env, types));
-            }
-            try (OrtSession.Result r = session.run(in)) {
-                float[][][] hidden = (float[][][]) r.get(0).getValue();
-                float[][] out = new float[enc.length][];
-                for (int i = 0; i < enc.length; i++) {
-                    out[i] = Vectors.unit(meanOf(hidden[i], mask[i]));
+
+        void load() {
+            lock.lock();
+            try {
+                refuseWhenExiting();
+                if (session != null) {
+                    return;
                 }
-                return out;
+                System.setProperty("ai.djl.offline", "true");
+                try (InputStream model = resource(MODEL); InputStream tok = resource(TOKENIZER)) {
+                    OrtEnvironment e = environment();
+                    OrtSession.SessionOptions o = new OrtSession.SessionOptions();
+                    o.setIntraOpNumThreads(threads);
+                    o.setInterOpNumThreads(1);
+                    // idle model threads sleep: spinning, they take the cores from the search a question runs meanwhile
+                    o.addConfigEntry("session.intra_op.allow_spinning", "0");
+                    o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                    OrtSession s = e.createSession(model.readAllBytes(), o);
+                    tokenizer = HuggingFaceTokenizer.newInstance(tok,
+                            Map.of("padding", "false", "truncation", "true", "maxLength", "256", "addSpecialTokens", "true"));
+                    typeIds = s.getInputNames().contains("token_type_ids");
+                    session = s;
+                } catch (IOException | OrtException | RuntimeException | UnsatisfiedLinkError e) {
+                    throw new EmbedderUnavailableException("the bundled embedder " + name() + " cannot load: " + e, e);
+                }
+            } finally {
+                lock.unlock();
             }
-        } finally {
-            in.values().forEach(OnnxTensor::close);
+        }
+
+        /** The vectors of encodings of one length (no padding). */
+        float[][] run(Encoding[] enc) throws OrtException {
+            long[][] ids = new long[enc.length][];
+            long[][] mask = new long[enc.length][];
+            long[][] types = new long[enc.length][];
+            for (int i = 0; i < enc.length; i++) {
+                ids[i] = enc[i].getIds();
+                mask[i] = enc[i].getAttentionMask();
+                types[i] = enc[i].getTypeIds();
+            }
+            Map<String, OnnxTensor> in = new HashMap<>();
+            try {
+                in.put("input_ids", OnnxTensor.createTensor(env, ids));
+                in.put("attention_mask", OnnxTensor.createTensor(env, mask));
+                if (typeIds) {
+                    in.put("token_type_ids", OnnxTensor.createTensor(env, types));
+                }
+                try (OrtSession.Result r = session.run(in)) {
+                    float[][][] hidden = (float[][][]) r.get(0).getValue();
+                    float[][] out = new float[enc.length][];
+                    for (int i = 0; i < enc.length; i++) {
+                        out[i] = Vectors.unit(meanOf(hidden[i], mask[i]));
+                    }
+                    return out;
+                }
+            } finally {
+                in.values().forEach(OnnxTensor::close);
+            }
         }
     }
 

@@ -16,11 +16,12 @@ public final class EmbedderExitProbe {
         for (int i = 0; i < 64; i++) {
             texts.add("a sentence about entity " + i + " and what it did on day " + (i * 7));
         }
-        for (int n = 0; n < 2; n++) {
+        for (int n = 0; n < 3; n++) {
+            List<String> each = n < 2 ? texts : List.of(texts.get(0)); // the third asks questions: the one-text copy
             Thread t = new Thread(() -> {
                 while (true) {
                     try {
-                        MiniLm.instance().embed(texts);
+                        MiniLm.instance().embed(each);
                     } catch (RuntimeException e) {
                         System.out.println("refused: " + e.getMessage());
                         return;

@@ -50,7 +50,9 @@ class MiniLmExitTest {
     }
 
     private Process probe(Path out, String delay, String mode) throws Exception {
+        // its own temp folder: a probe stopped while ONNX Runtime unpacks its libraries leaves them there
         List<String> cmd = List.of(System.getProperty("java.home") + "/bin/java", "-Xmx256m",
+                "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
                 "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"), "-cp", System.getProperty("java.class.path"),
                 EmbedderExitProbe.class.getName(), delay, mode);
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile())
