@@ -76,6 +76,35 @@ class RecallCompositionTest {
     }
 
     @Test
+    void aClaimWhoseObjectNamesItsSubjectIsFoundByItsSentenceAndStillByItsPredicate() throws Exception {
+        try (Store s = TestStores.initLexical(dir)) {
+            gina(s);
+            plain(s, "h-dance", "Gina wants to open a dance studio");
+            // the claim's words are its sentence: it scores as the plain fact that says the same
+            List<SearchHit> hits = search(s, "open a dance studio", List.of());
+            assertThat(RecallStoriesTest.ids(hits)).containsExactly("g-dance", "h-dance");
+            assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score());
+            // its predicate is no word of the sentence, but still finds it
+            assertThat(RecallStoriesTest.ids(search(s, "said", List.of()))).containsExactlyInAnyOrder("g-job",
+                    "g-dance", "o-boat");
+        }
+    }
+
+    @Test
+    void aMisspeltNameAmongOtherWordsWeighsItsShareOfThem() throws Exception {
+        try (Store s = TestStores.initLexical(dir)) {
+            RecallStoriesTest.claim(s, "gd", "Geraldine", "runs", "the bakery", RecallStoriesTest.source(s, "chat"));
+            plain(s, "h-cake", "a birthday cake for the party");
+            double alone = search(s, "Geraldina", List.of()).get(0).score();
+            // one word of four (the four without spaces are too far from the key to spell it)
+            List<SearchHit> hits = search(s, "Geraldina birthday cake party", List.of());
+            assertThat(RecallStoriesTest.ids(hits)).containsExactly("h-cake", "gd");
+            assertThat(hits.get(1).channel()).isEqualTo(Channel.SPELLING);
+            assertThat(hits.get(1).score()).isCloseTo(alone / 4, org.assertj.core.data.Offset.offset(1e-9));
+        }
+    }
+
+    @Test
     void aCorrectlySpeltNameIsNotFuzzedIntoAnotherButAMisspeltOneIsCorrected() throws Exception {
         try (Store s = TestStores.initLexical(dir)) {
             gina(s);

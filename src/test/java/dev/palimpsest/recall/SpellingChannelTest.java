@@ -28,8 +28,12 @@ class SpellingChannelTest {
             assertThat(hits).singleElement().satisfies(h -> {
                 assertThat(h.id()).isEqualTo(FactId.of("c1"));
                 assertThat(h.channel()).isEqualTo(Channel.SPELLING);
-                assertThat(h.score()).isEqualTo(0.9);
+                // one of the question's two words: a hint that weighs its share, 0.9 * 1.0 * 1/2
+                assertThat(h.score()).isEqualTo(0.45);
             });
+            // the key alone is the whole question: its full similarity
+            assertThat(s.recall().search(SearchQuery.builder("cdn").build().with(10, 0))).singleElement()
+                    .satisfies(h -> assertThat(h.score()).isEqualTo(0.9));
         }
     }
 

@@ -161,14 +161,53 @@ final class FactDocs {
     /** The field of a version's vector (the semantic channel; absent without an embedder). */
     static final String VEC = "vec";
 
-    /** The text a version is found by: its body, and its claim's triple when the body does not hold it. */
+    /**
+     * The predicate of a claim whose text is its object alone ({@link #sentenceOf}; the object holds
+     * its subject), analysed like {@link #TEXT} and searched with a lower weight: the claim is still
+     * found by its predicate, which does not count as a word of its sentence.
+     */
+    static final String VERB = "verb";
+
+    /**
+     * The text a version is found by and embedded from: a claim's object alone when that is the
+     * sentence it states ({@link #sentenceOf}); else its body, and its claim's triple when the body
+     * does not hold it.
+     */
     static String textOf(Fact f) {
         var g = f.grounding();
         if (!g.hasTriple()) {
             return f.body();
         }
+        String sentence = sentenceOf(f);
+        if (sentence != null) {
+            return sentence;
+        }
         String triple = g.subject() + " " + g.predicate() + " " + g.object();
         return f.body().contains(triple) ? f.body() : f.body() + "\n" + triple;
+    }
+
+    /**
+     * The vector cache's key of a version whose fact file is blob {@code blob}: the blob id, or, for a
+     * claim embedded from its object alone ({@link #sentenceOf}), the blob id and {@code :sentence}, so
+     * a vector a cache holds from when such a claim was embedded from its whole body is not reused.
+     */
+    static String vectorKey(Fact f, String blob) {
+        return sentenceOf(f) == null ? blob : blob + ":sentence";
+    }
+
+    /**
+     * The object of a claim whose body is the default rendering {@code subject predicate object} and
+     * whose object names its subject (the subject key's words, in order, are words of the object's
+     * key): the sentence the claim states, which the rendering only prefixes with its subject again
+     * and its predicate ("Gina said Gina wants to open a dance studio"). Null for any other fact.
+     */
+    static String sentenceOf(Fact f) {
+        var g = f.grounding();
+        if (!g.hasTriple() || !f.body().equals(g.subject() + " " + g.predicate() + " " + g.object())) {
+            return null;
+        }
+        String sk = EntityKey.of(g.subject());
+        return !sk.isEmpty() && (" " + EntityKey.of(g.object()) + " ").contains(" " + sk + " ") ? g.object() : null;
     }
 
     static Document of(Fact f, int from, String commit, String actor, long timeMillis) {
@@ -209,6 +248,9 @@ final class FactDocs {
         String text = textOf(f);
         d.add(new Field(TEXT, text, TEXT_TYPE));
         d.add(new Field(EXACT, text, TEXT_TYPE));
+        if (sentenceOf(f) != null) {
+            d.add(new Field(VERB, g.predicate(), TEXT_TYPE));
+        }
         if (vector != null) {
             d.add(new org.apache.lucene.document.KnnFloatVectorField(VEC, vector,
                     org.apache.lucene.index.VectorSimilarityFunction.DOT_PRODUCT));

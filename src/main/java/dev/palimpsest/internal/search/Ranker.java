@@ -57,10 +57,12 @@ import org.apache.lucene.util.BytesRef;
  * naming)}, where relevance is its text score for the query over the best text score (1 when no
  * fact matches the query text, or there is none) and naming is 1 for the subject key, 0.5 for the object key, 0 for words of the
  * text. The text band ({@code (0, 0.9]}): BM25 over the stemmed text, plus the exact (unstemmed)
- * words, plus a boost for each subject key the query names, scores {@code 0.9 * score / best
- * score}; the spelling channel corrects only query words that are no word of the index (nor is the
+ * words, plus the predicate words of a claim whose text is its object alone ({@link #VERB_BOOST}),
+ * plus a boost for each subject key the query names, scores {@code 0.9 * score / best score}; the
+ * spelling channel corrects only query words that are no word of the index (nor is the
  * whole query without spaces, unless one of its words is misspelled), scoring {@code 0.9 *
- * similarity} for a subject or object key at least {@link Spelling#MIN_SIMILARITY} similar. A fact
+ * similarity * share} for a subject or object key at least {@link Spelling#MIN_SIMILARITY} similar,
+ * where share is 1 for the whole query and, for one corrected word, one over the query's words. A fact
  * found by several channels keeps its best score. Each hop (up to the query's {@code hops}) follows
  * refs and receipt members in both directions, and claim entities in both directions (a fact whose
  * subject is the parent's object; a fact whose object is the parent's subject), scoring {@code 0.45
@@ -84,6 +86,12 @@ public final class Ranker {
      * points of recall@10 below plain ones).
      */
     static final float MENTION_BOOST = 1.0f;
+    /**
+     * What a word of the predicate of a claim whose text is its object alone ({@link FactDocs#VERB})
+     * weighs beside a word of the text: the claim is still found by it, but it is no word of the
+     * sentence the claim states.
+     */
+    static final float VERB_BOOST = 0.5f;
     /** The most words of a named entity that its mentions in text must all hold (the first ones). */
     private static final int MENTION_TERMS = 32;
     /** The longest run of query words looked up as a subject key. */
@@ -364,6 +372,7 @@ public final class Ranker {
         int clauses = 0;
         for (String t : new LinkedHashSet<>(terms(FactDocs.TEXT, text))) {
             words.add(new TermQuery(new Term(FactDocs.TEXT, t)), Occur.SHOULD);
+            words.add(new BoostQuery(new TermQuery(new Term(FactDocs.VERB, t)), VERB_BOOST), Occur.SHOULD);
             clauses++;
         }
         if (clauses == 0) {
@@ -699,18 +708,24 @@ public final class Ranker {
         }
         Map<String, Double> keys = new HashMap<>();
         List<Spelling.Keys> dictionaries = dictionaries(s);
+        int all = key.split(" ").length;
         for (String w : words) {
             Set<String> g = Spelling.grams(w);
+            Map<String, Double> one = new HashMap<>();
             for (Spelling.Keys k : dictionaries) {
-                k.matches(g, keys);
+                k.matches(g, one);
             }
+            // a corrected word among many is a hint, as a named key is: it weighs its share of the words
+            double share = w.equals(whole) ? 1 : 1.0 / all;
+            one.forEach((k, sim) -> keys.merge(k, sim * share, Math::max));
         }
         if (keys.isEmpty()) {
             return;
         }
         Map<Double, List<BytesRef>> bySimilarity = new TreeMap<>();
         keys.forEach((k, sim) -> bySimilarity.computeIfAbsent(sim, x -> new ArrayList<>()).add(new BytesRef(k)));
-        // a band's constant score is its similarity as a float; a document scores its best band's (dis-max, no tie)
+        // a band's constant score is its similarity (times the share) as a float; a document scores its
+        // best band's (dis-max, no tie)
         Map<Float, Double> band = new HashMap<>();
         List<Query> bands = new ArrayList<>();
         bySimilarity.forEach((sim, ks) -> {

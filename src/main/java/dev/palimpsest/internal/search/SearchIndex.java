@@ -60,7 +60,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Where catch-up progress goes: a logger of its own, so a program can show it (or not) apart from notices. */
     private static final org.slf4j.Logger PROGRESS = org.slf4j.LoggerFactory.getLogger("dev.palimpsest.progress");
     static final String DIR = "search-v1";
-    static final String FORMAT = "palimpsest-search-7";
+    static final String FORMAT = "palimpsest-search-8";
     /** Write-ups per embedding batch while catching up: texts of many commits go to the model at once. */
     static final int EMBED_BATCH = 256;
     private static final long COMMIT_EVERY_NANOS = 1_000_000_000L;
@@ -485,7 +485,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         }
     }
 
-    /** The vectors of the versions {@code chunk} writes, by blob id (empty without an embedder). */
+    /** The vectors of the versions {@code chunk} writes, by {@link FactDocs#vectorKey} (empty without an embedder). */
     private Map<String, float[]> vectorsOf(List<Decoded> chunk) {
         if (vectors == null) {
             return Map.of();
@@ -493,7 +493,8 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         List<dev.palimpsest.internal.embed.VectorCache.Item> items = new ArrayList<>();
         for (Decoded d : chunk) {
             for (Map.Entry<Fact, ObjectId> w : d.writes()) {
-                items.add(new dev.palimpsest.internal.embed.VectorCache.Item(w.getValue().name(), w.getKey().id().value(),
+                items.add(new dev.palimpsest.internal.embed.VectorCache.Item(
+                        FactDocs.vectorKey(w.getKey(), w.getValue().name()), w.getKey().id().value(),
                         FactDocs.textOf(w.getKey())));
             }
         }
@@ -519,7 +520,8 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             if (from != null) {
                 writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
             }
-            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time, vs.get(w.getValue().name())));
+            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time,
+                    vs.get(FactDocs.vectorKey(f, w.getValue().name()))));
             openFrom.put(id, seq);
         }
         changed = true;
