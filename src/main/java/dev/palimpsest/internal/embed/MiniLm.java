@@ -204,8 +204,6 @@ public final class MiniLm implements Embedder {
                     OrtSession.SessionOptions o = new OrtSession.SessionOptions();
                     o.setIntraOpNumThreads(threads);
                     o.setInterOpNumThreads(1);
-                    // idle model threads sleep: spinning, they take the cores from the search a question runs meanwhile
-                    o.addConfigEntry("session.intra_op.allow_spinning", "0");
                     o.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
                     OrtSession s = e.createSession(model.readAllBytes(), o);
                     tokenizer = HuggingFaceTokenizer.newInstance(tok,
