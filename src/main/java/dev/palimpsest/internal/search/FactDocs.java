@@ -174,11 +174,15 @@ final class FactDocs {
      * does not hold it.
      */
     static String textOf(Fact f) {
+        return textOf(f, sentenceOf(f));
+    }
+
+    /** {@link #textOf(Fact)} given the claim's {@link #sentenceOf} (null: none). */
+    static String textOf(Fact f, String sentence) {
         var g = f.grounding();
         if (!g.hasTriple()) {
             return f.body();
         }
-        String sentence = sentenceOf(f);
         if (sentence != null) {
             return sentence;
         }
@@ -192,7 +196,12 @@ final class FactDocs {
      * a vector a cache holds from when such a claim was embedded from its whole body is not reused.
      */
     static String vectorKey(Fact f, String blob) {
-        return sentenceOf(f) == null ? blob : blob + ":sentence";
+        return vectorKey(blob, sentenceOf(f));
+    }
+
+    /** {@link #vectorKey(Fact, String)} given the claim's {@link #sentenceOf} (null: none). */
+    static String vectorKey(String blob, String sentence) {
+        return sentence == null ? blob : blob + ":sentence";
     }
 
     /**
@@ -203,11 +212,16 @@ final class FactDocs {
      */
     static String sentenceOf(Fact f) {
         var g = f.grounding();
-        if (!g.hasTriple() || !f.body().equals(g.subject() + " " + g.predicate() + " " + g.object())) {
+        return g.hasTriple() ? sentenceOf(f, EntityKey.of(g.subject()), EntityKey.of(g.object())) : null;
+    }
+
+    /** {@link #sentenceOf(Fact)} of a claim whose subject and object keys are {@code sk} and {@code ok}. */
+    private static String sentenceOf(Fact f, String sk, String ok) {
+        var g = f.grounding();
+        if (!f.body().equals(g.subject() + " " + g.predicate() + " " + g.object())) {
             return null;
         }
-        String sk = EntityKey.of(g.subject());
-        return !sk.isEmpty() && (" " + EntityKey.of(g.object()) + " ").contains(" " + sk + " ") ? g.object() : null;
+        return !sk.isEmpty() && (" " + ok + " ").contains(" " + sk + " ") ? g.object() : null;
     }
 
     static Document of(Fact f, int from, String commit, String actor, long timeMillis) {
@@ -227,9 +241,11 @@ final class FactDocs {
             d.add(new StringField(RUN, f.run(), Field.Store.YES));
         }
         var g = f.grounding();
+        String sentence = null;
         if (g.hasTriple()) {
             String sk = EntityKey.of(g.subject());
             String ok = EntityKey.of(g.object());
+            sentence = sentenceOf(f, sk, ok);
             d.add(new StringField(SUBJ, keyTerm(sk), Field.Store.NO));
             d.add(new StringField(PRED, keyTerm(EntityKey.of(g.predicate())), Field.Store.NO));
             d.add(new StringField(OBJ, keyTerm(ok), Field.Store.NO));
@@ -245,10 +261,10 @@ final class FactDocs {
                 d.add(new StringField(CKEY, cok, Field.Store.NO));
             }
         }
-        String text = textOf(f);
+        String text = textOf(f, sentence);
         d.add(new Field(TEXT, text, TEXT_TYPE));
         d.add(new Field(EXACT, text, TEXT_TYPE));
-        if (sentenceOf(f) != null) {
+        if (sentence != null) {
             d.add(new Field(VERB, g.predicate(), TEXT_TYPE));
         }
         if (vector != null) {

@@ -493,9 +493,10 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         List<dev.palimpsest.internal.embed.VectorCache.Item> items = new ArrayList<>();
         for (Decoded d : chunk) {
             for (Map.Entry<Fact, ObjectId> w : d.writes()) {
+                String sentence = FactDocs.sentenceOf(w.getKey());
                 items.add(new dev.palimpsest.internal.embed.VectorCache.Item(
-                        FactDocs.vectorKey(w.getKey(), w.getValue().name()), w.getKey().id().value(),
-                        FactDocs.textOf(w.getKey())));
+                        FactDocs.vectorKey(w.getValue().name(), sentence), w.getKey().id().value(),
+                        FactDocs.textOf(w.getKey(), sentence)));
             }
         }
         return items.isEmpty() ? Map.of() : vectors.vectors(items);
@@ -521,7 +522,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
                 writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
             }
             writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time,
-                    vs.get(FactDocs.vectorKey(f, w.getValue().name()))));
+                    vs.isEmpty() ? null : vs.get(FactDocs.vectorKey(f, w.getValue().name()))));
             openFrom.put(id, seq);
         }
         changed = true;
