@@ -137,7 +137,8 @@ public final class SearchBench {
         Random rnd = new Random(seed);
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
-        boolean[] gone = new boolean[facts + extra * (batch + 1 + OWN_BATCH / 10) + EMBED_WRITES
+        int batches = Math.max(3, extra / 10);
+        boolean[] gone = new boolean[facts + extra * (batch + 1) + batches * OWN_BATCH + EMBED_WRITES
                 + EMBED_ONE_FACT_WRITES + 1];
         String shape = facts + "-" + (minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch) + "-" + seed;
         Path kept = workDir.resolve("bench-search-" + shape);
@@ -270,7 +271,6 @@ public final class SearchBench {
         // incremental, (a) the writer's own path: each commit handed to the index as the writer hands it
         // (its changes and encoded facts), timed alone, for one-fact commits (what an agent writes) and
         // for OWN_BATCH-fact batches; (b) caught up from git (diff and decode), commits of the history's size
-        int batches = Math.max(3, extra / 10);
         long[] own = new long[extra];
         long[] ownCpu = new long[extra];
         long[] ownB = new long[batches];

@@ -19,6 +19,9 @@ import picocli.CommandLine.ParameterException;
  *            "violations": [{"rule": "...", "subject": "...", "fact": "..." or null, "message": "..."}]}}</pre>
  */
 record Failure(int exit, String kind, String message, List<Violation> violations) {
+    /** Frames of an internal error's innermost cause that its message carries (for a bug report). */
+    static final int TRACE_FRAMES = 12;
+
     static Failure of(Throwable ex) {
         if (ex instanceof ParameterException || ex instanceof Main.UsageException) {
             return new Failure(Main.USAGE, "usage", ex.getMessage(), List.of());
@@ -52,8 +55,17 @@ record Failure(int exit, String kind, String message, List<Violation> violations
         }
         StringBuilder msg = new StringBuilder(ex instanceof PalimpsestInternalException && ex.getMessage() != null
                 ? ex.getMessage() : ex.toString());
+        Throwable root = ex;
         for (Throwable c = ex.getCause(); c != null; c = c.getCause()) {
             msg.append("\n  caused by: ").append(c);
+            root = c;
+        }
+        StackTraceElement[] frames = root.getStackTrace();
+        for (int i = 0; i < Math.min(TRACE_FRAMES, frames.length); i++) {
+            msg.append("\n    at ").append(frames[i]);
+        }
+        if (frames.length > TRACE_FRAMES) {
+            msg.append("\n    ... ").append(frames.length - TRACE_FRAMES).append(" more");
         }
         return new Failure(Main.INTERNAL, "internal", msg.toString(), List.of());
     }

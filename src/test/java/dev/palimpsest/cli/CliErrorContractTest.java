@@ -89,6 +89,27 @@ class CliErrorContractTest extends CliStoreTest {
         assertThat(err.toString()).contains("nothing adopted").contains("[identity-mismatch]").contains("[signature-time]");
     }
 
+    @Test
+    void anInternalErrorNamesWhereItsInnermostCauseWasThrownForABugReport() throws Exception {
+        IllegalStateException cause = new IllegalStateException("index 7 out of 5");
+        cause.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("dev.palimpsest.X", "deep", "X.java", 3),
+            new StackTraceElement("dev.palimpsest.Y", "call", "Y.java", 9)});
+        StringWriter err = new StringWriter();
+        Failure.of(new RuntimeException("outer", cause)).print(new PrintWriter(new StringWriter()), new PrintWriter(err),
+                false);
+        assertThat(err.toString()).startsWith("internal error: java.lang.RuntimeException: outer")
+                .contains("caused by: java.lang.IllegalStateException: index 7 out of 5")
+                .contains("at dev.palimpsest.X.deep(X.java:3)\n    at dev.palimpsest.Y.call(Y.java:9)")
+                .doesNotContain("more");
+        RuntimeException deep = new RuntimeException("deep");
+        StackTraceElement[] many = new StackTraceElement[Failure.TRACE_FRAMES + 4];
+        java.util.Arrays.setAll(many, i -> new StackTraceElement("dev.palimpsest.Z", "f" + i, "Z.java", i + 1));
+        deep.setStackTrace(many);
+        assertThat(Failure.of(deep).message()).contains("f" + (Failure.TRACE_FRAMES - 1) + "(")
+                .doesNotContain("f" + Failure.TRACE_FRAMES + "(").endsWith("... 4 more");
+    }
+
     private static JsonNode printed(Exception e) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -1,0 +1,64 @@
+package dev.palimpsest.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.palimpsest.model.Embedder;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The search bench end to end on a small store, with a semantic channel whose vectors are cheap. */
+class SearchBenchTest {
+    @TempDir
+    Path dir;
+
+    /** Eight dimensions from the text's hash; counts the texts it embeds. */
+    private static final class HashEmbedder implements Embedder {
+        final AtomicLong texts = new AtomicLong();
+
+        @Override
+        public String name() {
+            return "test-hash-8";
+        }
+
+        @Override
+        public int dimensions() {
+            return 8;
+        }
+
+        @Override
+        public List<float[]> embed(List<String> in) {
+            texts.addAndGet(in.size());
+            List<float[]> out = new ArrayList<>();
+            for (String t : in) {
+                float[] v = new float[8];
+                v[Math.floorMod(t.hashCode(), 8)] = 1;
+                out.add(v);
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void aSmallRunWithFewExtraCommitsWritesEveryPhaseAndEmbedsWhatItWrites() throws Exception {
+        StringWriter out = new StringWriter();
+        HashEmbedder embedder = new HashEmbedder();
+        SearchBench.Result r = new SearchBench(dir, new PrintWriter(out), embedder).run(300, 100, 100, 100, 5, 5, 0, 42,
+                false);
+        assertThat(r.facts()).isEqualTo(300);
+        assertThat(r.extraCommits()).isEqualTo(5);
+        assertThat(r.semantic().embedder()).isEqualTo("test-hash-8");
+        assertThat(r.semantic().batchWritesPerSecond()).isPositive();
+        assertThat(r.semantic().oneFactWritesPerSecond()).isPositive();
+        assertThat(r.semantic().indexBytes()).isPositive();
+        // every fact written after the build (the extra commits and the writes that embed) was embedded at least once
+        assertThat(embedder.texts.get()).isGreaterThanOrEqualTo(300 + SearchBench.EMBED_WRITES
+                + SearchBench.EMBED_ONE_FACT_WRITES);
+        assertThat(out.toString()).contains("writes that embed:");
+    }
+}
