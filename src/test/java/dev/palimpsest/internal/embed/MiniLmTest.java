@@ -61,4 +61,43 @@ class MiniLmTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aTextPaddedBesideLongerOnesGetsTheVectorItGetsAmongItsOwnLength() {
+        Embedder m = Embedders.local();
+        String shortText = "Service-12 listens on port 80";
+        List<String> mixed = List.of(shortText, "Service-12 listens on port 80 behind a proxy",
+                "Service-12 listens on port 80 behind it");
+        float[] padded = m.embed(mixed).get(0);
+        float[] unpadded = m.embed(List.of(shortText, shortText)).get(0);
+        int[] pieces = mixed.stream().mapToInt(MiniLm.instance()::pieces).toArray();
+        assertThat(pieces[1]).as("the second text is padded").isGreaterThan(pieces[0]);
+        assertThat(MiniLm.runs(pieces)).as("one run").hasSize(1);
+        // the padding is masked out: only the per-run quantization scales move the vector
+        assertThat((double) Vectors.dot(padded, unpadded)).isCloseTo(1.0, within(0.02));
+        assertThat(Vectors.dot(padded, m.embed(List.of("Quarterly revenue grew by eight percent.", shortText)).get(1)))
+                .isGreaterThan(0.98f);
+    }
+
+    @Test
+    void runsGoInOrderOfLengthAndAreCutAtTheBatchSizeAndAtHalfAgainTheShortest() {
+        int[] lengths = new int[70];
+        for (int i = 0; i < lengths.length; i++) {
+            lengths[i] = i < 40 ? 10 + i % 3 : i < 60 ? 16 : 30;
+        }
+        List<List<Integer>> runs = MiniLm.runs(lengths);
+        assertThat(runs.stream().mapToInt(List::size).sum()).isEqualTo(70);
+        assertThat(runs.stream().flatMap(List::stream).distinct().count()).isEqualTo(70);
+        for (List<Integer> run : runs) {
+            assertThat(run.size()).isLessThanOrEqualTo(MiniLm.BATCH);
+            int min = run.stream().mapToInt(i -> lengths[i]).min().orElseThrow();
+            int max = run.stream().mapToInt(i -> lengths[i]).max().orElseThrow();
+            assertThat((double) max).isLessThanOrEqualTo(MiniLm.PAD_ALLOWANCE * min);
+        }
+        // 14 texts of 10 pieces, 13 of 11, 13 of 12, 20 of 16, 10 of 30: the first run is full (32, up to 12),
+        // the next starts at 12 and takes the 16s (at most 18), the 30s make their own
+        assertThat(runs.get(0)).allSatisfy(i -> assertThat(lengths[i]).isLessThanOrEqualTo(12));
+        assertThat(runs).extracting(List::size).containsExactly(32, 28, 10);
+        assertThat(MiniLm.runs(new int[] {5, 5, 5})).containsExactly(List.of(0, 1, 2));
+    }
 }
