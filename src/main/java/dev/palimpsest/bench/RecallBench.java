@@ -146,6 +146,16 @@ public final class RecallBench {
         String name = (claims ? "claims" : "plain") + (embedder.dimensions() == 0 ? " lexical" : " hybrid");
         Path dir = Files.createTempDirectory(workDir, "bench-recall-" + name.replace(' ', '-') + "-");
         StoreOptions opts = StoreOptions.defaults().withFsync(false).withEmbedder(embedder);
+        try {
+            return variant(name, dir, opts, claims, qs, ids);
+        } finally {
+            CommitBench.deleteTree(dir);
+        }
+    }
+
+    /** Writes the passages into a new store under {@code dir} and asks every question of it. */
+    private Variant variant(String name, Path dir, StoreOptions opts, boolean claims, List<Question> qs,
+            Map<String, String> ids) throws IOException, PalimpsestException {
         try (Store store = Store.initializer(dir.resolve("store.git")).home(new KeyHome(dir.resolve("home")))
                 .actor(ACTOR).options(opts).create()) {
             FactId src = FactId.of("dataset");

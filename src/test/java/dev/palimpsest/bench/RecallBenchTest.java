@@ -39,6 +39,9 @@ class RecallBenchTest {
         StringWriter out = new StringWriter();
         RecallBench.Result r = new RecallBench(dir, new PrintWriter(out)).run(FIXTURE, 0);
         assertThat(r.questions()).isEqualTo(5);
+        try (var left = java.nio.file.Files.list(dir)) {
+            assertThat(left).as("each variant's store is deleted after it").isEmpty();
+        }
         assertThat(r.passages()).isEqualTo(6);
         assertThat(r.sha256()).hasSize(64);
         assertThat(r.variants()).extracting(RecallBench.Variant::name).containsExactly("plain lexical", "plain hybrid", "claims lexical",
