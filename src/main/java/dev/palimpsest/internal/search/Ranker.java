@@ -34,7 +34,6 @@ import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -110,14 +109,15 @@ public final class Ranker {
 
     private final SearchIndex index;
     private final Analyzer analyzer = FactDocs.analyzer();
-    /** The documents live at the commits asked about lately. */
-    private final LiveSets live = new LiveSets();
+    /** The documents live at the commits asked about lately (the index's). */
+    private final LiveSets live;
     private final Map<IndexReader.CacheKey, Spelling.Keys> keysBySegment = new java.util.WeakHashMap<>();
     /** The fact ids of each segment's documents read so far, by the segment's core; guarded by itself. */
     private final Map<IndexReader.CacheKey, String[]> idsBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
         this.index = index;
+        this.live = index.live();
     }
 
     /** A hit and the label of what linked it to its parent (the parent's subject, or id; null at hop 0). */
@@ -252,7 +252,7 @@ public final class Ranker {
             Map<String, Set<Integer>> named = new HashMap<>();
             for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
                 for (String field : List.of(FactDocs.SUBJ, FactDocs.OBJ)) {
-                    keys(s, leaf, field, prefix, seq, named);
+                    keys(s, live, leaf, field, prefix, seq, named);
                 }
             }
             List<KnownEntity> out = new ArrayList<>();
@@ -271,13 +271,14 @@ public final class Ranker {
     }
 
     /** Adds the live documents of one segment to the keys of {@code field} they name (digests resolved from the stored value). */
-    private static void keys(IndexSearcher s, LeafReaderContext leaf, String field, String prefix, int seq,
-            Map<String, Set<Integer>> named) throws IOException {
+    private static void keys(IndexSearcher s, LiveSets lives, LeafReaderContext leaf, String field, String prefix,
+            int seq, Map<String, Set<Integer>> named) throws IOException {
         Terms terms = leaf.reader().terms(field);
         if (terms == null) {
             return;
         }
-        Bits live = leaf.reader().getLiveDocs();
+        Bits notDeleted = leaf.reader().getLiveDocs();
+        org.apache.lucene.util.FixedBitSet at = lives.set(leaf.reader(), seq);
         BytesRef want = new BytesRef(prefix);
         for (boolean digests : new boolean[] {false, true}) {
             TermsEnum te = terms.iterator();
@@ -295,11 +296,8 @@ public final class Ranker {
                     continue;
                 }
                 pe = te.postings(pe, PostingsEnum.NONE);
-                NumericDocValues from = leaf.reader().getNumericDocValues(FactDocs.FROM);
-                NumericDocValues to = leaf.reader().getNumericDocValues(FactDocs.TO);
                 for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc()) {
-                    if ((live != null && !live.get(d)) || !from.advanceExact(d) || from.longValue() > seq
-                            || !to.advanceExact(d) || to.longValue() <= seq) {
+                    if ((notDeleted != null && !notDeleted.get(d)) || !at.get(d)) {
                         continue;
                     }
                     String key = term;

@@ -82,6 +82,8 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     private final Map<ObjectId, Long> times = new HashMap<>();
     /** The semantic channel's embedder ({@link dev.palimpsest.model.Embedder#NONE}: none). */
     private final dev.palimpsest.model.Embedder embedder;
+    /** The documents live at the commits asked about lately, shared by every reader of this index. */
+    private final LiveSets live = new LiveSets();
     /** Its vectors by blob id (null without an embedder). */
     private dev.palimpsest.internal.embed.VectorCache vectors;
 
@@ -592,6 +594,11 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** The vector cache of the semantic channel, when there is one. */
     public java.util.Optional<dev.palimpsest.internal.embed.VectorCache> vectorCache() {
         return java.util.Optional.ofNullable(vectors);
+    }
+
+    /** The kept sets of documents live at a commit: the one place the liveness rule is applied. */
+    LiveSets live() {
+        return live;
     }
 
     // ---- the writer's own commits ----

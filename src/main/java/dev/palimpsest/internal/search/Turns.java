@@ -11,11 +11,8 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.IntPoint;
-import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.IndexOrDocValuesQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermInSetQuery;
@@ -82,9 +79,7 @@ final class Turns {
             ids.forEach(i -> terms.add(new BytesRef(i)));
             BooleanQuery q = new BooleanQuery.Builder()
                     .add(new TermInSetQuery(FactDocs.ID, terms), Occur.MUST)
-                    .add(new IndexOrDocValuesQuery(IntPoint.newRangeQuery(FactDocs.FROM, Integer.MIN_VALUE, seq),
-                            NumericDocValuesField.newSlowRangeQuery(FactDocs.FROM, Long.MIN_VALUE, seq)), Occur.FILTER)
-                    .add(NumericDocValuesField.newSlowRangeQuery(FactDocs.TO, seq + 1L, Long.MAX_VALUE), Occur.FILTER)
+                    .add(index.live().at(seq), Occur.FILTER)
                     .build();
             Map<String, Document> out = new HashMap<>();
             for (ScoreDoc sd : s.search(q, ids.size() + 1).scoreDocs) {
