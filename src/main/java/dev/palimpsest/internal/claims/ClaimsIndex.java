@@ -283,8 +283,28 @@ public final class ClaimsIndex implements Writer.CommitListener {
         return seqOf.get(head);
     }
 
-    /** The commit with sequence number {@code seq} on main's first-parent chain (indexed). */
+    /**
+     * The commit with sequence number {@code seq} on main's first-parent chain, catching up to main's
+     * tip first when {@code seq} is past what is indexed (another thread may have started the index
+     * again from an older commit since the number was handed out).
+     *
+     * @throws IllegalStateException when main's first-parent chain is now shorter than {@code seq}:
+     *     main moved onto another history, and the number belongs to an earlier {@link #epoch}
+     */
     public synchronized ObjectId commitAt(int seq) {
+        if (seq < 0) {
+            throw new IllegalArgumentException("commit numbers start at 0: " + seq);
+        }
+        if (seq >= commits.size()) {
+            ObjectId head = repo.head();
+            if (head != null) {
+                catchUp(head);
+            }
+            if (seq >= commits.size()) {
+                throw new IllegalStateException("commit number " + seq + " is past main's first-parent history ("
+                        + commits.size() + " commits): main moved onto another history");
+            }
+        }
         return commits.get(seq);
     }
 

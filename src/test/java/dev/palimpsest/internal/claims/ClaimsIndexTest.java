@@ -78,6 +78,28 @@ class ClaimsIndexTest {
     }
 
     @Test
+    void aCommitNumberPastWhatIsIndexedCatchesUpToMainFirstAndOnePastMainIsRefused() throws Exception {
+        try (Store s = TestStores.init(dir)) {
+            write(s, FactSpec.of(Kind.SOURCE, "the doc").id(DOC));
+            try (GitRepo repo = GitRepo.open(git(), false)) {
+                ClaimsIndex idx = ClaimsIndex.open(repo);
+                int before = idx.commitCount();
+                // another writer lands two commits this index has not read
+                CommitId first = write(s, claim("a1", "x", "one"));
+                CommitId second = write(s, claim("a2", "x", "two"));
+                assertThat(idx.commitCount()).isEqualTo(before);
+                assertThat(idx.commitAt(before + 1)).isEqualTo(oid(second));
+                assertThat(idx.commitAt(before)).isEqualTo(oid(first));
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> idx.commitAt(before + 2))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("commit number " + (before + 2))
+                        .hasMessageContaining("past main's first-parent history (" + (before + 2) + " commits)");
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> idx.commitAt(-1))
+                        .isInstanceOf(IllegalArgumentException.class);
+            }
+        }
+    }
+
+    @Test
     void onlyClaimsAndTheirRemovalsAreRecorded() throws Exception {
         try (Store s = TestStores.init(dir)) {
             write(s, FactSpec.of(Kind.SOURCE, "the doc").id(DOC));
