@@ -766,7 +766,6 @@ public final class Ranker {
         return out;
     }
 
-    /** The sorted doc value of {@code field} for global document {@code doc}, or null. */
     /**
      * The fact id of document {@code doc}: from the segment's ids read before (a document's id never
      * changes while its segment lives), else from its doc values, then kept.

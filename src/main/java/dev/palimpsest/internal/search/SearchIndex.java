@@ -475,7 +475,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (chunk.isEmpty()) {
             return;
         }
-        Map<String, float[]> vs = vectorsOf(chunk);
+        Map<Fact, float[]> vs = vectorsOf(chunk);
         for (Decoded d : chunk) {
             int seq = indexedSeq + 1;
             apply(seq, d, vs);
@@ -487,25 +487,38 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         }
     }
 
-    /** The vectors of the versions {@code chunk} writes, by {@link FactDocs#vectorKey} (empty without an embedder). */
-    private Map<String, float[]> vectorsOf(List<Decoded> chunk) {
+    /**
+     * The vector of each version {@code chunk} writes, by its decoded fact (identity; empty without an
+     * embedder), looked up or embedded by {@link FactDocs#vectorKey}.
+     */
+    private Map<Fact, float[]> vectorsOf(List<Decoded> chunk) {
         if (vectors == null) {
             return Map.of();
         }
         List<dev.palimpsest.internal.embed.VectorCache.Item> items = new ArrayList<>();
+        List<Fact> of = new ArrayList<>();
         for (Decoded d : chunk) {
             for (Map.Entry<Fact, ObjectId> w : d.writes()) {
                 String sentence = FactDocs.sentenceOf(w.getKey());
                 items.add(new dev.palimpsest.internal.embed.VectorCache.Item(
                         FactDocs.vectorKey(w.getValue().name(), sentence), w.getKey().id().value(),
                         FactDocs.textOf(w.getKey(), sentence)));
+                of.add(w.getKey());
             }
         }
-        return items.isEmpty() ? Map.of() : vectors.vectors(items);
+        if (items.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, float[]> byKey = vectors.vectors(items);
+        Map<Fact, float[]> out = new java.util.IdentityHashMap<>(items.size() * 2);
+        for (int i = 0; i < items.size(); i++) {
+            out.put(of.get(i), byKey.get(items.get(i).blob()));
+        }
+        return out;
     }
 
     /** Ends the intervals of the facts {@code d} changes and adds a document per version it writes. */
-    private void apply(int seq, Decoded d, Map<String, float[]> vs) throws IOException {
+    private void apply(int seq, Decoded d, Map<Fact, float[]> vs) throws IOException {
         for (String id : d.ended()) {
             Integer from = openFrom.remove(id);
             if (from != null) {
@@ -523,8 +536,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             if (from != null) {
                 writer.updateNumericDocValue(FactDocs.versionKey(id, from), FactDocs.TO, seq);
             }
-            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time,
-                    vs.isEmpty() ? null : vs.get(FactDocs.vectorKey(f, w.getValue().name()))));
+            writer.addDocument(FactDocs.of(f, seq, c.name(), actor, time, vs.get(f)));
             openFrom.put(id, seq);
         }
         changed = true;
