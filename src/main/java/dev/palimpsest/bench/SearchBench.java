@@ -41,7 +41,9 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * 5,000-word vocabulary; one claim in ten after the first tenth supersedes an earlier one; one in
  * fifty retracts an earlier one), a fixed or random number per signed commit; then the cold rebuild
  * of the index from git; through the public API, {@code search} (an entity; two words) and {@code
- * brief} (an entity, 500 tokens) at main and at a random past commit; the index update per commit
+ * brief} (an entity, 500 tokens) at main and at a random past commit, then {@value #WARM_ROUNDS}
+ * rounds of free-text questions in a row at main (the same process once the JIT has compiled what
+ * they run); the index update per commit
  * on the writer's own path (one-fact commits and {@value #OWN_BATCH}-fact commits, each handed to
  * the index with its changes and decoded facts as the writer hands them, timed alone) and caught up
  * from git ({@code extra} commits of the history's size: diff and decode); a second history of
@@ -58,19 +60,35 @@ public final class SearchBench {
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
             double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, int smallCommits,
             double smallRebuildSeconds, double smallRebuildCpuSeconds, Stats scanPerQuery, Stats gitGrep,
-            double buildSeconds, Semantic semantic) {}
+            double buildSeconds, Semantic semantic, List<Stats> textHeadRounds, Stats textHeadWarmCpu) {}
 
     /**
      * The semantic channel's costs (absent, all zero, without an embedder): the index rebuilt with
      * every version embedded (no vector cached), the files it takes, and writes that embed on the
-     * writer's own path, in commits of {@link #OWN_BATCH} facts and of one fact.
+     * writer's own path, in commits of {@link #OWN_BATCH} facts and of one fact. {@code
+     * batchWritesPerSecond} is the first window of {@link #EMBED_WINDOWS} written one after another
+     * ({@code batchWindows}, each its facts per second): a process's first writes, then the same
+     * process once its code is compiled.
      */
     public record Semantic(String embedder, double rebuildSeconds, double embeddedPerSecond, long indexBytes,
-            long vectorCacheBytes, double batchWritesPerSecond, double oneFactWritesPerSecond) {}
+            long vectorCacheBytes, double batchWritesPerSecond, double oneFactWritesPerSecond,
+            List<Double> batchWindows) {}
 
-    /** Facts written in commits of {@link #OWN_BATCH} (and one-fact commits) with the semantic channel on. */
+    /** Facts written in commits of {@link #OWN_BATCH} in each window of writes with the semantic channel on (fewer when the store has fewer facts). */
     static final int EMBED_WRITES = 2000;
+    /** The windows of writes that embed, timed one after another in the same process. */
+    static final int EMBED_WINDOWS = 4;
     static final int EMBED_ONE_FACT_WRITES = 100;
+    /**
+     * Rounds of free-text questions asked one after another at main once the mixed samples are done,
+     * each of {@code samples} questions: a long-running process's search as the JIT compiler finishes.
+     */
+    static final int WARM_ROUNDS = 6;
+
+    /** The facts of each window of writes that embed for a store of {@code facts}: at most {@link #EMBED_WRITES}, whole commits. */
+    static int embedWindow(int facts) {
+        return Math.max(OWN_BATCH, Math.min(EMBED_WRITES, facts / OWN_BATCH * OWN_BATCH));
+    }
 
     private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory
             .getThreadMXBean();
@@ -138,8 +156,8 @@ public final class SearchBench {
         List<CommitId> history = new ArrayList<>();
         int[] next = {0};
         int batches = Math.max(3, extra / 10);
-        boolean[] gone = new boolean[facts + extra * (batch + 1) + batches * OWN_BATCH + EMBED_WRITES
-                + EMBED_ONE_FACT_WRITES + 1];
+        boolean[] gone = new boolean[facts + extra * (batch + 1) + batches * OWN_BATCH
+                + EMBED_WINDOWS * embedWindow(facts) + EMBED_ONE_FACT_WRITES + 1];
         String shape = facts + "-" + (minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch) + "-" + seed;
         Path kept = workDir.resolve("bench-search-" + shape);
         double build;
@@ -196,14 +214,16 @@ public final class SearchBench {
         Stats bh;
         Stats bp;
         List<Stats> cpuStats = new ArrayList<>();
-        Semantic semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0);
+        Semantic semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0, List.of());
+        List<Stats> rounds = new ArrayList<>();
+        Stats warmCpu;
         try (Store store = Store.open(gitDir, home, opts)) {
             var recall = store.recall();
             if (embedder.dimensions() > 0) {
                 long e0 = System.nanoTime();
                 recall.prepare(); // the index rebuilt with vectors: every version embedded, none cached
                 double seconds = (System.nanoTime() - e0) / 1e9;
-                semantic = new Semantic(embedder.name(), seconds, next[0] / seconds, 0, 0, 0, 0);
+                semantic = new Semantic(embedder.name(), seconds, next[0] / seconds, 0, 0, 0, 0, List.of());
                 log.printf("semantic channel (%s): index rebuilt with every version embedded in %.1f s (%,.0f facts/s)%n",
                         embedder.name(), seconds, next[0] / seconds);
                 log.flush();
@@ -254,6 +274,27 @@ public final class SearchBench {
             tp = Stats.of(t[3]);
             bh = Stats.of(t[4]);
             bp = Stats.of(t[5]);
+            // the same kind of question on and on at main, as a long-running agent process asks: each round's
+            // p50 shows the JIT compiler finishing the code the first rounds still ran interpreted or half-compiled
+            Random again = new Random(seed ^ 0xA6A1L);
+            long[] lastCpu = new long[samples];
+            for (int round = 0; round < WARM_ROUNDS; round++) {
+                long[] w = new long[samples];
+                for (int i = 0; i < samples; i++) {
+                    String q = word(again.nextInt(5000)) + " " + word(again.nextInt(5000));
+                    long a = System.nanoTime();
+                    long ac = cpu();
+                    sink += recall.search(SearchQuery.builder(q).at(head).build()).size();
+                    lastCpu[i] = cpu() - ac;
+                    w[i] = System.nanoTime() - a;
+                }
+                rounds.add(Stats.of(w));
+            }
+            warmCpu = Stats.of(lastCpu);
+            log.printf("search two words at main, %d rounds of %,d in a row, wall p50 of each: %s ms%n", WARM_ROUNDS,
+                    samples, rounds.stream().map(x -> String.format("%.2f", x.p50Millis()))
+                            .collect(java.util.stream.Collectors.joining(" / ")));
+            log.println("  (checksum " + sink + ")");
             if (embedder.dimensions() > 0) {
                 semantic = embeddingWrites(store, rnd, next, gone, entities, facts, history, semantic);
             }
@@ -262,7 +303,7 @@ public final class SearchBench {
             semantic = new Semantic(semantic.embedder(), semantic.rebuildSeconds(), semantic.embeddedPerSecond(),
                     bytes(gitDir.resolve("palimpsest-index/search-v1")),
                     bytes(gitDir.resolve("palimpsest-index/vectors-v1")), semantic.batchWritesPerSecond(),
-                    semantic.oneFactWritesPerSecond());
+                    semantic.oneFactWritesPerSecond(), semantic.batchWindows());
             log.printf("semantic channel: search index %,.1f MB, vector cache %,.1f MB (%,d facts)%n",
                     semantic.indexBytes() / 1e6, semantic.vectorCacheBytes() / 1e6, next[0]);
             log.flush();
@@ -375,13 +416,17 @@ public final class SearchBench {
                 history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, ownBStats, ownBCpuStats,
                 OWN_BATCH, incremental, incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild,
                 indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build,
-                semantic);
+                semantic, List.copyOf(rounds), warmCpu);
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
         Stats[] wall = {eh, ep, th, tp, bh, bp};
         for (int k = 0; k < 6; k++) {
             log.println(names[k] + " wall " + wall[k] + " | CPU " + cpuStats.get(k));
+            if (k == 2) {
+                log.println("  the same, warm (the last of " + WARM_ROUNDS + " rounds in a row): wall "
+                        + rounds.get(rounds.size() - 1) + " | CPU " + warmCpu);
+            }
         }
         log.println("rebuild-per-query scan:              " + r.scanPerQuery());
         log.println("git grep at the commit:              " + r.gitGrep());
@@ -468,28 +513,39 @@ public final class SearchBench {
     }
 
     /**
-     * Writes {@link #EMBED_WRITES} facts in commits of {@link #OWN_BATCH} and then {@link
-     * #EMBED_ONE_FACT_WRITES} one-fact commits through {@code store}, whose open index embeds each
-     * commit's versions as the writer hands them over: facts per second of each, written and embedded.
+     * Writes {@link #EMBED_WINDOWS} windows of {@link #embedWindow} facts in commits of {@link
+     * #OWN_BATCH} and then {@link #EMBED_ONE_FACT_WRITES} one-fact commits through {@code store},
+     * whose open index embeds each commit's versions as the writer hands them over: facts per second
+     * of each, written and embedded.
      */
     private Semantic embeddingWrites(Store store, Random rnd, int[] next, boolean[] gone, int entities, int facts,
             List<CommitId> history, Semantic s) throws PalimpsestException {
-        long w0 = System.nanoTime();
-        for (int i = 0; i < EMBED_WRITES / OWN_BATCH; i++) {
-            history.add(write(store, rnd, OWN_BATCH, next, gone, entities, facts));
+        int window = embedWindow(facts);
+        List<Double> windows = new ArrayList<>();
+        for (int k = 0; k < EMBED_WINDOWS; k++) {
+            long w0 = System.nanoTime();
+            for (int i = 0; i < window / OWN_BATCH; i++) {
+                history.add(write(store, rnd, OWN_BATCH, next, gone, entities, facts));
+            }
+            store.recall().prepare();
+            windows.add(window / ((System.nanoTime() - w0) / 1e9));
         }
-        store.recall().prepare();
-        double batch = EMBED_WRITES / ((System.nanoTime() - w0) / 1e9);
+        double batch = windows.get(0);
+        log.printf("writes that embed, commits of %d, %d windows of %,d facts in a row: %s facts/s%n", OWN_BATCH,
+                EMBED_WINDOWS, window, windows.stream().map(x -> String.format("%,.0f", x))
+                        .collect(java.util.stream.Collectors.joining(" / ")));
         long o0 = System.nanoTime();
         for (int i = 0; i < EMBED_ONE_FACT_WRITES; i++) {
             history.add(write(store, rnd, 1, next, gone, entities, facts));
         }
         store.recall().prepare();
         double one = EMBED_ONE_FACT_WRITES / ((System.nanoTime() - o0) / 1e9);
-        log.printf("writes that embed: %,.0f facts/s in commits of %d, %,.0f facts/s in one-fact commits%n", batch,
+        log.printf("writes that embed: %,.0f facts/s in commits of %d (the first window), %,.0f facts/s in one-fact"
+                + " commits%n", batch,
                 OWN_BATCH, one);
         log.flush();
-        return new Semantic(s.embedder(), s.rebuildSeconds(), s.embeddedPerSecond(), 0, 0, batch, one);
+        return new Semantic(s.embedder(), s.rebuildSeconds(), s.embeddedPerSecond(), 0, 0, batch, one,
+                List.copyOf(windows));
     }
 
     /** The bytes of the files under {@code dir} (0 when it does not exist). */

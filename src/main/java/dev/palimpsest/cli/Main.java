@@ -81,7 +81,7 @@ public final class Main implements Root {
      * The levels of SLF4J's simple binding (the CLI jar's) for one run: without {@code --json} the
      * library's notices ({@code dev.palimpsest}, e.g. "building the claims index") at info and every
      * other logger (JGit, the MCP SDK) at warn, DJL (the embedder's tokenizer, which warns that it found
-     * no GPU) at error; with {@code --json} nothing, since standard error is
+     * no GPU) and JGit's pack list (a retired pack taken for corrupt) at error; with {@code --json} nothing, since standard error is
      * then kept clean. Catch-up progress ({@code dev.palimpsest.progress}) shows only on a terminal.
      */
     static Map<String, String> logLevels(boolean json, boolean terminal) {
@@ -91,6 +91,10 @@ public final class Main implements Root {
         m.put("log.dev.palimpsest.progress", terminal ? "info" : "off");
         // the tokenizer library of the bundled embedder warns on every machine without a GPU driver
         m.put("log.ai.djl", json ? "off" : "error");
+        // JGit 7.5 calls a pack corrupt, at warn with its stack trace, when a compaction retired it while a
+        // second thread of this process still held the pack list that named it; it then reads the list again
+        // and goes on (JGit 7.8 says "pack was deleted", at debug). A pack that cannot be read fails the read.
+        m.put("log.org.eclipse.jgit.internal.storage.file.PackDirectory", json ? "off" : "error");
         return m;
     }
 

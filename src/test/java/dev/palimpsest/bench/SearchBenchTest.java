@@ -57,8 +57,14 @@ class SearchBenchTest {
         assertThat(r.semantic().oneFactWritesPerSecond()).isPositive();
         assertThat(r.semantic().indexBytes()).isPositive();
         // every fact written after the build (the extra commits and the writes that embed) was embedded at least once
-        assertThat(embedder.texts.get()).isGreaterThanOrEqualTo(300 + SearchBench.EMBED_WRITES
+        assertThat(embedder.texts.get()).isGreaterThanOrEqualTo(300 + SearchBench.EMBED_WINDOWS * 300
                 + SearchBench.EMBED_ONE_FACT_WRITES);
-        assertThat(out.toString()).contains("writes that embed:");
+        assertThat(r.semantic().batchWindows()).hasSize(SearchBench.EMBED_WINDOWS).allMatch(w -> w > 0);
+        assertThat(r.semantic().batchWritesPerSecond()).isEqualTo(r.semantic().batchWindows().get(0));
+        // the warm rounds of free-text questions: each of the samples asked, each timed
+        assertThat(r.textHeadRounds()).hasSize(SearchBench.WARM_ROUNDS).allMatch(x -> x.n() == 5);
+        assertThat(r.textHeadWarmCpu().n()).isEqualTo(5);
+        assertThat(out.toString()).contains("writes that embed:", "4 windows of 300 facts in a row",
+                "6 rounds of 5 in a row", "the same, warm");
     }
 }

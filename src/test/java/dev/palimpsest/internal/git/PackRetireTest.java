@@ -59,6 +59,40 @@ class PackRetireTest {
         }
     }
 
+    @Test
+    void aReaderThatListedAPackBeforeItWasRetiredReadsOnWithoutTakingItForCorrupt() throws Exception {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        try (Store store = TestStores.initLexical(tmp)) {
+            Path gitDir = store.gitDir();
+            write(store, 0);
+            org.eclipse.jgit.lib.ObjectId first = org.eclipse.jgit.lib.ObjectId.fromString(store.head().hex());
+            for (int i = 1; i < PackCompactor.MERGE - 1; i++) {
+                write(store, i);
+            }
+            // another process's view: it lists the packs and loads only the index of the newest, where the head is
+            try (GitRepo reader = GitRepo.open(gitDir, false)) {
+                try (var r = reader.newReader()) {
+                    r.open(org.eclipse.jgit.lib.ObjectId.fromString(store.head().hex())).getBytes();
+                }
+                for (int i = PackCompactor.MERGE - 1; i < 2 * PackCompactor.MERGE; i++) {
+                    write(store, i); // the writer merges the first packs and retires them
+                }
+                assertThat(Files.exists(gitDir.resolve("objects/pack"))).isTrue();
+                assertThat(packs(gitDir)).as("the first packs merged and retired").isLessThan(2L * PackCompactor.MERGE);
+                System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+                try (var r = reader.newReader()) {
+                    // in a retired pack of the reader's list: found through the merged pack once the list is read again
+                    assertThat(r.open(first).getType()).isEqualTo(org.eclipse.jgit.lib.Constants.OBJ_COMMIT);
+                }
+            } finally {
+                System.setErr(saved);
+            }
+            assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("corrupt");
+            assertThat(git(gitDir, "fsck", "--strict")).isZero();
+        }
+    }
+
     /** Holds the repack lock of the repository at {@code args[0]}, says {@code held}, and lets go when stdin closes. */
     public static final class Holder {
         public static void main(String[] args) throws Exception {
