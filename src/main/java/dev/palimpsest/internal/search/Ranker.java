@@ -116,8 +116,14 @@ public final class Ranker {
     private final Map<IndexReader.CacheKey, String[]> idsBySegment = new java.util.WeakHashMap<>();
 
     public Ranker(SearchIndex index) {
+        this(index, EXACT_MAX);
+    }
+
+    /** A ranker whose semantic channel scores every candidate exactly up to {@code exactMax} of them (tests: 0, HNSW always). */
+    Ranker(SearchIndex index, int exactMax) {
         this.index = index;
         this.live = index.live();
+        this.exactMax = exactMax;
     }
 
     /** A hit and the label of what linked it to its parent (the parent's subject, or id; null at hop 0). */
@@ -513,16 +519,37 @@ public final class Ranker {
 
     /** The most live candidates the semantic channel scores exactly; above, it asks the HNSW graph. */
     static final int EXACT_MAX = 20_000;
+    private final int exactMax;
+
+    /**
+     * Threads that search the HNSW graphs of an index's segments beside the asking thread, which
+     * takes its share of them; daemons, one per core, shared by every index of the process.
+     */
+    private static final java.util.concurrent.ExecutorService SEGMENTS = java.util.concurrent.Executors
+            .newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+                Thread t = new Thread(r, "palimpsest-vector-search");
+                t.setDaemon(true);
+                return t;
+            });
 
     /**
      * The {@code n} documents matching {@code filter} whose vectors are nearest {@code v}, scored
      * {@code (1 + dot) / 2}: exactly (every candidate scored) when at most {@link #EXACT_MAX} match,
      * so the answer does not depend on how the index was built; else by Lucene's filtered HNSW search.
+     * An index of several segments has a graph in each: they are searched side by side ({@link
+     * #SEGMENTS}), each stopping early once it cannot beat the {@code n} best found in all of them
+     * so far, so the tail of the list may differ between two runs (a store grown to 100k facts by
+     * writes, 22 segments: 4.1 ms for its graphs one after another, 2.1-2.4 ms side by side).
      */
     private TopDocs nearest(IndexSearcher s, float[] v, Query filter, int candidates, int n, Leaves stored)
             throws IOException {
-        if (candidates > EXACT_MAX) {
-            return s.search(new org.apache.lucene.search.KnnFloatVectorQuery(FactDocs.VEC, v, n, filter), n);
+        if (candidates > exactMax) {
+            IndexSearcher by = s;
+            if (s.getIndexReader().leaves().size() > 1) {
+                by = new IndexSearcher(s.getIndexReader(), SEGMENTS);
+                by.setQueryCache(null);
+            }
+            return by.search(new org.apache.lucene.search.KnnFloatVectorQuery(FactDocs.VEC, v, n, filter), n);
         }
         org.apache.lucene.search.Weight w = s.createWeight(s.rewrite(filter),
                 org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
