@@ -114,6 +114,8 @@ public final class Ranker {
     private final Map<IndexReader.CacheKey, Spelling.Keys> keysBySegment = new java.util.WeakHashMap<>();
     /** The fact ids of each segment's documents read so far, by the segment's core; guarded by itself. */
     private final Map<IndexReader.CacheKey, String[]> idsBySegment = new java.util.WeakHashMap<>();
+    /** The most live candidates the semantic channel scores exactly ({@link #EXACT_MAX} but in tests). */
+    private final int exactMax;
 
     public Ranker(SearchIndex index) {
         this(index, EXACT_MAX);
@@ -519,18 +521,13 @@ public final class Ranker {
 
     /** The most live candidates the semantic channel scores exactly; above, it asks the HNSW graph. */
     static final int EXACT_MAX = 20_000;
-    private final int exactMax;
 
     /**
      * Threads that search the HNSW graphs of an index's segments beside the asking thread, which
      * takes its share of them; daemons, one per core, shared by every index of the process.
      */
-    private static final java.util.concurrent.ExecutorService SEGMENTS = java.util.concurrent.Executors
-            .newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-                Thread t = new Thread(r, "palimpsest-vector-search");
-                t.setDaemon(true);
-                return t;
-            });
+    private static final java.util.concurrent.ExecutorService SEGMENTS = SearchIndex.daemons(
+            Runtime.getRuntime().availableProcessors(), "palimpsest-vector-search");
 
     /**
      * The {@code n} documents matching {@code filter} whose vectors are nearest {@code v}, scored

@@ -556,12 +556,16 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
      * Threads that embed questions while the words are searched; daemons, shared by every index of
      * the process, at most two (the model uses the cores itself).
      */
-    private static final java.util.concurrent.ExecutorService QUESTIONS = java.util.concurrent.Executors
-            .newFixedThreadPool(2, r -> {
-                Thread t = new Thread(r, "palimpsest-question-embedder");
-                t.setDaemon(true);
-                return t;
-            });
+    private static final java.util.concurrent.ExecutorService QUESTIONS = daemons(2, "palimpsest-question-embedder");
+
+    /** A fixed pool of {@code threads} daemon threads named {@code name}, for the searches of every index of the process. */
+    static java.util.concurrent.ExecutorService daemons(int threads, String name) {
+        return java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     /** The vector of {@code text} for a question (null without an embedder), from the recent ones when asked lately. */
     float[] embedQuery(String text) {
