@@ -84,9 +84,8 @@ class NearestAcrossSegmentsTest {
         return "asking about q" + Integer.toString(i, 36) + "z";
     }
 
-    @Test
-    void theGraphsOfEverySegmentAreSearchedAndTheNearestFactComesFirstAsWhenEveryCandidateIsScored()
-            throws Exception {
+    /** A store of {@link #SEGMENTS} commits of planted facts, its index refreshed after each: one segment per commit. */
+    private Planted build() throws Exception {
         Planted e = new Planted();
         int facts = SEGMENTS * PER_SEGMENT;
         for (int i = 0; i < facts; i++) {
@@ -105,6 +104,14 @@ class NearestAcrossSegmentsTest {
                 s.recall().search(SearchQuery.builder(question(0)).build()); // a refresh: what is buffered becomes a segment
             }
         }
+        return e;
+    }
+
+    @Test
+    void theGraphsOfEverySegmentAreSearchedAndTheNearestFactComesFirstAsWhenEveryCandidateIsScored()
+            throws Exception {
+        Planted e = build();
+        int facts = SEGMENTS * PER_SEGMENT;
         try (GitRepo repo = GitRepo.open(dir.resolve("store.git"), false)) {
             ClaimsIndex claims = ClaimsIndex.open(repo);
             try (SearchIndex idx = SearchIndex.open(repo, claims, e)) {
@@ -126,6 +133,45 @@ class NearestAcrossSegmentsTest {
                     assertThat(byGraphs).as("question %d", i).isNotEmpty();
                     assertThat(byGraphs.get(0).hit().id().value()).as("question %d", i).isEqualTo("f" + i);
                     assertThat(byScoring.get(0).hit().id().value()).isEqualTo("f" + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void questionsAskedFromSeveralThreadsAtOnceShareTheSearchPoolAndEachFindsItsNearestFact() throws Exception {
+        Planted e = build();
+        int facts = SEGMENTS * PER_SEGMENT;
+        try (GitRepo repo = GitRepo.open(dir.resolve("store.git"), false)) {
+            ClaimsIndex claims = ClaimsIndex.open(repo);
+            try (SearchIndex idx = SearchIndex.open(repo, claims, e)) {
+                int seq = idx.indexedSeq();
+                Ranker graphs = new Ranker(idx, 0);
+                int threads = 4;
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(threads);
+                try {
+                    List<java.util.concurrent.Future<List<String>>> asked = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int first = t;
+                        asked.add(askers.submit(() -> {
+                            start.await();
+                            List<String> wrong = new ArrayList<>();
+                            for (int i = first; i < facts; i += 37) {
+                                List<Ranker.Found> hits = graphs.search(SearchQuery.builder(question(i)).limit(5).build(), seq);
+                                if (hits.isEmpty() || !hits.get(0).hit().id().value().equals("f" + i)) {
+                                    wrong.add("question " + i + ": " + (hits.isEmpty() ? "none" : hits.get(0).hit().id().value()));
+                                }
+                            }
+                            return wrong;
+                        }));
+                    }
+                    start.countDown();
+                    for (var f : asked) {
+                        assertThat(f.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEmpty();
+                    }
+                } finally {
+                    askers.shutdownNow();
                 }
             }
         }
