@@ -280,6 +280,17 @@ public final class Recall {
         return seq;
     }
 
+    /** Lets the index's running merges finish (without the writer lock: writers go on), so {@link #close} saves them. */
+    void finishMerges() {
+        SearchIndex open;
+        synchronized (this) {
+            open = index;
+        }
+        if (open != null) {
+            open.finishMerges();
+        }
+    }
+
     /**
      * Saves the index and releases it; the caller holds the writer lock, so the saved index describes
      * main with no forget after it (one seen since it was opened drops it unsaved).

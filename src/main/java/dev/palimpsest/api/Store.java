@@ -604,10 +604,15 @@ public final class Store implements AutoCloseable {
         return repo.gitDir();
     }
 
-    /** Releases the repository; the store must not be used afterwards. */
+    /**
+     * Releases the repository, first letting the search index's running merges finish so they are
+     * saved (a merge started by this process's first question can take seconds at 100k facts); the
+     * store must not be used afterwards.
+     */
     @Override
     public void close() {
         watching.stop();
+        recall.finishMerges();
         // under the writer lock no forget lands: a search index saved now holds nothing a forget erased
         writer.underLock(recall::close);
         repo.close();

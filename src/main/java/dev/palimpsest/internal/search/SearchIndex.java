@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
@@ -51,8 +52,8 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * caught up from there; it is rebuilt from git, saying so through its logger (with progress on the
  * logger {@code dev.palimpsest.progress}), when missing, unreadable, of another format or store, or off main's history. Writes of
  * this process are applied from the writer's own changes ({@link Writer.CommitListener}); the Lucene
- * commit follows at most every second and on {@link #close} (a crash loses only what the next open
- * catches up from git). When another process holds the index, this one keeps an in-memory index
+ * commit follows at most every second and on {@link #close}, which also saves the merges {@link
+ * #finishMerges} waited for (a crash loses only what the next open catches up from git). When another process holds the index, this one keeps an in-memory index
  * rebuilt from git. Thread-safe (synchronized writes; searches use refreshed searchers).
  */
 public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
@@ -688,8 +689,8 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
         if (vectors != null) {
             vectors.commit();
         }
-        if (writer == null || !changed || indexed == null) {
-            return;
+        if (writer == null || indexed == null || !(changed || writer.hasUncommittedChanges())) {
+            return; // nothing new: neither documents nor a merge Lucene finished since the last save
         }
         try {
             Map<String, String> data = new HashMap<>();
@@ -742,6 +743,47 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
         }
     }
+
+    /**
+     * Waits until Lucene's merges of this process's index have finished, so the {@link #close} that
+     * follows saves them; call it without the writer lock (writers go on meanwhile). Closing without
+     * it aborts them: an abort lands only between a merge's steps (not inside an HNSW graph's
+     * building), so the work done so far is lost and the next process starts the same merge again,
+     * and a store searched only by short-lived processes gains a segment per process. The wait can
+     * be long (seconds per ten thousand vectors merged); it is said on the progress logger. Does
+     * nothing for an index kept in memory. Thread-safe; not while another thread writes to this
+     * index.
+     */
+    public void finishMerges() {
+        IndexWriter w;
+        synchronized (this) {
+            w = persistent ? writer : null;
+        }
+        if (w == null || !(w.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler cms)) {
+            return;
+        }
+        boolean said = false;
+        try {
+            for (int round = 0; round < MERGE_ROUNDS; round++) {
+                if (!w.hasPendingMerges() && w.getMergingSegments().isEmpty() && cms.mergeThreadCount() == 0) {
+                    return;
+                }
+                if (!said) {
+                    said = true;
+                    PROGRESS.info("finishing a merge of the search index " + path + " before closing it");
+                }
+                cms.sync();
+                if (w.hasPendingMerges()) {
+                    w.maybeMerge(); // merges waiting for a thread get one
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not finish the merges of the search index " + path + ": " + e.getMessage());
+        }
+    }
+
+    /** Rounds of waiting for merges and the merges they start in turn (a tiered policy cascades a few levels at most). */
+    private static final int MERGE_ROUNDS = 32;
 
     /** Saves and releases the index (and its Lucene lock). */
     @Override
