@@ -107,6 +107,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
      */
     public static SearchIndex open(GitRepo repo, ClaimsIndex claims, dev.palimpsest.model.Embedder embedder) {
         SearchIndex idx = new SearchIndex(repo, claims, embedder);
+        idx.awaitClosingHolder(); // without the writer lock: the holder takes it to save its merges
         if (embedder.dimensions() > 0) {
             idx.vectors = dev.palimpsest.internal.embed.VectorCache.open(repo.gitDir(), embedder);
         }
@@ -149,6 +150,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
                 writer = new IndexWriter(directory, config(IndexWriterConfig.OpenMode.CREATE));
             }
             persistent = true;
+            Files.deleteIfExists(closingMarker()); // a holder that wrote it holds the lock no more
             if (problem == null) {
                 problem = check();
             }
@@ -739,6 +741,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
             closeQuietly();
             closeVectors();
         }
+        unmarkClosing();
         if (wasPersistent) { // outside this monitor: the deletion takes the writer lock, whose holder may want it
             dev.palimpsest.internal.forget.Scrub.searchIndex(repo.gitDir(), new ArrayList<>());
         }
@@ -770,6 +773,7 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
                 }
                 if (!said) {
                     said = true;
+                    markClosing();
                     PROGRESS.info("finishing a merge of the search index " + path + " before closing it");
                 }
                 cms.sync();
@@ -785,12 +789,96 @@ public final class SearchIndex implements Writer.CommitListener, AutoCloseable {
     /** Rounds of waiting for merges and the merges they start in turn (a tiered policy cascades a few levels at most). */
     private static final int MERGE_ROUNDS = 32;
 
+    /** How long an opener waits for a holder finishing its merges before keeping its own index in memory. */
+    static final long CLOSING_WAIT_MILLIS = 120_000;
+
+    /** What this process wrote in the closing marker (null: none written): only that is deleted. */
+    private String closingToken;
+
+    /**
+     * The file beside the index folder that its holder keeps while it finishes merges before
+     * releasing it: an opener that finds the index held waits for it, where keeping an index of its
+     * own in memory would mean embedding or reading every version again.
+     */
+    private Path closingMarker() {
+        return path.resolveSibling(DIR + ".closing");
+    }
+
+    private void markClosing() {
+        String token = ProcessHandle.current().pid() + " " + System.nanoTime() + "\n";
+        try {
+            Files.writeString(closingMarker(), token);
+            synchronized (this) {
+                closingToken = token;
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot write " + closingMarker() + ": " + e.getMessage());
+        }
+    }
+
+    /** Deletes the closing marker when it is still the one this process wrote (after the Lucene lock is released). */
+    private void unmarkClosing() {
+        String token;
+        synchronized (this) {
+            token = closingToken;
+            closingToken = null;
+        }
+        if (token == null) {
+            return;
+        }
+        try {
+            if (token.equals(Files.readString(closingMarker()))) {
+                Files.delete(closingMarker());
+            }
+        } catch (IOException e) {
+            // gone already, or another holder's: the next holder clears it on open
+        }
+    }
+
+    /**
+     * Waits, up to {@link #CLOSING_WAIT_MILLIS}, while another process holds the index and says it is
+     * finishing its merges before releasing it (a holder that lives on is not waited for). Called
+     * without the writer lock.
+     */
+    private void awaitClosingHolder() {
+        long deadline = System.nanoTime() + CLOSING_WAIT_MILLIS * 1_000_000L;
+        boolean said = false;
+        while (Files.exists(closingMarker()) && heldByAnother() && System.nanoTime() < deadline) {
+            if (!said) {
+                said = true;
+                notice("waiting for the process holding the search index " + path + " to finish its merges and release it");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** True when another holder has Lucene's lock on the index folder now. */
+    private boolean heldByAnother() {
+        if (!Files.isDirectory(path)) {
+            return false;
+        }
+        try (Directory d = FSDirectory.open(path);
+                org.apache.lucene.store.Lock held = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+            return false;
+        } catch (LockObtainFailedException e) {
+            return true;
+        } catch (IOException e) {
+            return false; // the open says what is wrong
+        }
+    }
+
     /** Saves and releases the index (and its Lucene lock). */
     @Override
     public synchronized void close() {
         commitNow();
         closeQuietly();
         closeVectors();
+        unmarkClosing();
     }
 
     /** Saves and releases the vector cache. */

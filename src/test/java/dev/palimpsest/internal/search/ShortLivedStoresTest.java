@@ -83,6 +83,8 @@ class ShortLivedStoresTest {
                 SegmentInfos saved = SegmentInfos.readLatestCommit(d);
                 segments.add(saved.size());
                 assertThat(saved.totalMaxDoc()).as("documents saved after process %d", p).isEqualTo(n);
+                assertThat(git.resolve("palimpsest-index").resolve(SearchIndex.DIR + ".closing"))
+                        .as("the closing marker, gone with its holder").doesNotExist();
             }
         }
         // a tiered policy keeps about ten segments a size; merges aborted at every close would leave one per process
