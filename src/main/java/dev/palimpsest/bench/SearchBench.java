@@ -60,7 +60,8 @@ public final class SearchBench {
             double incrementalCpuMillisPerCommit, int extraCommits, double rebuildSeconds, double rebuildCpuSeconds,
             double rebuildCommitsPerSecond, double rebuildCommitsPerCpuSecond, int smallCommits,
             double smallRebuildSeconds, double smallRebuildCpuSeconds, Stats scanPerQuery, Stats gitGrep,
-            double buildSeconds, Semantic semantic, List<Stats> textHeadRounds, Stats textHeadWarmCpu) {}
+            double buildSeconds, Semantic semantic, List<Stats> textHeadRounds, Stats textHeadWarmCpu, boolean grown,
+            List<Integer> indexSegments) {}
 
     /**
      * The semantic channel's costs (absent, all zero, without an embedder): the index rebuilt with
@@ -143,11 +144,26 @@ public final class SearchBench {
     }
 
     /**
-     * Runs the benchmark; each commit writes a number of claims drawn uniformly from [{@code minBatch},
-     * {@code batch}] (equal bounds: exactly {@code batch}).
+     * Runs the benchmark on an index rebuilt from git in one piece; each commit writes a number of
+     * claims drawn uniformly from [{@code minBatch}, {@code batch}] (equal bounds: exactly {@code batch}).
      */
     public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, int smallCommits,
             long seed, boolean keep) throws IOException, PalimpsestException {
+        return run(facts, entities, minBatch, batch, samples, extra, smallCommits, seed, keep, false);
+    }
+
+    /**
+     * Runs the benchmark; {@code grown}: the index is open while the history is written, so it grows
+     * commit by commit as agents fill a store (every write embedded on the writer's path, Lucene's
+     * merges as they fall, finished when the writing store closes), and the questions are asked of
+     * that index, not of one rebuilt from git (neither rebuild is timed then; {@code keep} must be
+     * false).
+     */
+    public Result run(int facts, int entities, int minBatch, int batch, int samples, int extra, int smallCommits,
+            long seed, boolean keep, boolean grown) throws IOException, PalimpsestException {
+        if (keep && grown) {
+            throw new IllegalArgumentException("a grown index is not kept: keep and grown exclude each other");
+        }
         Path dir = Files.createTempDirectory(workDir, "bench-search-");
         KeyHome home = new KeyHome(dir.resolve("home"));
         Path gitDir = dir.resolve("store.git");
@@ -176,6 +192,9 @@ public final class SearchBench {
                 Transaction first = store.begin(ACTOR);
                 first.assertFact(FactSpec.of(Kind.SOURCE, "the design documents").id(FactId.of("docs")));
                 first.commit();
+                if (grown) {
+                    store.recall().prepare(); // from here on each commit is indexed (and embedded) as it lands
+                }
                 while (next[0] < facts) {
                     history.add(write(store, rnd, Math.min(size(rnd, minBatch, batch), facts - next[0]), next, gone,
                             entities, facts));
@@ -187,7 +206,10 @@ public final class SearchBench {
                 }
             }
             build = (System.nanoTime() - t0) / 1e9;
-            log.printf("built %,d facts in %,d commits in %.1f s%n", facts, history.size() + 2, build);
+            log.printf("built %,d facts in %,d commits in %.1f s%s%n", facts, history.size() + 2, build,
+                    grown ? String.format(" (%,.0f facts/s), the index open: every commit indexed%s as it landed,"
+                            + " merges finished at close", facts / build, embedder.dimensions() > 0 ? " and embedded" : "")
+                            : "");
             if (keep) {
                 KeptBench.save(dir, kept, new Built(rnd, next[0], gone, history.stream().map(CommitId::hex).toList(),
                         build));
@@ -197,15 +219,20 @@ public final class SearchBench {
         log.flush();
 
         // cold rebuild of the search index from git (the claims index is built first, not counted)
-        double[] cold = rebuild(gitDir);
-        double rebuild = cold[0];
-        double rebuildCpu = cold[1];
-        int indexed = (int) cold[2];
-        log.printf("cold rebuild (%,d commits of %s facts): %.2f s wall, %.2f s CPU of this thread, %.2f s of the"
-                + " process (%,.0f commits/s, %,.0f facts/s wall)%n", indexed,
-                minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch, rebuild, rebuildCpu, cold[3],
-                indexed / rebuild, facts / rebuild);
-        log.flush();
+        double rebuild = 0;
+        double rebuildCpu = 0;
+        int indexed = 0;
+        if (!grown) {
+            double[] cold = rebuild(gitDir);
+            rebuild = cold[0];
+            rebuildCpu = cold[1];
+            indexed = (int) cold[2];
+            log.printf("cold rebuild (%,d commits of %s facts): %.2f s wall, %.2f s CPU of this thread, %.2f s of the"
+                    + " process (%,.0f commits/s, %,.0f facts/s wall)%n", indexed,
+                    minBatch == batch ? Integer.toString(batch) : minBatch + "-" + batch, rebuild, rebuildCpu, cold[3],
+                    indexed / rebuild, facts / rebuild);
+            log.flush();
+        }
 
         Stats eh;
         Stats ep;
@@ -217,9 +244,17 @@ public final class SearchBench {
         Semantic semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0, List.of());
         List<Stats> rounds = new ArrayList<>();
         Stats warmCpu;
+        List<Integer> segments;
         try (Store store = Store.open(gitDir, home, opts)) {
             var recall = store.recall();
-            if (embedder.dimensions() > 0) {
+            if (grown) {
+                long o0 = System.nanoTime();
+                recall.prepare(); // the grown index, reused
+                log.printf("opened the grown index in %.2f s%n", (System.nanoTime() - o0) / 1e9);
+                if (embedder.dimensions() > 0) {
+                    semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0, List.of()); // no rebuild: nothing to time
+                }
+            } else if (embedder.dimensions() > 0) {
                 long e0 = System.nanoTime();
                 recall.prepare(); // the index rebuilt with vectors: every version embedded, none cached
                 double seconds = (System.nanoTime() - e0) / 1e9;
@@ -228,6 +263,8 @@ public final class SearchBench {
                         embedder.name(), seconds, next[0] / seconds);
                 log.flush();
             }
+            segments = segments(gitDir);
+            log.printf("the index searched: %d segment(s) of %s documents%n", segments.size(), segments);
             CommitId head = store.head();
             long sink = 0;
             // the first free-text question after opening (the code paths not yet compiled), then warm-up
@@ -416,7 +453,7 @@ public final class SearchBench {
                 history.size() + 2, eh, ep, th, tp, bh, bp, cpuStats, ownStats, ownCpuStats, ownBStats, ownBCpuStats,
                 OWN_BATCH, incremental, incrementalCpu, extra, rebuild, rebuildCpu, indexed / rebuild,
                 indexed / rebuildCpu, (int) small[2], small[0], small[1], Stats.of(scan), Stats.of(grep), build,
-                semantic, List.copyOf(rounds), warmCpu);
+                semantic, List.copyOf(rounds), warmCpu, grown, List.copyOf(segments));
         String[] names = {"search an entity at main:           ", "search an entity at a past commit:  ",
             "search two words at main:           ", "search two words at a past commit:  ",
             "brief (500 tokens) at main:         ", "brief (500 tokens) at a past commit:"};
@@ -433,6 +470,19 @@ public final class SearchBench {
         log.flush();
         deleteTree(dir);
         return r;
+    }
+
+    /** The documents of each segment of the search index's last Lucene commit, largest first. */
+    private static List<Integer> segments(Path gitDir) throws IOException {
+        List<Integer> docs = new ArrayList<>();
+        try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(
+                gitDir.resolve("palimpsest-index").resolve("search-v1"))) {
+            for (org.apache.lucene.index.SegmentCommitInfo si : org.apache.lucene.index.SegmentInfos.readLatestCommit(d)) {
+                docs.add(si.info.maxDoc());
+            }
+        }
+        docs.sort(java.util.Comparator.reverseOrder());
+        return docs;
     }
 
     /** Deletes the search index of {@code gitDir} and reopens it: wall s, CPU s of this thread, commits indexed. */

@@ -509,6 +509,11 @@ final class BenchCommand implements Callable<Integer> {
                 + " and reuse it (the runs that reuse it ask the same questions).")
         boolean keep;
 
+        @Option(names = "--grown", description = "Grow the index while writing the history, commit by commit (each"
+                + " write indexed and embedded as it lands, as agents fill a store), and ask the questions of that index"
+                + " instead of one rebuilt from git. Not with --keep.")
+        boolean grown;
+
         @Mixin
         Scratch scratch;
 
@@ -528,10 +533,14 @@ final class BenchCommand implements Callable<Integer> {
                 throw new Main.UsageException("--facts >= 10, --entities, --batch (1 <= MIN <= MAX), --samples and --extra >= 1,"
                         + " --small-commits >= 0");
             }
+            if (keep && grown) {
+                throw new Main.UsageException("--grown and --keep exclude each other: a grown index is not kept");
+            }
             benchLog().println("bench search: " + facts + " facts over " + entities + " entities, " + batch
                     + " per commit, seed " + seed);
             dev.palimpsest.bench.SearchBench.Result r = new dev.palimpsest.bench.SearchBench(scratch.work(), benchLog(),
-                    storeOptions().embedder()).run(facts, entities, min, max, samples, extra, smallCommits, seed, keep);
+                    storeOptions().embedder()).run(facts, entities, min, max, samples, extra, smallCommits, seed, keep,
+                            grown);
             if (json()) {
                 printJson(r);
             }

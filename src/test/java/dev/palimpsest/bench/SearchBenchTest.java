@@ -67,4 +67,27 @@ class SearchBenchTest {
         assertThat(out.toString()).contains("writes that embed:", "4 windows of 300 facts in a row",
                 "6 rounds of 5 in a row", "the same, warm");
     }
+
+    @Test
+    void aGrownRunAsksTheIndexItsWritesGrewWithoutRebuildingIt() throws Exception {
+        StringWriter out = new StringWriter();
+        HashEmbedder embedder = new HashEmbedder();
+        SearchBench.Result r = new SearchBench(dir, new PrintWriter(out), embedder).run(300, 100, 10, 10, 5, 5, 0, 42,
+                false, true);
+        assertThat(r.grown()).isTrue();
+        assertThat(r.rebuildSeconds()).isZero();
+        assertThat(r.semantic().rebuildSeconds()).isZero();
+        // the documents of the index asked: the 300 claims and the source, each version its own
+        assertThat(r.indexSegments().stream().mapToInt(Integer::intValue).sum()).isGreaterThanOrEqualTo(301);
+        assertThat(r.indexSegments()).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(r.textHead().n()).isEqualTo(5);
+        assertThat(r.textHeadRounds()).hasSize(SearchBench.WARM_ROUNDS);
+        assertThat(out.toString()).contains("the index open: every commit indexed and embedded as it landed",
+                "opened the grown index", "the index searched: ").doesNotContain("cold rebuild (");
+        assertThat(embedder.texts.get()).as("each claim embedded as it was written, and only then")
+                .isGreaterThanOrEqualTo(300);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SearchBench(dir, new PrintWriter(out), embedder)
+                .run(300, 100, 10, 10, 5, 5, 0, 42, true, true)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(dev.palimpsest.cli.Run.of("bench", "search", "--grown", "--keep").code()).isEqualTo(2);
+    }
 }
