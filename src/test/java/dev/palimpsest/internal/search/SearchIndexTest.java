@@ -78,4 +78,13 @@ class SearchIndexTest {
             }
         }
     }
+
+    @Test
+    void theWriterMergesSegmentsUnderSixteenMegabytesAsThoughOfThatSizeAndItsCommitsDoNotWaitForMerges() {
+        var config = SearchIndex.config(org.apache.lucene.index.IndexWriterConfig.OpenMode.CREATE);
+        assertThat(config.getMergePolicy()).isInstanceOfSatisfying(org.apache.lucene.index.TieredMergePolicy.class,
+                p -> assertThat(p.getFloorSegmentMB()).isEqualTo(16.0));
+        assertThat(config.getMaxFullFlushMergeWaitMillis()).isZero();
+        assertThat(config.getCommitOnClose()).as("saved only under the writer lock, never by Lucene's close").isFalse();
+    }
 }
