@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A process that finds the search index held waits for a holder that says it is finishing its
- * merges before releasing it, and only for such a holder; a marker no holder stands behind is
- * cleared by the next holder.
+ * merges before releasing it (in this process or in another), and only for such a holder; a marker
+ * no holder stands behind is cleared by the next holder.
  */
 class ClosingHolderTest {
     @TempDir
@@ -101,6 +101,26 @@ class ClosingHolderTest {
         Opened o = open();
         assertThat(o.persistent()).isTrue();
         assertThat(o.millis()).isLessThan(SearchIndex.CLOSING_WAIT_MILLIS / 2);
+        assertThat(marker).doesNotExist();
+    }
+
+    @Test
+    void anOpenerWaitsForAHolderInAnotherProcessFinishingItsMerges() throws Exception {
+        Process holder = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-Xmx64m",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                ClosingHolderMain.class.getName(), index.toString(), marker.toString(), "1500")
+                .redirectErrorStream(true).start();
+        try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            assertThat(out.readLine()).isEqualTo("held");
+            Opened o = open();
+            assertThat(o.persistent()).as("held the folder once the other process released it").isTrue();
+            assertThat(o.millis()).isGreaterThanOrEqualTo(1000);
+            assertThat(out.readLine()).isEqualTo("released");
+        } finally {
+            assertThat(holder.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(holder.exitValue()).isZero();
         assertThat(marker).doesNotExist();
     }
 }
