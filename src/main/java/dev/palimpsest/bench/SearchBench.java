@@ -251,9 +251,6 @@ public final class SearchBench {
                 long o0 = System.nanoTime();
                 recall.prepare(); // the grown index, reused
                 log.printf("opened the grown index in %.2f s%n", (System.nanoTime() - o0) / 1e9);
-                if (embedder.dimensions() > 0) {
-                    semantic = new Semantic(embedder.name(), 0, 0, 0, 0, 0, 0, List.of()); // no rebuild: nothing to time
-                }
             } else if (embedder.dimensions() > 0) {
                 long e0 = System.nanoTime();
                 recall.prepare(); // the index rebuilt with vectors: every version embedded, none cached

@@ -62,11 +62,7 @@ class NearestAcrossSegmentsTest {
     }
 
     private static float[] random(long seed, float noise) {
-        Random r = new Random(seed);
-        float[] v = new float[DIMENSIONS];
-        for (int k = 0; k < DIMENSIONS; k++) {
-            v[k] = (float) r.nextGaussian();
-        }
+        float[] v = GaussianVectors.of(seed, DIMENSIONS);
         if (noise > 0) {
             Random n = new Random(~seed);
             for (int k = 0; k < DIMENSIONS; k++) {

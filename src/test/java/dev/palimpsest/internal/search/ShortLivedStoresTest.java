@@ -14,7 +14,6 @@ import dev.palimpsest.model.StoreOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
@@ -50,12 +49,7 @@ class ShortLivedStoresTest {
         public List<float[]> embed(List<String> texts) {
             List<float[]> out = new ArrayList<>();
             for (String t : texts) {
-                Random r = new Random(t.hashCode());
-                float[] v = new float[DIMENSIONS];
-                for (int k = 0; k < DIMENSIONS; k++) {
-                    v[k] = (float) r.nextGaussian();
-                }
-                out.add(Vectors.unit(v));
+                out.add(Vectors.unit(GaussianVectors.of(t.hashCode(), DIMENSIONS)));
             }
             return out;
         }
