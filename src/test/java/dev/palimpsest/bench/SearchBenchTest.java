@@ -88,6 +88,14 @@ class SearchBenchTest {
                 .isGreaterThanOrEqualTo(300);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SearchBench(dir, new PrintWriter(out), embedder)
                 .run(300, 100, 10, 10, 5, 5, 0, 42, true, true)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(dev.palimpsest.cli.Run.of("bench", "search", "--grown", "--keep").code()).isEqualTo(2);
+        java.nio.file.Path scratch = java.nio.file.Files.createDirectory(dir.resolve("refused"));
+        var refused = dev.palimpsest.cli.Run.of("bench", "search", "--grown", "--keep", "--json", "--dir",
+                scratch.toString());
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.json().at("/error/kind").asText()).isEqualTo("usage");
+        assertThat(refused.json().at("/error/message").asText()).contains("--grown", "--keep");
+        try (var left = java.nio.file.Files.list(scratch)) {
+            assertThat(left).as("nothing written for a refused run").isEmpty();
+        }
     }
 }
